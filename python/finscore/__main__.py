@@ -1,0 +1,5 @@
+import sys
+
+from finscore.cli import main
+
+sys.exit(main())

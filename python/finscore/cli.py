@@ -1,0 +1,48 @@
+"""The `finscore` command line: one entry point, one module per subcommand.
+
+Each subcommand lives in `finscore.commands.<name>` and exposes
+`register(subparsers) -> None`, which adds its parser and sets `handler` on it.
+Keeping the registry here (and the work in the command modules) lets each
+subcommand be imported, tested and documented on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+#: Command modules, in the order `--help` lists them.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="finscore",
+        description=(
+            "Exact, fast, honest scoring for financial question answering and "
+            "financial agents. Run `finscore COMMAND --help` for each command."
+        ),
+    )
+    from finscore import __version__
+
+    parser.add_argument("--version", action="version", version=f"finscore {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"finscore.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    return int(handler(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

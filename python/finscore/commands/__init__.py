@@ -1,0 +1,1 @@
+"""Subcommands of the `finscore` CLI; see `finscore.cli`."""
