@@ -1,0 +1,117 @@
+"""The official evaluator's reading of program text, step by step.
+
+FinQA's evaluator does not parse programs: it drops the last token, checks the
+token positions, joins with ``|`` and splits on ``)``. A prediction is scored by
+what that procedure makes of it, so every quirk is kept here, in one place,
+shared by execution and by program equivalence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+#: The ten operations, in the official order (their index is the core's op code).
+OPS: tuple[str, ...] = (
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "exp",
+    "greater",
+    "table_max",
+    "table_min",
+    "table_sum",
+    "table_average",
+)
+ARITHMETIC_OPS: frozenset[str] = frozenset(OPS[:6])
+TABLE_OPS: frozenset[str] = frozenset(OPS[6:])
+
+
+def tokenize_gold_program(program: str) -> list[str]:
+    """Tokenize a gold program string exactly as the official evaluator does.
+
+    Split on ``", "``; within each piece a ``(`` ends a token (and stays on it),
+    a ``)`` is a token of its own; ``EOF`` is appended. A row name holding
+    parentheses therefore tokenizes badly, as it does officially.
+    """
+    tokens: list[str] = []
+    for piece in program.split(", "):
+        current = ""
+        for char in piece:
+            if char == ")" and current:
+                tokens.append(current)
+                current = ""
+            current += char
+            if char in "()":
+                tokens.append(current)
+                current = ""
+        if current:
+            tokens.append(current)
+    tokens.append("EOF")
+    return tokens
+
+
+def drop_last_token(tokens: Sequence[str]) -> list[str]:
+    """The official evaluator drops the last token unconditionally (meant to be EOF)."""
+    return list(tokens[:-1])
+
+
+def structure_ok(body: Sequence[str]) -> bool:
+    """Position check: an op name at every index 4k, a bare ``)`` at every 4k+3."""
+    for index, token in enumerate(body):
+        if index % 4 == 0 and token.strip("(") not in OPS:
+            return False
+        if index % 4 == 3 and token != ")":
+            return False
+    return True
+
+
+def split_pieces(body: Sequence[str]) -> list[str]:
+    """Join with ``|``, split on ``)`` and drop the last piece, as officially done.
+
+    A ``)`` inside an argument token therefore starts a new piece.
+    """
+    return "|".join(body).split(")")[:-1]
+
+
+class PieceError(ValueError):
+    """A piece the official reading cannot turn into ``op(arg1, arg2)``."""
+
+    def __init__(self, reason: str, piece: str) -> None:
+        super().__init__(f"{reason}: {piece!r}")
+        self.reason = reason
+        self.piece = piece
+
+
+@dataclass(frozen=True)
+class StepText:
+    """One piece read as the official evaluator reads it.
+
+    ``text`` is the stripped piece: official program equivalence uses it as the
+    symbol of a whole table step.
+    """
+
+    text: str
+    op: str
+    arg1: str
+    arg2: str
+
+
+def parse_piece(piece: str) -> StepText:
+    """Read one piece: ``op(`` then ``|``-separated fields; the first two are the args.
+
+    Raises PieceError where the official evaluator fails: a piece with more
+    than one ``(``, with none, or with fewer than two fields.
+    """
+    text = piece.strip()
+    parts = text.split("(")
+    if len(parts) > 2:
+        raise PieceError("more than one '(' in a step", piece)
+    if len(parts) < 2:
+        raise PieceError("no '(' in a step", piece)
+    op = parts[0].strip("|").strip()
+    fields = parts[1].strip("|").strip().split("|")
+    if len(fields) < 2:
+        raise PieceError("fewer than two arguments in a step", piece)
+    return StepText(text=text, op=op, arg1=fields[0].strip(), arg2=fields[1].strip())
