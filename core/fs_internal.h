@@ -1,0 +1,13 @@
+/* Internal helpers shared by the core's translation units; not part of the ABI. */
+#ifndef FS_INTERNAL_H
+#define FS_INTERNAL_H
+
+#include <stdint.h>
+
+/* n in 0..22 when scale is exactly 10**n, else -1. */
+int fs_decimal_places_of_scale(double scale);
+
+/* CPython's round(x, places) for places in 0..22. */
+double fs_round_places(double x, int places);
+
+#endif /* FS_INTERNAL_H */

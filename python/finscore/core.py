@@ -1,0 +1,163 @@
+"""The loaded core: typed calls over the raw ABI, one instance per process.
+
+Loading is lazy (the first call pays for compiling the module, about 10 ms) and
+happens once per process. A batch of programs costs one call into the module,
+so the runtime's per-call cost is paid per batch, not per program.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+from typing import Sequence
+
+from finscore.abi import (
+    ABI_VERSION,
+    PROGRAM_STRUCT,
+    RESULT_STRUCT,
+    STEP_STRUCT,
+    CoreProgram,
+    CoreResult,
+    SumRule,
+    float_array_bytes,
+    pack_batch,
+    unpack_results,
+)
+from finscore.host.backend import CoreLoadError, WasmBackend, load_backend
+
+_DOUBLE = struct.Struct("<d")
+_NAME_LIMIT = 64  # longest status name is far shorter; bounds the read
+
+
+class CoreError(RuntimeError):
+    """The core refused a call as a whole (misuse of the ABI, not a program's outcome)."""
+
+    def __init__(self, status: int, name: str, what: str) -> None:
+        super().__init__(f"{what}: core status {status} ({name})")
+        self.status = status
+        self.status_name = name
+
+
+class Core:
+    """Typed access to one instance of the WebAssembly core."""
+
+    OK = 1400
+
+    def __init__(self, backend: WasmBackend) -> None:
+        self._backend = backend
+        self._lock = threading.Lock()  # one instance, one linear memory: one caller at a time
+        self._scratch = 0
+        self._scratch_size = 0
+        self._names: dict[int, str] = {}
+        self._check_layout()
+
+    def _check_layout(self) -> None:
+        found = (
+            self._backend.call("fs_abi_version"),
+            self._backend.call("fs_sizeof_step"),
+            self._backend.call("fs_sizeof_program"),
+            self._backend.call("fs_sizeof_result"),
+        )
+        expected = (ABI_VERSION, STEP_STRUCT.size, PROGRAM_STRUCT.size, RESULT_STRUCT.size)
+        if found != expected:
+            raise CoreLoadError(
+                f"the core module's ABI {found} does not match this package's {expected}; "
+                "rebuild it with build/build_wasm.sh"
+            )
+
+    def _reserve(self, size: int) -> int:
+        """A scratch block of at least `size` bytes, reused across calls."""
+        if size <= self._scratch_size:
+            return self._scratch
+        if self._scratch:
+            self._backend.call("fs_free", self._scratch)
+            self._scratch, self._scratch_size = 0, 0
+        grown = max(size, 2 * self._scratch_size, 4096)
+        address = self._backend.call("fs_alloc", grown)
+        if address == 0:
+            raise MemoryError(f"the core could not reserve {grown} bytes of linear memory")
+        self._scratch, self._scratch_size = address, grown
+        return address
+
+    def status_name(self, status: int) -> str:
+        """The core's own name for a status code."""
+        with self._lock:
+            if status not in self._names:
+                address = self._backend.call("fs_status_name", status)
+                raw = self._backend.read(address, _NAME_LIMIT)
+                self._names[status] = raw.split(b"\0", 1)[0].decode("ascii")
+            return self._names[status]
+
+    def execute_batch(
+        self, programs: Sequence[CoreProgram], sum_rule: SumRule = SumRule.PY311
+    ) -> list[CoreResult]:
+        """Run many resolved programs in one call; one CoreResult per program, in order."""
+        if not programs:
+            return []
+        layout, inputs = pack_batch(programs)
+        with self._lock:
+            base = self._reserve(layout.total)
+            self._backend.write(base, bytes(inputs))
+            status = self._backend.call(
+                "fs_execute_batch",
+                base + layout.programs, layout.program_count,
+                base + layout.steps, layout.step_count,
+                base + layout.table, layout.table_count,
+                int(sum_rule),
+                base + layout.step_values, layout.step_count,
+                base + layout.step_types, layout.step_count,
+                base + layout.results, layout.program_count,
+            )
+            if status != self.OK:
+                raise CoreError(status, self._name_unlocked(status), "fs_execute_batch refused the batch")
+            results = self._backend.read(base + layout.results, layout.program_count * RESULT_STRUCT.size)
+            values = self._backend.read(base + layout.step_values, layout.step_count * 8)
+            types = self._backend.read(base + layout.step_types, layout.step_count * 4)
+        return unpack_results(layout, programs, results, values, types)
+
+    def _name_unlocked(self, status: int) -> str:
+        address = self._backend.call("fs_status_name", status)
+        return self._backend.read(address, _NAME_LIMIT).split(b"\0", 1)[0].decode("ascii")
+
+    def _double_call(self, name: str, *args: int | float) -> tuple[int, float]:
+        """Call a function that writes one double through its last (pointer) argument."""
+        with self._lock:
+            base = self._reserve(8)
+            status = self._backend.call(name, *args, base)
+            value = _DOUBLE.unpack(self._backend.read(base, 8))[0]
+        return status, value
+
+    def round_half_even_scaled(self, x: float, scale: float) -> float:
+        """CPython's round(x, n) for scale == 10.0 ** n, n in 0..22."""
+        status, value = self._double_call("fs_round_half_even_scaled", float(x), float(scale))
+        if status != self.OK:
+            raise CoreError(status, self.status_name(status), f"cannot round at scale {scale!r}")
+        return value
+
+    def python_pow(self, base: float, exponent: float) -> tuple[int, float]:
+        """CPython's float ** float: (status, value); value is meaningless unless status is OK."""
+        return self._double_call("fs_python_pow", float(base), float(exponent))
+
+    def python_sum(self, values: Sequence[float], sum_rule: SumRule) -> tuple[int, float]:
+        """CPython's sum() of floats under a rule: (status, value)."""
+        data = float_array_bytes(values)
+        with self._lock:
+            base = self._reserve(len(data) + 8)
+            self._backend.write(base + 8, data)
+            status = self._backend.call("fs_python_sum", base + 8, len(values), int(sum_rule), base)
+            value = _DOUBLE.unpack(self._backend.read(base, 8))[0]
+        return status, value
+
+
+_core: Core | None = None
+_core_lock = threading.Lock()
+
+
+def get_core() -> Core:
+    """The process's core instance, loaded on first use."""
+    global _core
+    if _core is None:
+        with _core_lock:
+            if _core is None:
+                _core = Core(load_backend())
+    return _core
