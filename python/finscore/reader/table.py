@@ -1,0 +1,75 @@
+"""Table rows as the official evaluator reads them.
+
+A row is found by its first cell (a later row with the same name wins) and its
+other cells are numbers after removing `$`, cutting at the first `(` and reading
+the rest like a literal. The table arrives from JSON, so it may hold anything;
+every access that could fail in the official evaluator fails here as a typed
+TableReadError instead of an exception escaping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from finscore.reader.numbers import is_strict_cell, official_number
+from finscore.status import Status
+
+
+class TableReadError(ValueError):
+    def __init__(self, status: Status, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class TableIndex:
+    """Rows by name, as the official dict: the last row of a name wins."""
+
+    rows: dict[Any, Any]
+    name_counts: dict[Any, int]
+
+    @staticmethod
+    def of(table: Any) -> "TableIndex":
+        rows: dict[Any, Any] = {}
+        counts: dict[Any, int] = {}
+        if not isinstance(table, list):
+            raise TableReadError(Status.MALFORMED_TABLE, "the table is not a list of rows")
+        for number, row in enumerate(table):
+            if not isinstance(row, (list, str)) or not row:
+                raise TableReadError(
+                    Status.MALFORMED_TABLE, f"table row {number} is {_describe(row)}, not a named row"
+                )
+            name = row[0]
+            try:
+                rows[name] = row[1:]  # a non-text name is kept, as officially; no argument matches it
+            except TypeError:
+                raise TableReadError(
+                    Status.MALFORMED_TABLE, f"table row {number} has a name that is a JSON {type(name).__name__}"
+                ) from None
+            counts[name] = counts.get(name, 0) + 1
+        return TableIndex(rows, counts)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        return "empty"
+    return f"a JSON {type(value).__name__}"
+
+
+def read_cells(cells: Any, *, strict: bool) -> tuple[float, ...]:
+    """Numbers of a row's cells (the name excluded); TableReadError on the first bad one."""
+    values = []
+    for position, cell in enumerate(cells, start=1):
+        if not isinstance(cell, str):
+            raise TableReadError(Status.BAD_CELL, f"cell {position} is not text: {cell!r}")
+        text = cell.replace("$", "").strip().split("(")[0].strip()
+        value = official_number(text)
+        if value is None:
+            raise TableReadError(Status.BAD_CELL, f"cell {position} {cell!r} is not a number")
+        if strict and not is_strict_cell(text):
+            raise TableReadError(
+                Status.LOOSE_NUMBER_SYNTAX, f"cell {position} {cell!r} is not a plain decimal"
+            )
+        values.append(value)
+    return tuple(values)
