@@ -1,3 +1,36 @@
-"""finscore: exact, fast, honest scoring for financial QA and financial agents."""
+"""finscore: exact, fast, honest scoring for financial QA and financial agents.
+
+The public API of the program executor:
+
+- `execute(program, table=None, *, profile="official", python="3.11") -> Execution`
+- `execute_many([(program, table), ...], ...) -> list[Execution]` (one core call per 10,000)
+- `round_half_even_scaled(x, scale) -> float` (CPython's round(x, n), scale = 10.0 ** n)
+- `status_name(code) -> str` and the `Status` enum
+
+A program is a token list (the prediction format) or a gold program string; a
+table is the FinQA table (a list of rows, each starting with its name).
+"""
+
+from finscore.execution import Execution, StepTrace
+from finscore.executor import PROFILES, execute, execute_many, round_half_even_scaled, sum_rule_for
+from finscore.status import Status, status_label
 
 __version__ = "0.1.0"
+
+
+def status_name(code: int) -> str:
+    """The stable name of a status code (core 1400-1419, reader 1420+)."""
+    return status_label(code)
+
+
+__all__ = [
+    "PROFILES",
+    "Execution",
+    "Status",
+    "StepTrace",
+    "execute",
+    "execute_many",
+    "round_half_even_scaled",
+    "status_name",
+    "sum_rule_for",
+]

@@ -1,0 +1,257 @@
+"""`finscore exec` and `finscore exec-jsonl`: run programs and show every step."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+from finscore.execution import Execution, StepTrace
+from finscore.executor import PROFILES, execute, execute_many
+from finscore.reader.program import Argument, Ignored, Literal, Reference, Row
+
+EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class InputError(ValueError):
+    """A command-line input that cannot be used, with a message meant for the user."""
+
+
+def _add_profile_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", choices=PROFILES, default="official",
+                        help="official: the official evaluator's outcome, quirks included (default); "
+                             "strict: typed refusals of every quirk")
+    parser.add_argument("--python", default="3.11", metavar="VERSION",
+                        help="CPython whose sum() to imitate in table_sum/table_average: 3.11 (default, "
+                             "left to right) or 3.12 and later (compensated)")
+
+
+def register(subparsers: Any) -> None:
+    single = subparsers.add_parser(
+        "exec",
+        help="execute one FinQA program and show each step",
+        description=(
+            "Execute one FinQA program exactly as the official evaluator does and print each step "
+            "(op, arguments, unrounded value and its hex) and the final answer, rounded once to 5 "
+            "places. Exit status: 0 valid, 1 invalid (refused), 2 bad usage."
+        ),
+        epilog='Example: finscore exec "subtract(34.8, 1.2), divide(#0, 34.8), multiply(#1, const_100)"',
+    )
+    single.add_argument("program", help='a gold program string, a JSON token list (["add(", "1", "2", ")", "EOF"]), '
+                                        "or - to read either from standard input")
+    single.add_argument("--table", metavar="FILE.json",
+                        help="the table: a JSON list of rows, or a FinQA example with a \"table\" field")
+    single.add_argument("--json", action="store_true", help="print the whole execution as JSON")
+    _add_profile_options(single)
+    single.set_defaults(handler=run_exec)
+
+    lines = subparsers.add_parser(
+        "exec-jsonl",
+        help="execute JSON lines from stdin, writing each back with invalid and result",
+        description=(
+            'Read JSON lines {"program": [tokens] or "string", "table": [[...], ...]} from standard input '
+            'and write each back, in order, with "invalid" (0/1) and "result" ({"float": hex} or '
+            '{"str": text}, as in the recorded vectors) added. Lines are executed in batches of --batch '
+            'lines (one call into the core per batch). A line that cannot be executed is written back '
+            'with an "error" field instead, and the exit status is then 1.'
+        ),
+    )
+    lines.add_argument("--tables", metavar="FINQA.json", action="append", default=[],
+                       help='resolve a line\'s "table_ref" (a FinQA example id) from this FinQA file; repeatable')
+    lines.add_argument("--batch", type=int, default=1000, metavar="N",
+                       help="lines per core call (default 1000; 1 for line-by-line interactive use)")
+    _add_profile_options(lines)
+    lines.set_defaults(handler=run_exec_jsonl)
+
+
+# -- finscore exec ------------------------------------------------------------------
+
+def _read_json_file(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path} is not JSON: {error}") from None
+
+
+def _table_from(data: Any, where: str) -> list[Any]:
+    if isinstance(data, dict) and "table" in data:
+        data = data["table"]
+    if not isinstance(data, list):
+        raise InputError(f"{where}: a table is a JSON list of rows (or an object with a \"table\" list)")
+    return data
+
+
+def _program_from(text: str) -> Any:
+    if text == "-":
+        text = sys.stdin.read()
+    stripped = text.strip()
+    if stripped.startswith("["):
+        try:
+            tokens = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise InputError(f"the program looks like a JSON token list but is not valid JSON: {error}") from None
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise InputError("a JSON token list must be a list of strings")
+        return tokens
+    return stripped
+
+
+def describe_argument(argument: Argument) -> str:
+    if isinstance(argument, Literal):
+        try:
+            plain = float(argument.text.replace(",", "")) == argument.value
+        except ValueError:
+            plain = False
+        return argument.text if plain else f"{argument.text} ({argument.value!r})"
+    if isinstance(argument, Reference):
+        return argument.text if argument.text == f"#{argument.step}" else f"{argument.text} (#{argument.step})"
+    if isinstance(argument, Row):
+        cells = ", ".join(repr(v) for v in argument.values)
+        source = f"reusing the row of #{argument.reused_from}, " if argument.reused_from is not None else ""
+        return f"{argument.text!r} ({source}row {argument.name!r}: [{cells}])"
+    assert isinstance(argument, Ignored)
+    return argument.text
+
+
+def _step_line(step: StepTrace) -> str:
+    call = f"#{step.index} {step.op}({describe_argument(step.arguments[0])}, {describe_argument(step.arguments[1])})"
+    if step.value_type == "none":
+        return f"{call}  -> refused"
+    hex_part = f"  {step.value_hex}" if step.value_hex else ""
+    return f"{call}  = {step.value!r}{hex_part}"
+
+
+def render_text(execution: Execution) -> str:
+    lines = [f"profile: {execution.profile}, sum() of CPython {execution.python}"]
+    lines += [_step_line(step) for step in execution.steps]
+    for skipped in execution.skipped:
+        lines.append(f"#{skipped} skipped (not one of the ten ops)")
+    for quirk in execution.quirks:
+        where = f" at #{quirk.step}" if quirk.step is not None else ""
+        lines.append(f"quirk{where}: {quirk.status.label}: {quirk.message}")
+    if execution.invalid:
+        where = f" at #{execution.failed_step}" if execution.failed_step is not None else ""
+        lines.append(f"invalid{where}: {execution.status.label} ({execution.status_description})")
+        if execution.message and execution.message != execution.status.label:
+            lines.append(f"  {execution.message}")
+    else:
+        result = execution.result
+        extra = f"  {result.hex()}" if isinstance(result, float) else ""
+        lines.append(f"answer: {result!r}{extra}")
+    return "\n".join(lines)
+
+
+def run_exec(args: argparse.Namespace) -> int:
+    try:
+        program = _program_from(args.program)
+        table = _table_from(_read_json_file(args.table), args.table) if args.table else None
+        execution = execute(program, table, profile=args.profile, python=args.python)
+    except (InputError, ValueError) as error:
+        print(f"finscore exec: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(execution.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(render_text(execution))
+    return EXIT_INVALID if execution.invalid else EXIT_VALID
+
+
+# -- finscore exec-jsonl ------------------------------------------------------------
+
+def _load_tables(paths: list[str]) -> dict[str, Any]:
+    tables: dict[str, Any] = {}
+    for path in paths:
+        data = _read_json_file(path)
+        if not isinstance(data, list):
+            raise InputError(f"{path}: a FinQA file is a JSON list of examples")
+        for example in data:
+            if isinstance(example, dict) and isinstance(example.get("id"), str) and "table" in example:
+                tables[example["id"]] = example["table"]
+    return tables
+
+
+def _line_input(record: Any, tables: dict[str, Any]) -> tuple[Any, Any]:
+    """(program, table) of one line, or InputError saying why it cannot run."""
+    if not isinstance(record, dict):
+        raise InputError("a line must be a JSON object")
+    if "program" not in record:
+        raise InputError('the line has no "program"')
+    program = record["program"]
+    if not isinstance(program, (str, list)) or (isinstance(program, list) and not all(isinstance(t, str) for t in program)):
+        raise InputError('"program" must be a string or a list of strings')
+    if "table" in record:
+        table = record["table"]
+        if table is not None and not isinstance(table, list):
+            raise InputError('"table" must be a list of rows or null')
+    elif record.get("table_ref") is not None:
+        ref = record["table_ref"]
+        if not isinstance(ref, str) or ref not in tables:
+            raise InputError(f'"table_ref" {ref!r} is not in the --tables files')
+        table = tables[ref]
+    else:
+        table = None
+    return program, table
+
+
+def _batches(stream: TextIO, size: int) -> Iterator[list[tuple[int, str]]]:
+    batch: list[tuple[int, str]] = []
+    for number, line in enumerate(stream, start=1):
+        batch.append((number, line))
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    if args.batch < 1:
+        print("finscore exec-jsonl: --batch must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        tables = _load_tables(args.tables)
+        execute_many([], profile=args.profile, python=args.python)  # validates both options early
+    except (InputError, ValueError) as error:
+        print(f"finscore exec-jsonl: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    errors = 0
+    for batch in _batches(stdin, args.batch):
+        records: list[Any] = []
+        runnable: list[tuple[int, tuple[Any, Any]]] = []
+        for position, (number, line) in enumerate(batch):
+            if not line.strip():
+                records.append(None)  # blank lines are passed through as blank
+                continue
+            try:
+                record = json.loads(line)
+                runnable.append((position, _line_input(record, tables)))
+            except json.JSONDecodeError as error:
+                record = {"line": number, "error": f"not JSON: {error}"}
+                errors += 1
+            except InputError as error:
+                record = dict(record) if isinstance(record, dict) else {"line": number, "value": record}
+                record["error"] = str(error)
+                errors += 1
+            records.append(record)
+        outcomes = execute_many([item for _, item in runnable], profile=args.profile, python=args.python)
+        for (position, _), outcome in zip(runnable, outcomes):
+            records[position]["invalid"] = outcome.invalid
+            records[position]["result"] = outcome.vector_result()
+        for record in records:
+            if record is None:
+                stdout.write("\n")
+                continue
+            stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        stdout.flush()
+    if errors:
+        print(f"finscore exec-jsonl: {errors} line(s) could not be executed (see their \"error\")", file=sys.stderr)
+        return EXIT_INVALID
+    return EXIT_VALID
