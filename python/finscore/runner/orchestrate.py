@@ -1,0 +1,71 @@
+"""Running an agent over a case set: every case × attempt, serially or in parallel, in a stable order.
+
+Parallel runs use threads (each attempt enforces its own deadline without
+signals) and the results are put back in case order, so a parallel run writes
+the same predictions file as a serial one.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+from typing import Any, Callable, Mapping, Sequence
+
+from finscore.runner.agent import Agent
+from finscore.runner.episode import AttemptResult, prediction_line, run_attempt
+from finscore.runner.errors import RunnerError
+from finscore.runner.limits import Limits
+
+MAX_PARALLEL = 64
+MAX_ATTEMPTS = 100
+
+Job = tuple[Mapping[str, Any], int]
+
+
+def _guarded(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int) -> AttemptResult:
+    """An attempt whose line is written even if the runner itself fails, with the error in its detail."""
+    started = time.monotonic()
+    try:
+        return run_attempt(case, agent, limits, attempt)
+    except Exception as error:  # a runner bug must still leave a row, with the error visible in it
+        case_id = str(case.get("case_id", "<no case_id>"))
+        trace = {"format": "finscore-trace/1", "case_id": case_id, "attempt": attempt, "entries": []}
+        detail = f"runner error: {type(error).__name__}: {error}"
+        return AttemptResult(prediction_line(case_id, attempt, "incomplete", detail, None, None, trace),
+                             time.monotonic() - started)
+
+
+def run_cases(
+    cases: Sequence[Mapping[str, Any]],
+    agent: Agent,
+    limits: Limits,
+    *,
+    attempts: int = 1,
+    parallel: int = 1,
+    on_result: Callable[[AttemptResult], None] | None = None,
+) -> list[AttemptResult]:
+    """One result per case × attempt, ordered by case then attempt, whatever the completion order."""
+    if not 1 <= attempts <= MAX_ATTEMPTS:
+        raise RunnerError(f"attempts must be between 1 and {MAX_ATTEMPTS}, not {attempts}")
+    if not 1 <= parallel <= MAX_PARALLEL:
+        raise RunnerError(f"parallel must be between 1 and {MAX_PARALLEL}, not {parallel}")
+    jobs: list[Job] = [(case, attempt) for case in cases for attempt in range(attempts)]
+    results: list[AttemptResult | None] = [None] * len(jobs)
+
+    def finished(index: int, result: AttemptResult) -> None:
+        results[index] = result
+        if on_result is not None:
+            on_result(result)
+
+    if parallel == 1:
+        for index, (case, attempt) in enumerate(jobs):
+            finished(index, _guarded(case, agent, limits, attempt))
+    else:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="finscore-run") as pool:
+            futures = {
+                pool.submit(_guarded, case, agent, limits, attempt): index
+                for index, (case, attempt) in enumerate(jobs)
+            }
+            for future in concurrent.futures.as_completed(futures):
+                finished(futures[future], future.result())
+    return [result for result in results if result is not None]

@@ -1,0 +1,71 @@
+"""Writing a run to disk: the predictions file the scorer reads, and a manifest for humans.
+
+`predictions.jsonl` is deterministic (same agent behaviour, same bytes). The
+manifest `run.json` says how the run was made and keeps wall-clock durations,
+which are not deterministic and therefore never go into the predictions.
+Files are written to a temporary name and renamed, so an interrupted run never
+leaves a half-written file under the final name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from finscore.runner.episode import AttemptResult
+from finscore.runner.errors import RunnerError
+from finscore.runner.jsonvalues import dumps_json
+from finscore.runner.limits import Limits
+
+PREDICTIONS_FILE = "predictions.jsonl"
+MANIFEST_FILE = "run.json"
+
+
+def predictions_text(results: Sequence[AttemptResult]) -> str:
+    return "".join(dumps_json(result.prediction) + "\n" for result in results)
+
+
+def write_text(path: Path, text: str) -> Path:
+    """Write UTF-8 text atomically (temporary file, then rename)."""
+    temporary = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        raise RunnerError(f"cannot write {path}: {error.strerror or error}") from None
+    return path
+
+
+def write_predictions(directory: Path, results: Sequence[AttemptResult]) -> Path:
+    return write_text(directory / PREDICTIONS_FILE, predictions_text(results))
+
+
+def manifest(
+    agent: str, cases: str, attempts: int, limits: Limits, results: Sequence[AttemptResult]
+) -> dict[str, Any]:
+    statuses = Counter(result.prediction["status"] for result in results)
+    return {
+        "format": "finscore-run/1",
+        "agent": agent,
+        "cases": cases,
+        "attempts": attempts,
+        "limits": {
+            "deadline_seconds": limits.deadline_seconds,
+            "max_turns": limits.max_turns,
+            "max_tool_calls": limits.max_tool_calls,
+        },
+        "predictions": PREDICTIONS_FILE,
+        "statuses": dict(sorted(statuses.items())),
+        "durations_seconds_not_deterministic": {
+            f"{result.prediction['case_id']}/{result.prediction['attempt']}": round(result.seconds, 3)
+            for result in results
+        },
+    }
+
+
+def write_manifest(directory: Path, content: Mapping[str, Any]) -> Path:
+    return write_text(directory / MANIFEST_FILE, json.dumps(content, ensure_ascii=False, indent=2) + "\n")

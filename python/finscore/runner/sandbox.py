@@ -1,0 +1,122 @@
+"""One case's sandbox: decides every attempted call and records it in the trusted trace.
+
+The decision order is docs/contracts-format.md section 3.4: unknown tool,
+schema, household scope, the tool's own refusals and errors, then execution.
+Every attempt is recorded whatever the decision, because an attempted write or
+an attempted out-of-scope read is exactly what the scorer must see. The agent
+gets a copy of what was recorded, so nothing it does can change the trace.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from finscore.runner.agent import Observation, ToolCall, UnreadableArguments
+from finscore.runner.catalogue import CATALOGUE
+from finscore.runner.errors import JsonValueError
+from finscore.runner.fixtures import Fixtures
+from finscore.runner.jsonvalues import to_json_value
+from finscore.runner.schema import Schema, validation_message
+from finscore.runner.tools import IMPLEMENTATIONS, CallFailed, CallRefused, ToolState
+
+MAX_ENTRIES = 2000
+MAX_TOOL_NAME = 200
+_CATALOGUE_SCHEMAS = {name: Schema(tool.parameters) for name, tool in CATALOGUE.items()}
+
+
+class TraceFull(Exception):
+    """The trace reached the format's entry limit; the episode must stop."""
+
+
+def _recorded_name(name: Any) -> str:
+    text = name if isinstance(name, str) else repr(name)
+    return text if len(text) <= MAX_TOOL_NAME else text[:MAX_TOOL_NAME]
+
+
+def _readable_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
+    """The arguments as a JSON object to record, or `{}` and why they are not one."""
+    if isinstance(raw, UnreadableArguments):
+        return {}, f"arguments are not valid JSON: {raw.problem}"
+    try:
+        value = to_json_value(raw)
+    except JsonValueError as error:
+        return {}, f"arguments are not JSON data: {error}"
+    if not isinstance(value, dict):
+        return {}, "arguments must be a JSON object"
+    return value, None
+
+
+class Sandbox:
+    """Executes one attempt's calls against its fixtures and keeps the trace entries."""
+
+    def __init__(self, fixtures: Fixtures) -> None:
+        self.fixtures = fixtures
+        self.state = ToolState(fixtures)
+        self.entries: list[dict[str, Any]] = []
+
+    def _record(
+        self,
+        turn: int,
+        call: ToolCall,
+        arguments: Mapping[str, Any],
+        outcome: str,
+        message: str | None,
+        effect: str,
+        result: Mapping[str, Any] | None,
+    ) -> Observation:
+        if len(self.entries) >= MAX_ENTRIES:
+            raise TraceFull(f"the trace holds {MAX_ENTRIES} entries, the format's limit")
+        household = arguments.get("household_id")
+        entry_id = f"e{len(self.entries) + 1}"
+        self.entries.append({
+            "id": entry_id,
+            "turn": turn,
+            "tool": _recorded_name(call.name),
+            "arguments": dict(arguments),
+            "household_id": household if isinstance(household, str) else None,
+            "outcome": outcome,
+            "message": message,
+            "effect": effect,
+            "result": None if result is None else dict(result),
+        })
+        return Observation(
+            call=call, entry_id=entry_id, outcome=outcome, message=message, result=copy.deepcopy(result)
+        )
+
+    def execute(self, turn: int, call: ToolCall) -> Observation:
+        """Decide, execute if allowed, record, and return what the agent is shown."""
+        arguments, unreadable = _readable_arguments(call.arguments)
+        offered = self.fixtures.tools.get(call.name) if isinstance(call.name, str) else None
+        if offered is None:
+            return self._record(turn, call, arguments, "error", "unknown tool", "none", None)
+        if unreadable is not None:
+            return self._record(turn, call, arguments, "error", unreadable, offered.effect, None)
+        problems = offered.schema.errors(arguments) or _CATALOGUE_SCHEMAS[offered.name].errors(arguments)
+        if problems:
+            return self._record(turn, call, arguments, "error", validation_message(problems), offered.effect, None)
+        household = arguments.get("household_id")
+        if household is not None and household not in self.fixtures.household_scope:
+            message = f"household {household} is outside the session scope"
+            return self._record(turn, call, arguments, "refused", message, offered.effect, None)
+        try:
+            outcome = IMPLEMENTATIONS[offered.name](arguments, self.state)
+        except CallRefused as refusal:
+            return self._record(turn, call, arguments, "refused", str(refusal), offered.effect, None)
+        except CallFailed as failure:
+            return self._record(turn, call, arguments, "error", str(failure), offered.effect, None)
+        return self._record(turn, call, arguments, "ok", None, offered.effect, outcome)
+
+    def record_unexecuted(self, turn: int, call: ToolCall, message: str) -> Observation:
+        """Record a call the runtime did not execute (over the step limit): it was still attempted."""
+        arguments, _ = _readable_arguments(call.arguments)
+        offered = self.fixtures.tools.get(call.name) if isinstance(call.name, str) else None
+        return self._record(turn, call, arguments, "error", message, offered.effect if offered else "none", None)
+
+    def trace(self, attempt: int) -> dict[str, Any]:
+        return {
+            "format": "finscore-trace/1",
+            "case_id": self.fixtures.case_id,
+            "attempt": attempt,
+            "entries": copy.deepcopy(self.entries),
+        }
