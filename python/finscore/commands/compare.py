@@ -1,0 +1,48 @@
+"""`finscore compare`: paired comparison of two contracts reports on the same cases."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from finscore.contracts.cli_support import EXIT_OK, add_statistics_options, check_replicates, emit, guarded
+from finscore.contracts.comparison import compare_reports, load_report
+from finscore.contracts.html_report import render_comparison_html
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="paired comparison of two contracts reports on the same cases",
+        description=(
+            "Compare report B with report A (both written by `finscore contracts` on the same case "
+            "set): per-family and per-language change in pass rate, a seeded family bootstrap that "
+            "keeps both candidates paired, and an exact McNemar test on case outcomes. Exit status: "
+            "0 comparison written, 2 bad input (different case sets or attempts included)."
+        ),
+        epilog="Example: finscore compare baseline.json candidate.json --html compare.html",
+    )
+    parser.add_argument("a", metavar="A.json", help="the baseline report")
+    parser.add_argument("b", metavar="B.json", help="the report compared with it")
+    parser.add_argument("--labels", nargs=2, metavar=("A", "B"), default=("A", "B"), help="names for the two")
+    parser.add_argument("--output", metavar="COMPARISON.json", help="write the JSON here (default: stdout)")
+    parser.add_argument("--html", metavar="COMPARISON.html", help="also write a self-contained HTML page")
+    add_statistics_options(parser)
+    parser.set_defaults(handler=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    def body() -> int:
+        check_replicates(args.bootstrap)
+        comparison = compare_reports(load_report(Path(args.a)), load_report(Path(args.b)), seed=args.seed,
+                                     replicates=args.bootstrap, labels=tuple(args.labels))
+        emit(comparison, args.output, args.html, render_comparison_html)
+        overall, test = comparison["overall"], comparison["exact_paired_test"]
+        (sys.stdout if args.output else sys.stderr).write(
+            f"{comparison['trials']} paired attempts: {overall['a_rate']:.1%} -> {overall['b_rate']:.1%} "
+            f"(change {overall['change']:+.1%}); exact McNemar p = {test['p_value']:.4g}\n")
+        return EXIT_OK
+
+    return guarded("compare", body)

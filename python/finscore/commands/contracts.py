@@ -1,0 +1,94 @@
+"""`finscore contracts`: score typed financial answers and agent traces against case contracts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from finscore.contracts.case_format import load_cases
+from finscore.contracts.cli_support import (
+    EXIT_CHECK_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_statistics_options,
+    check_replicates,
+    emit,
+    guarded,
+)
+from finscore.contracts.html_report import render_report_html
+from finscore.contracts.joining import evaluate
+from finscore.contracts.kit import KIT_ALIAS, resolve_cases_path
+from finscore.contracts.predictions import read_predictions
+from finscore.contracts.report import build_report
+from finscore.contracts.selfcheck import run_self_check
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "contracts",
+        help="score typed financial answers and agent traces against case contracts",
+        description=(
+            "Score predictions (JSON Lines, each with its trusted trace) against a case set and write "
+            "a JSON report with honest counts, exact intervals and every failure with its category. "
+            f"CASES is a directory of case files, a case-set JSON file, or {KIT_ALIAS} for the shipped "
+            "kit. --oracle runs the instrument self-check on the kit instead (oracle records, their "
+            "mutations and the probes): a check of the scorer, not a model accuracy. Formats: "
+            "docs/contracts-format.md. Exit status: 0 report written (and, with --oracle, self-check "
+            "as expected), 1 self-check not as expected, 2 bad input."
+        ),
+        epilog="Example: finscore contracts @kit run/predictions.jsonl --output report.json --html report.html",
+    )
+    parser.add_argument("cases", nargs="?", metavar="CASES", help=f"case set, or {KIT_ALIAS}")
+    parser.add_argument("predictions", nargs="?", metavar="PREDICTIONS", help="predictions (JSON Lines)")
+    parser.add_argument("--oracle", action="store_true", help="run the instrument self-check on the kit")
+    parser.add_argument("--output", metavar="REPORT.json", help="write the JSON report here (default: stdout)")
+    parser.add_argument("--html", metavar="REPORT.html", help="also write a self-contained HTML report")
+    parser.add_argument("--attempts", type=int, metavar="K",
+                        help="attempts per case (default: the highest attempt index + 1); missing attempts fail")
+    add_statistics_options(parser)
+    parser.set_defaults(handler=run_contracts)
+
+
+def _summary(report: dict[str, Any]) -> str:
+    counts = report["counts"]
+    lines = [report["statement"],
+             f"cases {counts['cases']}, trials {counts['trials']}: attempted {counts['attempted']}, "
+             f"submitted {counts['submitted']}, completed {counts['completed']}, passed {counts['passed']}, "
+             f"critical {counts['critical']}",
+             report["pass_rate"]["statement"]]
+    if report["predictions"]["rejected_lines"]:
+        lines.append(f"warning: {len(report['predictions']['rejected_lines'])} prediction line(s) rejected "
+                     "(listed in the report)")
+    check = report.get("self_check")
+    if check is not None:
+        lines.append(f"self-check: oracle {check['oracle']['passed']}/{check['oracle']['of']}, mutations "
+                     f"{check['mutations']['failed_as_expected']}/{check['mutations']['applicable']}, probes "
+                     f"{check['probes']['as_written']}/{check['probes']['count']}: "
+                     + ("as expected" if check["ok"] else "NOT AS EXPECTED"))
+    return "\n".join(lines) + "\n"
+
+
+def run_contracts(args: argparse.Namespace) -> int:
+    def body() -> int:
+        check_replicates(args.bootstrap)
+        if args.oracle:
+            if args.cases or args.predictions or args.attempts:
+                print("finscore contracts: error: --oracle takes no CASES, PREDICTIONS or --attempts", file=sys.stderr)
+                return EXIT_USAGE
+            report = run_self_check(seed=args.seed, replicates=args.bootstrap)
+        else:
+            if not (args.cases and args.predictions):
+                print("finscore contracts: error: give CASES and PREDICTIONS, or --oracle", file=sys.stderr)
+                return EXIT_USAGE
+            cases = load_cases(resolve_cases_path(args.cases))
+            evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts)
+            report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
+        emit(report, args.output, args.html, render_report_html)
+        (sys.stdout if args.output else sys.stderr).write(_summary(report))
+        if args.oracle and not report["self_check"]["ok"]:
+            return EXIT_CHECK_FAILED
+        return EXIT_OK
+
+    return guarded("contracts", body)
