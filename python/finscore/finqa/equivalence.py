@@ -1,0 +1,193 @@
+"""FinQA program accuracy: the official `equal_program` decision, mostly without sympy.
+
+The official function maps gold literals and table steps to symbols, rejects
+predictions that use anything else or point forwards, writes both programs as
+nested infix strings and compares ``simplify`` of each with ``==`` (sympy
+1.14). This module returns the same decision and says how it was reached:
+
+- before any algebra, the official checks themselves (structure, a literal or
+  table step the gold lacks, a bad or forward reference): cheap and exact;
+- "identical": both programs expand to the same symbolic string, so sympy
+  would receive equal inputs;
+- "canonical-form": both strings evaluate, under sympy's automatic rules
+  reproduced exactly in `equivalence_canonical`, to the same expression;
+- "kinds-differ" / "values-differ": a comparison against an arithmetic
+  result, or different exact values at a rational point (`equivalence_points`
+  explains why this proves the simplified forms differ);
+- "sympy": the official check itself, memoized per string.
+
+The positive fast paths also rely on ``simplify`` not raising on a string
+whose automatic evaluation is modelled (no zoo, nan or bare numbers there);
+the tests check this on the recorded vectors and on generated programs.
+
+Where the official evaluator crashes instead of answering (an unreadable gold
+step, a gold reference it cannot resolve, sympy raising on the gold program)
+we never raise: the decision is what the official function would return if
+that crash were a plain failure of the gold program (so not equivalent, except
+that an unreadable gold step the prediction never needs is skipped), and
+`divergence` says what the official evaluator would have done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from finscore.finqa.equivalence_canonical import Form, canonical_forms
+from finscore.finqa.equivalence_graph import BuildFailure, ExpressionTable, build_expression
+from finscore.finqa.equivalence_points import values_differ
+from finscore.finqa.equivalence_reading import Rejection, read_gold, read_prediction
+from finscore.finqa.equivalence_sympy import official_text, simplified
+from finscore.reader.tokens import tokenize_gold_program
+
+#: Programs deeper or larger than this skip the sympy-free positive paths:
+#: there sympy itself may refuse the string (Python allows 200 nested parentheses).
+FAST_MAX_DEPTH = 100
+FAST_MAX_LEAVES = 5000
+
+
+@dataclass(frozen=True)
+class EquivalenceDecision:
+    """The official program-equivalence answer and how it was obtained.
+
+    ``divergence`` is set when the official evaluator would not have answered
+    (it asserts or raises and the whole run stops) and says what we did instead.
+    """
+
+    equal: bool
+    method: str
+    divergence: str | None = None
+    used_sympy: bool = False
+
+
+def equal_program(gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> EquivalenceDecision:
+    """Decide as official ``equal_program(gold, pred)``; never raises on lists of strings."""
+    _require_tokens("gold_tokens", gold_tokens)
+    _require_tokens("pred_tokens", pred_tokens)
+    return _Pair(gold_tokens, pred_tokens).decide()
+
+
+def equal_program_text(gold_program: str, pred_tokens: Sequence[str]) -> EquivalenceDecision:
+    """The same, for a gold program string such as ``"subtract(5, 3), divide(#0, 3)"``."""
+    if not isinstance(gold_program, str):
+        raise TypeError(f"gold_program must be a string, got {type(gold_program).__name__}")
+    return equal_program(tokenize_gold_program(gold_program), pred_tokens)
+
+
+def _require_tokens(name: str, tokens: object) -> None:
+    if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence):
+        raise TypeError(f"{name} must be a list of strings, got {type(tokens).__name__}")
+    for position, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise TypeError(
+                f"{name}[{position}] must be a string, got {type(token).__name__}"
+            )
+
+
+def _within_fast_limits(table: ExpressionTable, root: int) -> bool:
+    shape = table.shapes[root]
+    return shape.depth <= FAST_MAX_DEPTH and shape.leaves <= FAST_MAX_LEAVES
+
+
+class _Pair:
+    """One decision, taken in the official order of checks."""
+
+    def __init__(self, gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> None:
+        self.gold = read_gold(gold_tokens)
+        self.pred_tokens = pred_tokens
+        self.table = ExpressionTable()
+        self.used_sympy = False
+        self.skipped_note = (
+            None
+            if self.gold.unreadable is None
+            else f"the official evaluator stops with an error reading {self.gold.unreadable}; "
+            "we skipped that step"
+        )
+
+    def _decision(self, equal: bool, method: str, crash: str | None = None) -> EquivalenceDecision:
+        notes = [note for note in (self.skipped_note, crash) if note]
+        return EquivalenceDecision(
+            equal, method, "; ".join(notes) if notes else None, self.used_sympy
+        )
+
+    def _gold_crash(self, reason: str) -> EquivalenceDecision:
+        return self._decision(
+            False,
+            "gold-not-symbolic",
+            f"the official evaluator crashes: {reason}; we answer not equivalent",
+        )
+
+    def decide(self) -> EquivalenceDecision:
+        steps = read_prediction(self.pred_tokens, self.gold.symbols)
+        if isinstance(steps, Rejection):
+            return self._decision(False, steps.method)
+        gold_root = build_expression(self.gold.steps, self.gold.symbols, self.table)
+        if isinstance(gold_root, BuildFailure):
+            return self._gold_crash(f"expanding the gold program fails ({gold_root.reason})")
+        if self.table.greater_used_as_operand(gold_root):
+            return self._gold_crash("the gold program uses a 'greater' result as an operand")
+        pred_root = build_expression(steps, self.gold.symbols, self.table)
+        roots = [gold_root] + ([] if isinstance(pred_root, BuildFailure) else [pred_root])
+        forms = canonical_forms(
+            self.table, [root for root in roots if _within_fast_limits(self.table, root)]
+        )
+        gold_form = forms.get(gold_root)
+        if not isinstance(gold_form, Form):
+            crash = self._gold_simplify_error(gold_root)
+            if crash is not None:
+                return crash
+        # The official function now expands and simplifies the prediction.
+        if isinstance(pred_root, BuildFailure):
+            return self._decision(False, "pred-not-symbolic")
+        if self.table.greater_used_as_operand(pred_root):
+            return self._decision(False, "pred-not-symbolic")
+        return self._compare(gold_root, pred_root, gold_form, forms.get(pred_root))
+
+    def _gold_simplify_error(self, gold_root: int) -> EquivalenceDecision | None:
+        """Run sympy on a gold program outside the modelled fragment; None if it succeeds."""
+        text = official_text(self.table, gold_root)
+        if text is None:
+            return self._decision(
+                False,
+                "too-large",
+                "the gold program expands beyond what we hand to sympy; "
+                "the official evaluator would try; we answer not equivalent",
+            )
+        self.used_sympy = True
+        outcome = simplified(text)
+        if not outcome.ok:
+            return self._gold_crash(f"sympy raises on the gold program ({outcome.value})")
+        return None
+
+    def _compare(
+        self, gold_root: int, pred_root: int, gold_form: object, pred_form: object
+    ) -> EquivalenceDecision:
+        if pred_root == gold_root:
+            return self._decision(True, "identical")
+        gold_is_comparison = self.table.nodes[gold_root].op == "greater"
+        if gold_is_comparison != (self.table.nodes[pred_root].op == "greater"):
+            return self._decision(False, "kinds-differ")
+        if isinstance(gold_form, Form) and isinstance(pred_form, Form) and gold_form == pred_form:
+            return self._decision(True, "canonical-form")
+        if values_differ(self.table, gold_root, pred_root, len(self.gold.symbols)):
+            return self._decision(False, "values-differ")
+        return self._sympy_comparison(gold_root, pred_root)
+
+    def _sympy_comparison(self, gold_root: int, pred_root: int) -> EquivalenceDecision:
+        gold_text = official_text(self.table, gold_root)
+        pred_text = official_text(self.table, pred_root)
+        if gold_text is None or pred_text is None:
+            return self._decision(
+                False,
+                "too-large",
+                "a program expands beyond what we hand to sympy; "
+                "the official evaluator would try; we answer not equivalent",
+            )
+        self.used_sympy = True
+        gold = simplified(gold_text)
+        if not gold.ok:
+            return self._gold_crash(f"sympy raises on the gold program ({gold.value})")
+        pred = simplified(pred_text)
+        if not pred.ok:
+            return self._decision(False, "pred-not-symbolic")
+        return self._decision(bool(gold.value == pred.value), "sympy")
