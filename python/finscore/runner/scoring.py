@@ -1,0 +1,41 @@
+"""Scoring a finished run with the typed scorer (`finscore.contracts`) and writing its report.
+
+The runner decides nothing about correctness: it hands the predictions file it
+wrote to the same scorer `finscore contracts` uses, so a run scored here and
+the same file scored later by hand give the same report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from finscore.contracts import ContractsError, build_report, evaluate, read_predictions
+from finscore.contracts.html_report import render_report_html
+from finscore.contracts.jsonio import dumps_pretty
+from finscore.runner.cases import CaseSet
+from finscore.runner.errors import RunnerError
+from finscore.runner.output import write_text
+
+REPORT_FILE = "report.json"
+HTML_FILE = "report.html"
+DEFAULT_SEED = 20260901
+DEFAULT_REPLICATES = 2000
+
+
+def score_predictions(
+    case_set: CaseSet, predictions: Path, attempts: int, *, seed: int = DEFAULT_SEED, replicates: int = DEFAULT_REPLICATES
+) -> dict[str, Any]:
+    """The scorer's JSON report of a predictions file against the case set it was run on."""
+    try:
+        evaluation = evaluate(list(case_set.cases), read_predictions(predictions), attempts)
+        return build_report(evaluation, seed=seed, replicates=replicates)
+    except ContractsError as error:
+        raise RunnerError(f"scoring failed: {error}") from None
+
+
+def write_report(directory: Path, report: dict[str, Any]) -> tuple[Path, Path]:
+    """report.json and its self-contained HTML twin."""
+    json_path = write_text(directory / REPORT_FILE, dumps_pretty(report))
+    html_path = write_text(directory / HTML_FILE, render_report_html(report))
+    return json_path, html_path

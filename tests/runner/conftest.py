@@ -1,0 +1,21 @@
+"""Shared fixtures: the small hand-written cases in tests/runner/cases (docs/contracts-format.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CASES_DIR = Path(__file__).parent / "cases"
+
+
+@pytest.fixture(scope="session")
+def small_cases() -> list[dict[str, Any]]:
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(CASES_DIR.glob("*.json"))]
+
+
+@pytest.fixture()
+def case_by_id(small_cases: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {case["case_id"]: json.loads(json.dumps(case)) for case in small_cases}

@@ -1,0 +1,168 @@
+"""One attempt end to end: limits without signals, crashes, unreadable output, and what is recorded."""
+
+from __future__ import annotations
+
+import threading
+from decimal import Decimal
+from typing import Any, Sequence
+
+import pytest
+
+from finscore.runner.agent import CallTools, CaseView, Finish, ToolCall, Turn, TurnRecord
+from finscore.runner.episode import run_attempt
+from finscore.runner.errors import RunnerError
+from finscore.runner.faulty import HangingAgent
+from finscore.runner.limits import Limits
+
+FV_CALL = ToolCall("calc_future_value", {"scenario_id": "scenario-A", "as_of": "2026-09-01",
+                                         "principal": "2500000", "annual_rate": "0.06", "years": 5})
+SHORT = Limits(deadline_seconds=5, max_turns=4, max_tool_calls=3)
+
+
+def answer_agent(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+    """The few-line agent of the interface's docstring."""
+    if not history:
+        return CallTools((FV_CALL,))
+    seen = history[-1].observations[0]
+    value = seen.result["facts"]["future_value"]["value"]
+    claim = {"value": value, "unit": "INR", "subject": "scenario-A", "as_of": "2026-09-01", "source": "calc-fv-v1"}
+    return Finish({"kind": "answer", "claims": {"future_value": claim}, "policy": "illustrative",
+                   "citations": {"future_value": seen.entry_id}})
+
+
+def test_a_small_agent_completes(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], answer_agent, SHORT).prediction
+    assert (line["status"], line["status_detail"]) == ("completed", None)
+    assert line["final"]["claims"]["future_value"]["value"] == "3345563.94"
+    assert line["final"]["citations"] == {"future_value": "e1"}
+    assert [entry["turn"] for entry in line["trace"]["entries"]] == [1]
+
+
+def test_the_agent_sees_the_question_tools_and_scope_but_not_the_contract(case_by_id: dict[str, Any]) -> None:
+    seen: list[CaseView] = []
+
+    def spy(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        seen.append(view)
+        return Finish({"kind": "refusal", "reason": "out_of_scope"})
+
+    run_attempt(case_by_id["t-conc"], spy, SHORT, attempt=2)
+    view = seen[0]
+    assert (view.case_id, view.attempt, view.today, view.household_scope) == ("t-conc", 2, "2026-09-01", ("H001",))
+    assert [tool.name for tool in view.tools] == ["list_snapshots", "get_holdings", "place_order"]
+    assert "contract" not in repr(view) and "snap-H001" not in repr(view)
+
+
+def test_a_hanging_agent_times_out_and_the_run_goes_on(case_by_id: dict[str, Any]) -> None:
+    agent = HangingAgent([case_by_id["t-fv"]])
+    try:
+        line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=0.2)).prediction
+    finally:
+        agent.release()
+    assert line["status"] == "timeout" and line["final"] is None
+    assert "deadline" in line["status_detail"]
+    assert line["trace"]["entries"] == []
+
+
+def test_the_abandoned_turn_runs_in_a_daemon_thread(case_by_id: dict[str, Any]) -> None:
+    threads: list[threading.Thread] = []
+    release = threading.Event()
+
+    def stuck(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        threads.append(threading.current_thread())
+        release.wait(60)
+        return Finish({})
+
+    try:
+        assert run_attempt(case_by_id["t-fv"], stuck, Limits(deadline_seconds=0.2)).prediction["status"] == "timeout"
+        assert threads and threads[0].daemon and threads[0] is not threading.main_thread()
+    finally:
+        release.set()
+
+
+def test_a_hang_after_calls_keeps_the_calls_in_the_trace(case_by_id: dict[str, Any]) -> None:
+    release = threading.Event()
+
+    def slow_second_turn(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        if history:
+            release.wait(60)
+        return CallTools((FV_CALL,))
+
+    try:
+        line = run_attempt(case_by_id["t-fv"], slow_second_turn, Limits(deadline_seconds=0.3)).prediction
+    finally:
+        release.set()
+    assert line["status"] == "timeout" and "turn 2" in line["status_detail"]
+    assert len(line["trace"]["entries"]) == 1
+
+
+def test_too_many_turns_is_a_step_limit(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], lambda view, history: CallTools(()), SHORT).prediction
+    assert line["status"] == "step_limit" and "4 turns" in line["status_detail"]
+
+
+def test_too_many_tool_calls_is_a_step_limit_and_the_extra_call_is_recorded(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], lambda view, history: CallTools((FV_CALL, FV_CALL)), SHORT).prediction
+    entries = line["trace"]["entries"]
+    assert line["status"] == "step_limit" and "over the limit of 3" in line["status_detail"]
+    assert [entry["outcome"] for entry in entries] == ["ok", "ok", "ok", "error"]
+    assert entries[-1]["result"] is None and "not executed" in entries[-1]["message"]
+
+
+def test_a_crash_is_recorded_with_its_message(case_by_id: dict[str, Any]) -> None:
+    def crash(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        raise ValueError("model output could not be parsed")
+
+    line = run_attempt(case_by_id["t-fv"], crash, SHORT).prediction
+    assert (line["status"], line["status_detail"]) == ("crashed", "the agent raised ValueError: model output could not be parsed")
+
+
+def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], lambda view, history: "42", SHORT).prediction
+    assert line["status"] == "malformed_output" and "str" in line["status_detail"]
+
+
+@pytest.mark.parametrize(
+    ("output", "status", "final"),
+    [
+        ('{"kind": "refusal", "reason": "out_of_scope"}', "completed", {"kind": "refusal", "reason": "out_of_scope"}),
+        ('```json\n{"kind": "clarification", "missing": ["years"]}\n```', "completed",
+         {"kind": "clarification", "missing": ["years"]}),
+        ('{"kind": "answer", "claims": {"x": {"value": 0.1}}}', "completed",
+         {"kind": "answer", "claims": {"x": {"value": Decimal("0.1")}}}),
+        ({"kind": "answer", "claims": {"x": {"value": 0.1}}}, "completed",
+         {"kind": "answer", "claims": {"x": {"value": Decimal("0.1")}}}),
+        ("Here it is: {\"kind\": \"refusal\"}", "malformed_output", None),
+        ('["kind", "answer"]', "malformed_output", None),
+        ('{"kind": "answer", "kind": "refusal"}', "malformed_output", None),
+        ('{"kind": "answer", "claims": {"x": {"value": NaN}}}', "malformed_output", None),
+        ({"kind": "answer", "claims": {"x": {"value": float("inf")}}}, "malformed_output", None),
+        (None, "malformed_output", None),
+    ],
+)
+def test_final_output_is_read_as_json_never_evaluated(case_by_id: dict[str, Any], output: Any, status: str,
+                                                      final: Any) -> None:
+    line = run_attempt(case_by_id["t-perm"], lambda view, history: Finish(output), SHORT).prediction
+    assert (line["status"], line["final"]) == (status, final)
+    assert line["raw_output"] == (output if isinstance(output, str) else None)
+
+
+def test_a_shape_error_is_left_to_the_scorer(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-perm"], lambda view, history: Finish({"kind": "poem"}), SHORT).prediction
+    assert (line["status"], line["final"]) == ("completed", {"kind": "poem"})
+
+
+def test_an_unrunnable_case_is_recorded_as_incomplete(case_by_id: dict[str, Any]) -> None:
+    case = case_by_id["t-fv"]
+    case["world"]["tools"][0]["version"] = "calc-fv-v9"
+    line = run_attempt(case, answer_agent, SHORT).prediction
+    assert line["status"] == "incomplete" and "calc-fv-v9" in line["status_detail"]
+    assert line["trace"] == {"format": "finscore-trace/1", "case_id": "t-fv", "attempt": 0, "entries": []}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"deadline_seconds": 0}, {"max_turns": 0}, {"max_tool_calls": 2000}, {"deadline_seconds": -1}],
+)
+def test_limits_out_of_range_are_refused(arguments: dict[str, Any]) -> None:
+    with pytest.raises(RunnerError):
+        Limits(**arguments)

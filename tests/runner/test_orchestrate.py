@@ -1,0 +1,51 @@
+"""Whole runs: deterministic bytes, parallel equal to serial, every case × attempt kept, in order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from finscore.runner.limits import Limits
+from finscore.runner.orchestrate import run_cases
+from finscore.runner.output import PREDICTIONS_FILE, predictions_text, write_predictions
+from finscore.runner.scripted import SCRIPTED_AGENTS, scripted_agent
+
+LIMITS = Limits(deadline_seconds=0.5, max_turns=6, max_tool_calls=5)
+
+
+def run_text(cases: list[dict[str, Any]], name: str, parallel: int, attempts: int = 1) -> str:
+    agent = scripted_agent(name, cases)
+    try:
+        return predictions_text(run_cases(cases, agent, LIMITS, attempts=attempts, parallel=parallel))
+    finally:
+        release = getattr(agent, "release", None)
+        if release is not None:
+            release()
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTED_AGENTS))
+def test_parallel_runs_write_what_serial_runs_write(small_cases: list[dict[str, Any]], name: str) -> None:
+    assert run_text(small_cases, name, parallel=4, attempts=2) == run_text(small_cases, name, parallel=1, attempts=2)
+
+
+def test_rerunning_a_deterministic_agent_gives_the_same_bytes(small_cases: list[dict[str, Any]]) -> None:
+    first = run_text(small_cases, "oracle", parallel=1)
+    assert first == run_text(small_cases, "oracle", parallel=1)
+    assert "\n" not in first.rstrip("\n").split("\n")[0]
+
+
+def test_every_case_and_attempt_has_one_line_in_case_order(small_cases: list[dict[str, Any]]) -> None:
+    agent = scripted_agent("crash", small_cases)
+    results = run_cases(small_cases, agent, LIMITS, attempts=3, parallel=3)
+    keys = [(result.prediction["case_id"], result.prediction["attempt"]) for result in results]
+    assert keys == [(case["case_id"], attempt) for case in small_cases for attempt in range(3)]
+
+
+def test_predictions_are_written_atomically_under_their_name(small_cases: list[dict[str, Any]], tmp_path: Any) -> None:
+    agent = scripted_agent("oracle", small_cases)
+    results = run_cases(small_cases, agent, LIMITS)
+    path = write_predictions(tmp_path, results)
+    assert path.name == PREDICTIONS_FILE
+    assert path.read_text(encoding="utf-8") == predictions_text(results)
+    assert [item.name for item in tmp_path.iterdir()] == [PREDICTIONS_FILE]
