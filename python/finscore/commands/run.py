@@ -1,0 +1,154 @@
+"""`finscore run`: run a candidate agent on a case set, record trusted traces, score the run.
+
+The candidate is a scripted agent shipped with finscore (`--agent NAME`) or any
+OpenAI-compatible chat-completions endpoint (`--endpoint URL --model M`). The
+runtime executes every tool call itself against the case's fixtures, so the
+traces it writes are what the scorer trusts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from finscore.contracts.kit import KIT_ALIAS
+from finscore.runner.agent import Agent
+from finscore.runner.cases import CaseSet, load_case_set
+from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint
+from finscore.runner.errors import RunnerError
+from finscore.runner.http_json import RetryPolicy
+from finscore.runner.limits import Limits
+from finscore.runner.orchestrate import run_cases
+from finscore.runner.output import manifest, write_manifest, write_predictions
+from finscore.runner.progress import ProgressBar
+from finscore.runner.scoring import DEFAULT_REPLICATES, DEFAULT_SEED, score_predictions, write_report
+from finscore.runner.scripted import SCRIPTED_AGENTS, scripted_agent
+
+EXIT_OK, EXIT_USAGE = 0, 2
+ENDPOINT_VARIABLES = ("FINSCORE_ENDPOINT", "OPENAI_BASE_URL")
+MODEL_VARIABLES = ("FINSCORE_MODEL", "OPENAI_MODEL")
+DEFAULT_KEY_VARIABLE = "OPENAI_API_KEY"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run an agent on a case set with sandboxed tools, record trusted traces, score the run",
+        description=(
+            "Run a candidate on every case of a case set (default: the shipped kit), executing its tool "
+            "calls against each case's fixtures and recording the trusted trace; write "
+            "OUT/predictions.jsonl, OUT/run.json, then score with the typed scorer into OUT/report.json "
+            "and OUT/report.html. The candidate is a scripted agent (--agent) or an OpenAI-compatible "
+            "chat-completions endpoint (--endpoint, or $FINSCORE_ENDPOINT / $OPENAI_BASE_URL; --model, or "
+            "$FINSCORE_MODEL / $OPENAI_MODEL; the key is read from the environment variable named by "
+            f"--api-key-env, default ${DEFAULT_KEY_VARIABLE}). Exit status: 0 run written, 2 bad input."
+        ),
+        epilog="Example: finscore run --agent oracle --out runs/oracle",
+    )
+    candidate = parser.add_mutually_exclusive_group()
+    candidate.add_argument("--agent", choices=sorted(SCRIPTED_AGENTS), help="a scripted agent shipped with finscore")
+    candidate.add_argument("--endpoint", metavar="URL", help="base URL of a chat-completions API, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--model", metavar="M", help="model name sent to the endpoint")
+    parser.add_argument("--api-key-env", metavar="VAR", default=DEFAULT_KEY_VARIABLE,
+                        help=f"environment variable holding the API key (default {DEFAULT_KEY_VARIABLE}; unset: no key)")
+    parser.add_argument("--cases", default=KIT_ALIAS, metavar="KIT",
+                        help=f"case set: {KIT_ALIAS} (default), a directory of case files or a case-set JSON file")
+    parser.add_argument("--only", action="append", default=[], metavar="CASE_ID",
+                        help="run (and score) only this case; repeatable")
+    parser.add_argument("--out", required=True, metavar="DIR", help="directory for predictions, traces and report")
+    parser.add_argument("--parallel", type=int, default=1, metavar="N", help="cases run at once (default 1)")
+    parser.add_argument("--attempts", type=int, default=1, metavar="K", help="attempts per case (default 1)")
+    parser.add_argument("--deadline", type=float, default=Limits.deadline_seconds, metavar="SECONDS",
+                        help=f"wall-clock deadline per attempt (default {Limits.deadline_seconds:g})")
+    parser.add_argument("--max-turns", type=int, default=Limits.max_turns, metavar="N",
+                        help=f"agent turns per attempt (default {Limits.max_turns})")
+    parser.add_argument("--max-tool-calls", type=int, default=Limits.max_tool_calls, metavar="N",
+                        help=f"tool calls per attempt (default {Limits.max_tool_calls})")
+    parser.add_argument("--request-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="endpoint: timeout of one HTTP request (default 120)")
+    parser.add_argument("--retries", type=int, default=3, metavar="N",
+                        help="endpoint: retries of a request on transient errors only (default 3)")
+    parser.add_argument("--temperature", type=float, default=0.0, help="endpoint: sampling temperature (default 0)")
+    parser.add_argument("--no-score", action="store_true", help="write predictions only; do not score")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of the family bootstrap (default {DEFAULT_SEED})")
+    parser.add_argument("--bootstrap", type=int, default=DEFAULT_REPLICATES, metavar="B",
+                        help=f"bootstrap replicates (default {DEFAULT_REPLICATES})")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run_command)
+
+
+def _first_variable(names: tuple[str, ...]) -> str | None:
+    return next((os.environ[name] for name in names if os.environ.get(name)), None)
+
+
+def build_agent(args: argparse.Namespace, case_set: CaseSet) -> tuple[Agent, str]:
+    """The candidate and the name the manifest gives it."""
+    if args.agent:
+        return scripted_agent(args.agent, case_set.raw), args.agent
+    base_url = args.endpoint or _first_variable(ENDPOINT_VARIABLES)
+    if not base_url:
+        raise RunnerError("give --agent NAME or --endpoint URL (or set $FINSCORE_ENDPOINT / $OPENAI_BASE_URL)")
+    model = args.model or _first_variable(MODEL_VARIABLES)
+    if not model:
+        raise RunnerError("an endpoint needs --model (or $FINSCORE_MODEL / $OPENAI_MODEL)")
+    if not 0 <= args.retries <= 9:
+        raise RunnerError(f"--retries must be between 0 and 9, not {args.retries}")
+    if not 0 < args.request_timeout <= 3600:
+        raise RunnerError(f"--request-timeout must be between 0 and 3600 seconds, not {args.request_timeout}")
+    endpoint = ChatEndpoint(
+        base_url=base_url,
+        model=model,
+        api_key=os.environ.get(args.api_key_env) or None,
+        timeout_seconds=args.request_timeout,
+        retry=RetryPolicy(attempts=args.retries + 1),
+        temperature=args.temperature,
+    )
+    agent = ChatCompletionsAgent(endpoint)
+    return agent, agent.name
+
+
+SCRIPTED_NOTE = "scripted agent: this run checks the runner and the scorer; it is not a model accuracy"
+
+
+def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path, scripted: bool) -> str:
+    lines = [SCRIPTED_NOTE] if scripted else []
+    lines.append("statuses: " + ", ".join(f"{name} {count}" for name, count in statuses.items()))
+    if report is not None:
+        counts = report["counts"]
+        lines.append(f"passed {counts['passed']} of {counts['trials']} (critical {counts['critical']})")
+        lines.append(report["pass_rate"]["statement"])
+    lines.append(f"written to {out}")
+    return "\n".join(lines) + "\n"
+
+
+def run_command(args: argparse.Namespace) -> int:
+    try:
+        if not 1 <= args.bootstrap <= 100_000:
+            raise RunnerError(f"--bootstrap must be 1..100000, not {args.bootstrap}")
+        limits = Limits(deadline_seconds=args.deadline, max_turns=args.max_turns, max_tool_calls=args.max_tool_calls)
+        case_set = load_case_set(args.cases)
+        if args.only:
+            case_set = case_set.only(args.only)
+        agent, agent_name = build_agent(args, case_set)
+        out = Path(args.out)
+        progress = ProgressBar(len(case_set.cases) * args.attempts, enabled=False if args.quiet else None)
+        results = run_cases(case_set.raw, agent, limits, attempts=args.attempts, parallel=args.parallel,
+                            on_result=lambda result: progress.advance(result.prediction["case_id"]))
+        progress.close()
+        predictions = write_predictions(out, results)
+        run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)
+        if args.agent:
+            run_manifest["note"] = SCRIPTED_NOTE
+        write_manifest(out, run_manifest)
+        report = None
+        if not args.no_score:
+            report = score_predictions(case_set, predictions, args.attempts, seed=args.seed, replicates=args.bootstrap)
+            write_report(out, report)
+    except RunnerError as error:
+        print(f"finscore run: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(_summary(run_manifest["statuses"], report, out, scripted=bool(args.agent)))
+    return EXIT_OK
