@@ -1,0 +1,235 @@
+"""The playground's Python side: turns what a person pasted into calls of the finscore package.
+
+The page's JavaScript never reads program text, never parses a table and never
+does arithmetic: it hands the raw text to these functions (under Pyodide, in a
+Web Worker) and shows the JSON they return. Every number shown on the page is
+formatted here by Python (`repr`, `float.hex`), so `-0.0` and the exact digits
+survive the trip to JavaScript, which would print `-0.0` as `0`.
+
+The same module runs under CPython in the tests, which is how the page's answers
+are compared with the package's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Sequence
+
+from finscore import PROFILES, Execution, execute, execute_many, sum_rule_for
+from finscore.commands.execute import describe_argument
+
+#: How pasted table text may be read, and the words the page uses for each.
+TABLE_FORMATS = {
+    "auto": "decided from the text",
+    "json": "JSON rows",
+    "tab": "tab-separated rows",
+    "pipe": "|-separated rows",
+}
+
+#: Bounds on what one request may hold: the page is a tool, not a bulk service.
+MAX_TEXT_CHARS = 20_000_000
+MAX_ROWS_PER_CALL = 1_000_000
+
+
+class PlaygroundInputError(ValueError):
+    """Input the page cannot use, with a message meant for the person who typed it."""
+
+
+# -- reading what was pasted ---------------------------------------------------------
+
+def read_program_text(text: str) -> list[str] | str:
+    """A JSON token list (text starting with `[`) or a gold program string, as `finscore exec` reads it."""
+    stripped = text.strip()
+    if not stripped:
+        raise PlaygroundInputError("the program is empty")
+    if not stripped.startswith("["):
+        return stripped
+    try:
+        tokens = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        raise PlaygroundInputError(
+            f"the program starts with [ like a JSON token list but is not valid JSON: {error}"
+        ) from None
+    if not isinstance(tokens, list) or not all(isinstance(token, str) for token in tokens):
+        raise PlaygroundInputError('a JSON token list must be a list of strings, e.g. ["add(", "1", "2", ")", "EOF"]')
+    return tokens
+
+
+def detect_table_format(text: str) -> str:
+    """Which reading `auto` picks: JSON if it starts like JSON, else tabs if any, else `|`."""
+    stripped = text.strip()
+    if stripped.startswith(("[", "{")):
+        return "json"
+    if "\t" in stripped:
+        return "tab"
+    if "|" in stripped:
+        return "pipe"
+    raise PlaygroundInputError(
+        "cannot tell how the table is written: use JSON rows, or one row per line with cells "
+        "separated by tabs or by |"
+    )
+
+
+def _split_pipe_row(line: str) -> list[str]:
+    cells = line.strip()
+    # a Markdown-style row "| a | b |" has an empty cell outside each outer bar
+    if cells.startswith("|"):
+        cells = cells[1:]
+    if cells.endswith("|"):
+        cells = cells[:-1]
+    return cells.split("|")
+
+
+def _is_markdown_rule(cells: Sequence[str]) -> bool:
+    """The `|---|---|` line under a Markdown header, which is layout, not a row."""
+    return bool(cells) and all(cell and set(cell) <= set("-: ") for cell in cells)
+
+
+def read_table_text(text: str, table_format: str = "auto") -> tuple[Any, str]:
+    """(table, format used). Empty text is no table (None).
+
+    JSON is passed on exactly as written (a list of rows, or a FinQA example with a
+    "table"), so a malformed table reaches the reader and gets its typed refusal.
+    Pasted rows are one row per line; each cell loses its surrounding whitespace.
+    """
+    if table_format not in TABLE_FORMATS:
+        raise PlaygroundInputError(f"table format must be one of {', '.join(TABLE_FORMATS)}, not {table_format!r}")
+    if not text.strip():
+        return None, "none"
+    used = detect_table_format(text) if table_format == "auto" else table_format
+    if used == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise PlaygroundInputError(f"the table is not valid JSON: {error}") from None
+        if isinstance(data, dict) and "table" in data:
+            data = data["table"]
+        if not isinstance(data, list):
+            raise PlaygroundInputError('a JSON table is a list of rows (or a FinQA example with a "table" list)')
+        return data, used
+    rows = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        cells = line.split("\t") if used == "tab" else _split_pipe_row(line)
+        cells = [cell.strip() for cell in cells]
+        if used == "pipe" and _is_markdown_rule(cells):
+            continue
+        rows.append(cells)
+    return rows, used
+
+
+def _check_options(profile: str, python: str) -> None:
+    if profile not in PROFILES:
+        raise PlaygroundInputError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
+    try:
+        sum_rule_for(python)
+    except ValueError as error:
+        raise PlaygroundInputError(str(error)) from None
+
+
+# -- showing an execution ------------------------------------------------------------
+
+def value_text(value: Any) -> str | None:
+    """Python's own spelling of a value: repr for numbers (keeps -0.0, inf, nan), text as is."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def execution_view(execution: Execution) -> dict[str, Any]:
+    """The execution's JSON form plus the texts the page shows, all spelled by Python."""
+    view = execution.to_json()
+    for step_json, step in zip(view["steps"], execution.steps):
+        step_json["value_text"] = value_text(step.value)
+        step_json["arguments_text"] = [describe_argument(argument) for argument in step.arguments]
+    view["status_description"] = execution.status_description
+    view["result_text"] = value_text(execution.result)
+    view["result_hex"] = execution.result.hex() if isinstance(execution.result, float) else None
+    view["unrounded_text"] = value_text(execution.unrounded)
+    return view
+
+
+def _answer(work: Callable[[], dict[str, Any]]) -> str:
+    """Run one request; a bad input becomes {"ok": false, "error": ...}, never a traceback."""
+    try:
+        body = work()
+    except (PlaygroundInputError, json.JSONDecodeError) as error:
+        return json.dumps({"ok": False, "error": str(error)})
+    return json.dumps({"ok": True, **body}, ensure_ascii=False, allow_nan=False)
+
+
+def _bounded(text: str, what: str) -> str:
+    if not isinstance(text, str):
+        raise PlaygroundInputError(f"{what} must be text")
+    if len(text) > MAX_TEXT_CHARS:
+        raise PlaygroundInputError(f"{what} is longer than {MAX_TEXT_CHARS:,} characters")
+    return text
+
+
+def run_program(request_json: str) -> str:
+    """One program from the step view.
+
+    request: {"program": text, "table": text, "table_format": "auto"|"json"|"tab"|"pipe",
+    "profile": "official"|"strict", "python": "3.11"|"3.12"}.
+    """
+
+    def work() -> dict[str, Any]:
+        request = json.loads(_bounded(request_json, "the request"))
+        profile, python = request.get("profile", "official"), request.get("python", "3.11")
+        _check_options(profile, python)
+        program = read_program_text(_bounded(request.get("program", ""), "the program"))
+        table, used = read_table_text(_bounded(request.get("table", ""), "the table"),
+                                      request.get("table_format", "auto"))
+        execution = execute(program, table, profile=profile, python=python)
+        return {
+            "execution": execution_view(execution),
+            "program_kind": "tokens" if isinstance(program, list) else "string",
+            "table_format": used,
+            "table_format_text": TABLE_FORMATS.get(used, "no table"),
+            "table_rows": len(table) if isinstance(table, list) else 0,
+        }
+
+    return _answer(work)
+
+
+# -- many rows at once (the recorded vectors) ----------------------------------------
+
+def execute_rows(rows_json: str, profile: str = "official") -> str:
+    """Execute [{"program", "table", "python"}, ...] in as few core calls as possible.
+
+    Rows are grouped by `python` (the summation rule) and each group goes through
+    one `execute_many`; answers come back in input order as {"invalid", "result"}
+    with the result as the recorded vectors write it ({"float": hex} or {"str": text}).
+    """
+
+    def work() -> dict[str, Any]:
+        rows = json.loads(_bounded(rows_json, "the rows"))
+        if not isinstance(rows, list) or len(rows) > MAX_ROWS_PER_CALL:
+            raise PlaygroundInputError(f"rows must be a list of at most {MAX_ROWS_PER_CALL:,} objects")
+        groups: dict[str, list[int]] = {}
+        for position, row in enumerate(rows):
+            if not isinstance(row, dict) or "program" not in row:
+                raise PlaygroundInputError(f"row {position} is not an object with a program")
+            python = row.get("python") or "3.11"
+            _check_options(profile, python)
+            groups.setdefault(python, []).append(position)
+        answers: list[dict[str, Any] | None] = [None] * len(rows)
+        for python, positions in groups.items():
+            pairs = [(rows[p]["program"], rows[p].get("table")) for p in positions]
+            for position, execution in zip(positions, execute_many(pairs, profile=profile, python=python)):
+                answers[position] = {"invalid": execution.invalid, "result": execution.vector_result()}
+        return {"answers": answers}
+
+    return _answer(work)
+
+
+# -- the file scorer ---------------------------------------------------------------
+
+def prepare_scorer() -> None:
+    """Import the file scorer and sympy now, while the page waits, not on the first click."""
+    import sympy  # noqa: F401  (program equivalence falls back to it)
+
+    import finscore.finqa.scoring  # noqa: F401

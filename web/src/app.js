@@ -1,0 +1,277 @@
+// The playground page: loads the core at once and Python in a worker, and wires the forms.
+import { loadCore, roundHalfEven, doubleHex, doubleText } from "./core.js";
+import { PythonWorker } from "./python.js";
+import { renderExecution } from "./stepview.js";
+import { renderReport } from "./report.js";
+import { showError } from "./dom.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+function deferred() {
+  let resolve, reject;
+  const promise = new Promise((ok, fail) => { resolve = ok; reject = fail; });
+  promise.catch(() => {}); // a failed load is shown on the page; callers awaiting it get the error too
+  return { promise, resolve, reject };
+}
+
+const core = deferred();
+const python = deferred();
+const scorer = deferred();
+let worker = null;
+let examples = [];
+
+function setEngine(node, state, text) {
+  node.dataset.state = state;
+  const target = node.matches("p") ? node : node.querySelector("p");
+  target.lastChild.textContent = text;
+}
+
+function enable(button, enabled, label) {
+  button.disabled = !enabled;
+  button.textContent = label;
+}
+
+// -- the core, at once ----------------------------------------------------------------
+
+async function startCore() {
+  try {
+    const loaded = await loadCore(new URL("finscore_core.wasm", document.baseURI).href);
+    setEngine($("#core-status"), "ready", `WebAssembly core: ready (ABI ${loaded.abiVersion})`);
+    enable($("#round"), true, "Round");
+    core.resolve(loaded);
+    return loaded;
+  } catch (error) {
+    setEngine($("#core-status"), "failed", `WebAssembly core: could not load (${error.message})`);
+    core.reject(error);
+    throw error;
+  }
+}
+
+function roundWithCore(event) {
+  event.preventDefault();
+  const out = $("#round-result");
+  core.promise.then(({ instance }) => {
+    const text = $("#round-x").value.trim();
+    const places = Number($("#round-places").value);
+    const x = Number(text);
+    if (text === "" || Number.isNaN(x) && !/^[+-]?nan$/i.test(text)) {
+      out.textContent = `“${text}” is not a number JavaScript can read`;
+      return;
+    }
+    if (!Number.isInteger(places) || places < 0 || places > 22) {
+      out.textContent = "n must be a whole number from 0 to 22";
+      return;
+    }
+    const rounded = roundHalfEven(instance, x, places);
+    out.textContent = rounded.ok
+      ? `round(${doubleText(x)}, ${places}) = ${doubleText(rounded.value)}   (${doubleHex(rounded.value)})`
+      : `the core refused: ${rounded.statusName} (${rounded.status})`;
+    out.dataset.hex = rounded.ok ? doubleHex(rounded.value) : "";
+  });
+}
+
+// -- Python, in a worker --------------------------------------------------------------
+
+function startPython(coreModule) {
+  const progress = $("#python-progress");
+  const engine = $("#python-engine");
+  worker = new PythonWorker(new URL("worker.js", document.baseURI), {
+    onProgress: ({ done, total, text }) => {
+      progress.max = total;
+      progress.value = done;
+      setEngine(engine, done >= total ? "ready" : "loading", text);
+    },
+    onReady: (message) => {
+      if (message.what === "exec") {
+        $("#versions").textContent = `Pyodide ${message.pyodide}, Python ${message.python}; the WebAssembly core of the finscore package.`;
+        enable($("#run"), true, "Run");
+        python.resolve(worker);
+      } else {
+        enable($("#score"), true, "Score");
+        scorer.resolve(worker);
+      }
+    },
+    onFailed: ({ what, error }) => {
+      setEngine(engine, "failed", `Python: ${what === "exec" ? "could not start" : "the file scorer could not load"} (${error})`);
+      if (what === "exec") {
+        python.reject(new Error(error));
+        enable($("#run"), false, "Run (Python failed to load)");
+      }
+      scorer.reject(new Error(error));
+      enable($("#score"), false, "Score (Python failed to load)");
+    },
+  });
+  worker.start(coreModule);
+}
+
+// -- the step view --------------------------------------------------------------------
+
+function checked(name) {
+  return document.querySelector(`input[name="${name}"]:checked`).value;
+}
+
+function programRequest() {
+  return {
+    program: $("#program").value,
+    table: $("#table").value,
+    table_format: $("#table-format").value,
+    profile: checked("profile"),
+    python: checked("python"),
+  };
+}
+
+async function runProgram(request) {
+  const ready = await python.promise;
+  return ready.call("run_program", JSON.stringify(request));
+}
+
+async function runFromForm(event) {
+  if (event) event.preventDefault();
+  const error = $("#program-error");
+  const answer = await runProgram(programRequest());
+  if (!answer.ok) {
+    $("#outcome").hidden = true;
+    showError(error, answer.error);
+    return answer;
+  }
+  showError(error, "");
+  renderExecution($("#outcome"), answer);
+  return answer;
+}
+
+function tableText(table) {
+  if (!Array.isArray(table) || table.length === 0) return "";
+  return `[\n${table.map((row) => `  ${JSON.stringify(row)}`).join(",\n")}\n]`;
+}
+
+/** Put a program and its table into the form (and run it once Python is ready). */
+function loadIntoStepView({ program, table, note }) {
+  $("#program").value = Array.isArray(program) ? JSON.stringify(program) : program;
+  $("#table").value = tableText(table);
+  $("#table-format").value = "auto";
+  $("#example-note").textContent = note || "";
+  if (!$("#run").disabled) runFromForm();
+}
+
+async function loadExamples() {
+  const response = await fetch(new URL("examples.json", document.baseURI));
+  if (!response.ok) throw new Error(`could not fetch examples.json: HTTP ${response.status}`);
+  examples = (await response.json()).examples;
+  const select = $("#example");
+  for (const example of examples) {
+    const option = document.createElement("option");
+    option.value = example.key;
+    option.textContent = example.title;
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    const example = examples.find((e) => e.key === select.value);
+    if (!example) return;
+    loadIntoStepView({
+      program: example.program,
+      table: example.table,
+      note: `${example.note} Source: FinQA ${example.source}: “${example.question}”`,
+    });
+  });
+}
+
+// -- the file scorer --------------------------------------------------------------------
+
+const files = { predictions: null, gold: null };
+
+function acceptFile(kind, file) {
+  files[kind] = file || null;
+  const zone = document.querySelector(`[data-drop="${kind}"]`);
+  zone.querySelector(".drop-hint").textContent = file ? `Chosen: ${file.name}` : "…or drop it here.";
+}
+
+function wireDropZones() {
+  for (const zone of document.querySelectorAll("[data-drop]")) {
+    const kind = zone.dataset.drop;
+    const input = zone.querySelector("input[type=file]");
+    input.addEventListener("change", () => acceptFile(kind, input.files[0]));
+    zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("over"); });
+    zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+    zone.addEventListener("drop", (event) => {
+      event.preventDefault();
+      zone.classList.remove("over");
+      if (event.dataTransfer.files.length) acceptFile(kind, event.dataTransfer.files[0]);
+    });
+  }
+}
+
+async function scoreTexts(predictionsText, goldText, options = {}) {
+  const ready = await scorer.promise;
+  return ready.call("score_files", predictionsText, goldText, JSON.stringify(options));
+}
+
+async function scoreFromForm(event) {
+  event.preventDefault();
+  const error = $("#score-error");
+  if (!files.predictions || !files.gold) {
+    showError(error, "Choose both a prediction file and a gold file.");
+    return null;
+  }
+  showError(error, "");
+  const button = $("#score");
+  enable(button, false, "Scoring…");
+  try {
+    const options = { profile: checked("profile"), python: checked("python") };
+    const answer = await scoreTexts(await files.predictions.text(), await files.gold.text(), options);
+    if (!answer.ok) {
+      $("#report").hidden = true;
+      showError(error, answer.error);
+      return answer;
+    }
+    renderReport($("#report"), answer, {
+      predictions: files.predictions.name,
+      gold: files.gold.name,
+      open: (example) => {
+        loadIntoStepView(example);
+        $("#step-view").focus();
+      },
+    });
+    return answer;
+  } finally {
+    enable(button, true, "Score");
+  }
+}
+
+// -- start ------------------------------------------------------------------------------
+
+function wireForms() {
+  $("#round-form").addEventListener("submit", roundWithCore);
+  $("#program-form").addEventListener("submit", runFromForm);
+  $("#score-form").addEventListener("submit", scoreFromForm);
+  for (const id of ["#program", "#table"]) {
+    $(id).addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        if (!$("#run").disabled) runFromForm();
+      }
+    });
+  }
+  wireDropZones();
+}
+
+// The page's API, for the console and for tests: the same calls the forms make.
+window.finscore = {
+  core: core.promise,
+  python: python.promise,
+  scorer: scorer.promise,
+  runProgram,
+  runForm: () => runFromForm(),
+  executeRows: async (rows, profile = "official") =>
+    (await python.promise).call("execute_rows", JSON.stringify(rows), profile),
+  scoreTexts,
+  roundHalfEven: async (x, places) => roundHalfEven((await core.promise).instance, x, places),
+  doubleHex,
+};
+
+wireForms();
+loadExamples().catch((error) => showError($("#program-error"), error.message));
+startCore().then(({ module }) => startPython(module), () => {
+  setEngine($("#python-engine"), "failed", "Python: not started, since the WebAssembly core did not load");
+  python.reject(new Error("the WebAssembly core did not load"));
+  scorer.reject(new Error("the WebAssembly core did not load"));
+});
