@@ -1,0 +1,167 @@
+"""Prediction and gold data as decoded JSON, checked entry by entry.
+
+These functions take values already decoded from JSON (not paths), so the
+browser playground can hand them the same data under Pyodide. A prediction
+entry that cannot be scored is kept with its reason rather than dropped: the
+join decides whether that is an error or a reported exclusion. A gold file that
+is not FinQA is always an error, because every denominator depends on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from finscore.reader.tokens import tokenize_gold_program
+
+#: How many offending entries an error message names before summarising the rest.
+LISTED_IN_MESSAGES = 20
+
+
+class FinqaInputError(ValueError):
+    """Input that cannot be scored at all, with a message meant for the user."""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One usable entry of a prediction file; `position` is its index in the file."""
+
+    id: str
+    tokens: tuple[str, ...]
+    position: int
+
+
+@dataclass(frozen=True)
+class MalformedEntry:
+    """An entry of a prediction file that is not `{"id": text, "predicted": [text, ...]}`."""
+
+    position: int
+    id: str | None  # the entry's id when it has a usable one
+    reason: str
+
+
+@dataclass(frozen=True)
+class PredictionFile:
+    entries: tuple[Prediction, ...]
+    malformed: tuple[MalformedEntry, ...]
+
+    @property
+    def size(self) -> int:
+        """Entries in the file, usable or not."""
+        return len(self.entries) + len(self.malformed)
+
+
+@dataclass(frozen=True)
+class GoldExample:
+    id: str
+    table: list[Any]
+    program: str
+    tokens: tuple[str, ...]  # the gold program tokenized as the official evaluator does
+    answer: Any  # qa.exe_ans exactly as decoded from JSON: the official comparison uses ==
+
+
+@dataclass(frozen=True)
+class GoldFile:
+    examples: tuple[GoldExample, ...]
+
+    def by_id(self) -> dict[str, GoldExample]:
+        return {example.id: example for example in self.examples}
+
+
+def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:
+    """The first `limit` items, comma separated, then how many were left out."""
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else {dict: "object", list: "list", str: "text", bool: "boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return f"the entry is a JSON {_type_name(entry)}, not an object"
+    if "id" not in entry:
+        return 'the entry has no "id"'
+    if not isinstance(entry["id"], str):
+        return f'"id" is a JSON {_type_name(entry["id"])}, not text'
+    if "predicted" not in entry:
+        return 'the entry has no "predicted"'
+    tokens = entry["predicted"]
+    if not isinstance(tokens, list):
+        return f'"predicted" is a JSON {_type_name(tokens)}, not a list of tokens'
+    for index, token in enumerate(tokens):
+        if not isinstance(token, str):
+            return f'token {index} of "predicted" is a JSON {_type_name(token)}, not text'
+    return None
+
+
+def read_predictions(data: Any) -> PredictionFile:
+    """Check the official prediction format: a JSON list of {"id", "predicted": [tokens]}."""
+    if not isinstance(data, list):
+        raise FinqaInputError(
+            f'a prediction file is a JSON list of {{"id", "predicted"}} objects, not a JSON {_type_name(data)}'
+        )
+    if not data:
+        raise FinqaInputError("the prediction file holds no predictions (an empty list)")
+    entries: list[Prediction] = []
+    malformed: list[MalformedEntry] = []
+    for position, entry in enumerate(data):
+        problem = _entry_problem(entry)
+        if problem is None:
+            entries.append(Prediction(entry["id"], tuple(entry["predicted"]), position))
+        else:
+            usable_id = entry.get("id") if isinstance(entry, dict) and isinstance(entry.get("id"), str) else None
+            malformed.append(MalformedEntry(position, usable_id, problem))
+    return PredictionFile(tuple(entries), tuple(malformed))
+
+
+def _gold_problem(example: Any) -> str | None:
+    if not isinstance(example, dict):
+        return f"is a JSON {_type_name(example)}, not an object"
+    if not isinstance(example.get("id"), str):
+        return 'has no text "id"'
+    if not isinstance(example.get("table"), list):
+        return 'has no "table" list'
+    qa = example.get("qa")
+    if not isinstance(qa, dict):
+        return 'has no "qa" object'
+    if not isinstance(qa.get("program"), str):
+        return 'has no text "qa.program"'
+    if "exe_ans" not in qa:
+        return 'has no "qa.exe_ans"'
+    return None
+
+
+def read_gold(data: Any) -> GoldFile:
+    """Check a FinQA file: a list of examples with id, table, qa.program and qa.exe_ans, ids unique."""
+    if not isinstance(data, list):
+        raise FinqaInputError(f"the gold file is not FinQA: a JSON {_type_name(data)}, not a list of examples")
+    if not data:
+        raise FinqaInputError("the gold file holds no examples (an empty list)")
+    problems: list[str] = []
+    examples: list[GoldExample] = []
+    seen: dict[str, int] = {}
+    duplicates: list[str] = []
+    for position, example in enumerate(data):
+        problem = _gold_problem(example)
+        if problem is not None:
+            problems.append(f"entry {position} {problem}")
+            continue
+        example_id = example["id"]
+        if example_id in seen:
+            duplicates.append(f"{example_id!r} (entries {seen[example_id]} and {position})")
+            continue
+        seen[example_id] = position
+        qa = example["qa"]
+        tokens = tuple(tokenize_gold_program(qa["program"]))
+        examples.append(GoldExample(example_id, example["table"], qa["program"], tokens, qa["exe_ans"]))
+    if problems:
+        raise FinqaInputError(
+            f"the gold file is not FinQA ({len(problems)} of {len(data)} entries): " + listing(problems)
+        )
+    if duplicates:
+        raise FinqaInputError(f"the gold file repeats {len(duplicates)} id(s): " + listing(duplicates))
+    return GoldFile(tuple(examples))

@@ -1,0 +1,118 @@
+"""The terminal report of `finscore finqa`: the official lines first, then why.
+
+The first block prints the two numbers in the official evaluator's own format
+(`All:`, `Exe acc:`, `Prog acc:`), so a reader can compare them with published
+work at a glance; everything after it explains them.
+"""
+
+from __future__ import annotations
+
+from finscore.finqa.categories import CATEGORY_DESCRIPTIONS, CORRECT
+from finscore.finqa.report import ExampleResult, Figure, FinqaReport
+
+#: Ids listed inline before summarising the rest.
+LISTED_IDS = 10
+
+
+def _value(figure: Figure) -> str:
+    """The float as Python prints it (as the official evaluator's print does)."""
+    return "undefined (no denominator)" if figure.value is None else repr(figure.value)
+
+
+def _figure(figure: Figure) -> str:
+    return f"{_value(figure)}  ({figure.correct}/{figure.total})"
+
+
+def _ids(ids: tuple[str, ...] | list[str]) -> str:
+    shown = ", ".join(ids[:LISTED_IDS])
+    return shown + (f", ... ({len(ids) - LISTED_IDS} more in --json)" if len(ids) > LISTED_IDS else "")
+
+
+def _example_line(row: ExampleResult) -> str:
+    execution = row.execution
+    if execution is None:
+        return f"  {row.id}: {row.category}"
+    if execution.invalid:
+        where = f" at #{execution.failed_step}" if execution.failed_step is not None else ""
+        outcome = f"{execution.status_name}{where}"
+    else:
+        outcome = f"predicted {execution.result!r}, gold {row.gold_answer!r}"
+    equivalence = row.equivalence
+    program = "" if equivalence is None else (
+        f"; program {'equivalent' if equivalence.equal else 'not equivalent'} ({equivalence.method})"
+    )
+    return f"  {row.id}: {row.category}: {outcome}{program}"
+
+
+def _header(report: FinqaReport) -> list[str]:
+    figures = report.headline
+    own = "as the official evaluator computes them" if report.profile == "official" else "strict profile"
+    return [
+        f"finscore {report.finscore_version} finqa: profile {report.profile}, "
+        f"sum() of CPython {report.python}",
+        "",
+        f"Per prediction ({own}; denominator = {report.scored_predictions} predictions):",
+        f"All:  {report.scored_predictions}",
+        f"Exe acc:  {_value(figures.execution_per_prediction)}",
+        f"Prog acc:  {_value(figures.program_per_prediction)}",
+        "",
+        f"Per gold example (denominator = {report.gold_examples} gold examples; "
+        "a missing prediction counts as a failure):",
+        f"  execution accuracy  {_figure(figures.execution_per_gold_example)}",
+        f"  program accuracy    {_figure(figures.program_per_gold_example)}",
+        f"  execution per prediction {_figure(figures.execution_per_prediction)}, "
+        f"program per prediction {_figure(figures.program_per_prediction)}",
+    ]
+
+
+def _accounting(report: FinqaReport) -> list[str]:
+    lines = [
+        "",
+        f"Predictions: {report.prediction_entries} entries, {report.scored_predictions} scored, "
+        f"{len(report.exclusions)} excluded; gold examples without a prediction: {len(report.missing_ids)}"
+        + (f", with only excluded predictions: {len(report.excluded_ids)}" if report.excluded_ids else ""),
+    ]
+    if report.missing_ids:
+        lines.append(f"  missing: {_ids(report.missing_ids)}")
+    for exclusion in report.exclusions[:LISTED_IDS]:
+        lines.append(f"  excluded {exclusion.kind}: {exclusion.describe()}")
+    if len(report.exclusions) > LISTED_IDS:
+        lines.append(f"  ... {len(report.exclusions) - LISTED_IDS} more exclusions in --json")
+    for name, figures in report.figures.items():
+        if name != report.profile:
+            lines.append(
+                f"{name} profile: execution {_figure(figures.execution_per_prediction)} per prediction, "
+                f"{_figure(figures.execution_per_gold_example)} per gold example"
+            )
+    return lines
+
+
+def _breakdown(report: FinqaReport) -> list[str]:
+    lines = ["", "Gold examples by category:"]
+    width = max(len(name) for name in report.categories) if report.categories else 0
+    for name, count in report.categories.items():
+        lines.append(f"  {name:<{width}}  {count:>6}  {CATEGORY_DESCRIPTIONS[name]}")
+    lines.append("Statuses of the scored predictions: "
+                 + ", ".join(f"{name} {count}" for name, count in report.statuses.items()))
+    lines.append("Program equivalence decided by: "
+                 + ", ".join(f"{name} {count}" for name, count in report.equivalence_methods.items()))
+    if report.quirks:
+        lines.append("Official quirks (relied on / decided a correct outcome that strict refuses):")
+        lines += [f"  {q.status}: {q.relied_on} / {q.decided}" for q in report.quirks]
+    else:
+        lines.append("Official quirks: none relied on, none decided an outcome")
+    if report.official_stops:
+        lines.append(f"The official evaluator would have crashed at {len(report.official_stops)} "
+                     "prediction(s); finscore scored them and went on:")
+        lines += [f"  {example_id}: {reason}" for example_id, reason in report.official_stops[:LISTED_IDS]]
+    return lines
+
+
+def render_report(report: FinqaReport, *, examples: int = 10) -> str:
+    """The whole terminal report; `examples` failing predictions are listed (0 for none)."""
+    lines = _header(report) + _accounting(report) + _breakdown(report)
+    failing = [row for row in report.examples if row.category != CORRECT and row.execution is not None]
+    if examples > 0 and failing:
+        lines += ["", f"First {min(examples, len(failing))} of {len(failing)} failing predictions:"]
+        lines += [_example_line(row) for row in failing[:examples]]
+    return "\n".join(lines)
