@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from finscore.abi import CoreResult, SumRule, ValueType
-from finscore.core import Core, get_core
+from finscore.core import Core, CoreError, get_core
 from finscore.execution import Execution, Result, StepTrace, StepValue
 from finscore.lowering import Lowered, lower
 from finscore.reader.program import ReadProgram
@@ -212,4 +212,7 @@ def round_half_even_scaled(x: float, scale: float) -> float:
         raise TypeError(f"x must be a float, not {type(x).__name__}")
     if not isinstance(scale, (float, int)) or isinstance(scale, bool):
         raise TypeError(f"scale must be a float, not {type(scale).__name__}")
-    return get_core().round_half_even_scaled(float(x), float(scale))
+    try:
+        return get_core().round_half_even_scaled(float(x), float(scale))
+    except CoreError as error:
+        raise ValueError(f"scale must be exactly 10.0 ** n for n in 0..22, not {scale!r}") from error

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import atexit
 from typing import Any
 
 from finscore.host.backend import CoreLoadError
 
 
 class WasmtimeBackend:
-    def __init__(self, store: Any, exports: Any) -> None:
+    def __init__(self, engine: Any, module: Any, store: Any, exports: Any) -> None:
+        self._engine = engine
+        self._module = module
         self._store = store
         self._exports = exports
         self._memory = exports["memory"]
+        # Release the native objects while the interpreter is still whole: left to
+        # garbage collection at shutdown, wasmtime's finalizers run after its C
+        # bindings are gone and print tracebacks.
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        for handle in (self._store, self._module, self._engine):
+            close = getattr(handle, "close", None)
+            if close is not None:
+                close()
 
     @classmethod
     def create(cls, wasm: bytes) -> "WasmtimeBackend":
@@ -28,7 +41,7 @@ class WasmtimeBackend:
             raise CoreLoadError(f"wasmtime could not load the core: {error}") from error
         exports = instance.exports(store)
         exports["_initialize"](store)
-        return cls(store, exports)
+        return cls(engine, module, store, exports)
 
     def call(self, name: str, *args: int | float) -> int:
         result = self._exports[name](self._store, *args)

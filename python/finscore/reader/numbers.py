@@ -49,10 +49,18 @@ def official_number(text: str) -> float | None:
     return None
 
 
+#: CPython 3.11's default limit on digits in int() of a string (the official evaluator
+#: ran under it); past it int() raises ValueError, whatever this process is configured to.
+INT_MAX_STR_DIGITS = 4300
+
+
 def official_reference(text: str) -> int | None:
     """Step index of a `#` argument: Python int() of the text with every `#` removed."""
+    text = text.replace("#", "").strip()
+    if len(text.replace("_", "").lstrip("+-")) > INT_MAX_STR_DIGITS:
+        return None
     try:
-        return int(text.replace("#", ""))
+        return int(text)
     except ValueError:
         return None
 

@@ -1,0 +1,288 @@
+/*
+ * Native C tests of the core, built with -Wall -Wextra -Werror under AddressSanitizer
+ * and UndefinedBehaviorSanitizer by tests/core/test_native.py.
+ *
+ * Expected values are facts stated by the FinQA specification or computable by hand
+ * (and each is also checked against CPython by the Python tests): they are not
+ * outputs of this code. Run with GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA so that glibc's
+ * pow is the non-FMA variant, which agrees with musl's inside the WebAssembly module.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "finscore_core.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                    \
+        }                                                                  \
+    } while (0)
+
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static fs_arg lit(double v) {
+    fs_arg a;
+    memset(&a, 0, sizeof a);
+    a.kind = FS_ARG_LITERAL;
+    a.number = v;
+    return a;
+}
+static fs_arg ref(int32_t j) {
+    fs_arg a;
+    memset(&a, 0, sizeof a);
+    a.kind = FS_ARG_REFERENCE;
+    a.index = j;
+    return a;
+}
+static fs_arg row(int32_t offset, int32_t length) {
+    fs_arg a;
+    memset(&a, 0, sizeof a);
+    a.kind = FS_ARG_TABLE_ROW;
+    a.index = offset;
+    a.length = length;
+    return a;
+}
+static fs_step step(int32_t op, fs_arg a, fs_arg b) {
+    fs_step s;
+    memset(&s, 0, sizeof s);
+    s.op = op;
+    s.args[0] = a;
+    s.args[1] = b;
+    return s;
+}
+
+/* Run a program of n steps with exact-length buffers. */
+static fs_result run(const fs_step *steps, int32_t n, const double *table, int32_t table_len,
+                     int32_t rule, double *values, int32_t *types) {
+    fs_result r;
+    fs_execute(steps, n, n, table, table_len, rule, values, n, types, n, &r);
+    return r;
+}
+
+static void test_worked_programs(void) {
+    double values[4];
+    int32_t types[4];
+    double table[] = {13053.0, 18874.0, 13.14, 10.64, 208.0, 212.0};
+    fs_step p1[] = {step(FS_OP_DIVIDE, lit(100), lit(100)), step(FS_OP_DIVIDE, lit(3.8), ref(0))};
+    fs_step p2[] = {step(FS_OP_SUBTRACT, lit(34.8), lit(1.2)), step(FS_OP_DIVIDE, ref(0), lit(34.8)),
+                    step(FS_OP_MULTIPLY, ref(1), lit(100))};
+    fs_step avg[] = {step(FS_OP_TABLE_AVERAGE, row(0, 2), lit(0))};
+    fs_step mx[] = {step(FS_OP_TABLE_MAX, row(2, 2), lit(0))};
+    fs_step mn[] = {step(FS_OP_TABLE_MIN, row(4, 2), lit(0))};
+    fs_step sm[] = {step(FS_OP_TABLE_SUM, row(0, 2), lit(0))};
+    fs_step gt[] = {step(FS_OP_GREATER, lit(2), lit(1))};
+    fs_result r;
+
+    r = run(p1, 2, 0, 0, FS_SUM_PY311, values, types);
+    CHECK(r.status == FS_OK && r.has_value && r.value_type == FS_TYPE_FLOAT && r.value == 3.8);
+    r = run(p2, 3, 0, 0, FS_SUM_PY311, values, types);
+    CHECK(r.status == FS_OK && r.value == 96.55172 && r.failed_step == -1 && r.steps_executed == 3);
+    CHECK(types[0] == FS_TYPE_FLOAT && types[2] == FS_TYPE_FLOAT && values[2] == r.unrounded);
+    r = run(avg, 1, table, 6, FS_SUM_PY311, values, types);
+    CHECK(r.status == FS_OK && r.value == 15963.5);
+    r = run(mx, 1, table, 6, FS_SUM_PY311, values, types);
+    CHECK(r.status == FS_OK && r.value == 13.14);
+    r = run(mn, 1, table, 6, FS_SUM_PY311, values, types);
+    CHECK(r.status == FS_OK && r.value == 208.0);
+    r = run(sm, 1, table, 6, FS_SUM_PY312, values, types);
+    CHECK(r.status == FS_OK && r.value == 31927.0);
+    r = run(gt, 1, 0, 0, FS_SUM_PY311, values, types);
+    CHECK(r.status == FS_OK && r.value_type == FS_TYPE_BOOL && r.value == 1.0);
+}
+
+static void test_rounding(void) {
+    /* the six double-rounding traps of the FinQA specification, at scale 1e5 */
+    const double x[] = {3.268485, 1.276875, -0.771875, 0.115625, 0.128525, 0.178125};
+    const double want[] = {3.26849, 1.27687, -0.77187, 0.11563, 0.12853, 0.17813};
+    double out;
+    int i;
+    for (i = 0; i < 6; i++) {
+        CHECK(fs_round_half_even_scaled(x[i], 1e5, &out) == FS_OK && out == want[i]);
+    }
+    CHECK(fs_round_half_even_scaled(0.125, 100, &out) == FS_OK && out == 0.12);
+    CHECK(fs_round_half_even_scaled(-0.125, 100, &out) == FS_OK && out == -0.12);
+    CHECK(fs_round_half_even_scaled(1.5, 1, &out) == FS_OK && out == 2.0);
+    CHECK(fs_round_half_even_scaled(2.5, 1, &out) == FS_OK && out == 2.0);
+    CHECK(fs_round_half_even_scaled(2.675, 100, &out) == FS_OK && out == 2.67);
+    CHECK(fs_round_half_even_scaled(0.0, 1e5, &out) == FS_OK && same_bits(out, 0.0));
+    CHECK(fs_round_half_even_scaled(-0.0, 1e5, &out) == FS_OK && same_bits(out, -0.0));
+    CHECK(fs_round_half_even_scaled(-1e-9, 1e5, &out) == FS_OK && same_bits(out, -0.0));
+    CHECK(fs_round_half_even_scaled(INFINITY, 1e5, &out) == FS_OK && out == INFINITY);
+    CHECK(fs_round_half_even_scaled(NAN, 1e5, &out) == FS_OK && isnan(out));
+    CHECK(fs_round_half_even_scaled(1e300, 1e22, &out) == FS_OK && out == 1e300);
+    CHECK(fs_round_half_even_scaled(5e-324, 1e22, &out) == FS_OK && same_bits(out, 0.0));
+    CHECK(fs_round_half_even_scaled(1.0, 1e23, &out) == FS_ERR_BAD_SCALE);
+    CHECK(fs_round_half_even_scaled(1.0, 3.0, &out) == FS_ERR_BAD_SCALE);
+    CHECK(fs_round_half_even_scaled(1.0, 1e5, 0) == FS_ERR_NULL_BUFFER);
+}
+
+static void test_pow_rules(void) {
+    double out;
+    CHECK(fs_python_pow(NAN, 0.0, &out) == FS_OK && out == 1.0);
+    CHECK(fs_python_pow(1.0, NAN, &out) == FS_OK && out == 1.0);
+    CHECK(fs_python_pow(2.0, NAN, &out) == FS_OK && isnan(out));
+    CHECK(fs_python_pow(-1.0, INFINITY, &out) == FS_OK && out == 1.0);
+    CHECK(fs_python_pow(0.5, -INFINITY, &out) == FS_OK && out == INFINITY);
+    CHECK(fs_python_pow(-INFINITY, 3.0, &out) == FS_OK && out == -INFINITY);
+    CHECK(fs_python_pow(-INFINITY, -3.0, &out) == FS_OK && same_bits(out, -0.0));
+    CHECK(fs_python_pow(-0.0, 3.0, &out) == FS_OK && same_bits(out, -0.0));
+    CHECK(fs_python_pow(-0.0, 2.0, &out) == FS_OK && same_bits(out, 0.0));
+    CHECK(fs_python_pow(0.0, -1.0, &out) == FS_ERR_ZERO_TO_NEGATIVE_POWER);
+    CHECK(fs_python_pow(-8.0, 1.0 / 3.0, &out) == FS_ERR_NEGATIVE_BASE_FRACTIONAL_EXPONENT);
+    CHECK(fs_python_pow(-1e300, 1.5, &out) == FS_ERR_EXP_COMPLEX_OVERFLOW);
+    CHECK(fs_python_pow(-2.0, 3.0, &out) == FS_OK && out == -8.0);
+    CHECK(fs_python_pow(-1.0, 1e300, &out) == FS_OK && out == 1.0);
+    CHECK(fs_python_pow(10.0, 400.0, &out) == FS_ERR_EXP_OVERFLOW);
+    CHECK(fs_python_pow(10.0, -400.0, &out) == FS_OK && same_bits(out, 0.0));
+    /* 9**17 = 16677181699666569 needs 54 bits: the correctly rounded double is ...68 */
+    CHECK(fs_python_pow(9.0, 17.0, &out) == FS_OK && out == 16677181699666568.0);
+}
+
+static void test_sum_rules(void) {
+    double out;
+    const double cancel[] = {1e16, 1.0, -1e16};
+    const double neg_zero[] = {-0.0};
+    CHECK(fs_python_sum(cancel, 3, FS_SUM_PY311, &out) == FS_OK && out == 0.0);
+    CHECK(fs_python_sum(cancel, 3, FS_SUM_PY312, &out) == FS_OK && out == 1.0);
+    CHECK(fs_python_sum(neg_zero, 1, FS_SUM_PY311, &out) == FS_OK && same_bits(out, 0.0));
+    CHECK(fs_python_sum(neg_zero, 1, FS_SUM_PY312, &out) == FS_OK && same_bits(out, 0.0));
+    CHECK(fs_python_sum(cancel, 0, FS_SUM_PY311, &out) == FS_ERR_EMPTY_ROW);
+    CHECK(fs_python_sum(cancel, 3, 7, &out) == FS_ERR_UNKNOWN_SUM_RULE);
+    CHECK(fs_python_sum(0, 3, FS_SUM_PY311, &out) == FS_ERR_NULL_BUFFER);
+}
+
+static void expect_refusal(const fs_step *steps, int32_t n, const double *table, int32_t table_len,
+                           int32_t status, int32_t failed_step, int line) {
+    double values[8];
+    int32_t types[8];
+    fs_result r = run(steps, n, table, table_len, FS_SUM_PY311, values, types);
+    if (r.status != status || r.has_value || r.failed_step != failed_step || r.value != 0.0 ||
+        r.value_type != FS_TYPE_NONE) {
+        fprintf(stderr, "line %d: expected status %d (%s) at step %d, got %d (%s) at %d\n", line,
+                status, fs_status_name(status), failed_step, r.status, fs_status_name(r.status),
+                r.failed_step);
+        failures++;
+    }
+    if (failed_step >= 0 && types[failed_step] != FS_TYPE_NONE) {
+        fprintf(stderr, "line %d: the refused step has a type\n", line);
+        failures++;
+    }
+}
+#define REFUSED(steps, table, table_len, status, at) \
+    expect_refusal(steps, (int32_t)(sizeof steps / sizeof steps[0]), table, table_len, status, at, __LINE__)
+
+static void test_refusals(void) {
+    double table[] = {1.0, 2.0};
+    fs_step unknown_op[] = {step(10, lit(1), lit(2))};
+    fs_step negative_op[] = {step(-1, lit(1), lit(2))};
+    fs_step row_in_add[] = {step(FS_OP_ADD, row(0, 2), lit(2))};
+    fs_step literal_in_table[] = {step(FS_OP_TABLE_SUM, lit(1), lit(2))};
+    fs_step bad_kind[] = {step(FS_OP_ADD, lit(1), lit(2))};
+    fs_step forward[] = {step(FS_OP_ADD, ref(1), lit(1)), step(FS_OP_ADD, lit(1), lit(1))};
+    fs_step self[] = {step(FS_OP_ADD, lit(1), lit(1)), step(FS_OP_ADD, ref(1), lit(1))};
+    fs_step negative_ref[] = {step(FS_OP_ADD, lit(1), lit(1)), step(FS_OP_ADD, ref(-1), lit(1))};
+    fs_step past_ref[] = {step(FS_OP_ADD, lit(1), ref(5))};
+    fs_step to_bool[] = {step(FS_OP_GREATER, lit(1), lit(2)), step(FS_OP_ADD, ref(0), lit(1))};
+    fs_step slice_past[] = {step(FS_OP_TABLE_MAX, row(1, 2), lit(0))};
+    fs_step slice_negative[] = {step(FS_OP_TABLE_MAX, row(-1, 1), lit(0))};
+    fs_step slice_negative_len[] = {step(FS_OP_TABLE_MAX, row(0, -1), lit(0))};
+    fs_step slice_overflow[] = {step(FS_OP_TABLE_MAX, row(2147483647, 2147483647), lit(0))};
+    fs_step empty[] = {step(FS_OP_TABLE_AVERAGE, row(2, 0), lit(0))};
+    fs_step div_zero[] = {step(FS_OP_DIVIDE, lit(1), lit(-0.0))};
+    fs_step nan_div_zero[] = {step(FS_OP_DIVIDE, lit(NAN), lit(0.0))};
+    fs_step zero_neg[] = {step(FS_OP_EXP, lit(0.0), lit(-2))};
+    fs_step neg_frac[] = {step(FS_OP_EXP, lit(-2.0), lit(0.5))};
+    fs_step overflow[] = {step(FS_OP_EXP, lit(1e300), lit(2))};
+    fs_step complex_overflow[] = {step(FS_OP_EXP, lit(-1e300), lit(2.5))};
+    bad_kind[0].args[1].kind = 7;
+
+    REFUSED(unknown_op, 0, 0, FS_ERR_UNKNOWN_OP, 0);
+    REFUSED(negative_op, 0, 0, FS_ERR_UNKNOWN_OP, 0);
+    REFUSED(row_in_add, table, 2, FS_ERR_BAD_ARGUMENT_KIND, 0);
+    REFUSED(literal_in_table, table, 2, FS_ERR_BAD_ARGUMENT_KIND, 0);
+    REFUSED(bad_kind, 0, 0, FS_ERR_BAD_ARGUMENT_KIND, 0);
+    REFUSED(forward, 0, 0, FS_ERR_FORWARD_REFERENCE, 0);
+    REFUSED(self, 0, 0, FS_ERR_SELF_REFERENCE, 1);
+    REFUSED(negative_ref, 0, 0, FS_ERR_REFERENCE_OUT_OF_RANGE, 1);
+    REFUSED(past_ref, 0, 0, FS_ERR_REFERENCE_OUT_OF_RANGE, 0);
+    REFUSED(to_bool, 0, 0, FS_ERR_REFERENCE_TO_BOOLEAN, 1);
+    REFUSED(slice_past, table, 2, FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS, 0);
+    REFUSED(slice_negative, table, 2, FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS, 0);
+    REFUSED(slice_negative_len, table, 2, FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS, 0);
+    REFUSED(slice_overflow, table, 2, FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS, 0);
+    REFUSED(empty, table, 2, FS_ERR_EMPTY_ROW, 0);
+    REFUSED(div_zero, 0, 0, FS_ERR_DIVIDE_BY_ZERO, 0);
+    REFUSED(nan_div_zero, 0, 0, FS_ERR_DIVIDE_BY_ZERO, 0);
+    REFUSED(zero_neg, 0, 0, FS_ERR_ZERO_TO_NEGATIVE_POWER, 0);
+    REFUSED(neg_frac, 0, 0, FS_ERR_NEGATIVE_BASE_FRACTIONAL_EXPONENT, 0);
+    REFUSED(overflow, 0, 0, FS_ERR_EXP_OVERFLOW, 0);
+    REFUSED(complex_overflow, 0, 0, FS_ERR_EXP_COMPLEX_OVERFLOW, 0);
+}
+
+static void test_buffer_checks(void) {
+    fs_step steps[2] = {step(FS_OP_ADD, lit(1), lit(2)), step(FS_OP_ADD, ref(0), lit(2))};
+    double values[2];
+    int32_t types[2];
+    fs_result r;
+    fs_program programs[3] = {{0, 2}, {1, 5}, {0, 0}};
+    fs_result results[3];
+
+    /* a declared step count larger than each buffer, in turn */
+    CHECK(fs_execute(steps, 1, 2, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(!r.has_value);
+    CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 1, types, 2, &r) == FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 2, types, 1, &r) == FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_execute(steps, 2, 0, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NO_STEPS);
+    CHECK(fs_execute(steps, 2, -1, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute(0, 2, 2, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute(steps, 2, 2, 0, 3, 0, values, 2, types, 2, &r) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute(steps, 2, 2, 0, 0, 9, values, 2, types, 2, &r) == FS_ERR_UNKNOWN_SUM_RULE);
+    CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 2, types, 2, 0) == FS_ERR_NULL_BUFFER);
+
+    /* batch: one good program, one past the steps buffer, one without steps */
+    CHECK(fs_execute_batch(programs, 3, steps, 2, 0, 0, 0, values, 2, types, 2, results, 3) == FS_OK);
+    CHECK(results[0].status == FS_OK && results[0].value == 5.0);
+    CHECK(results[1].status == FS_ERR_BUFFER_TOO_SHORT && !results[1].has_value);
+    CHECK(results[2].status == FS_ERR_NO_STEPS);
+    CHECK(fs_execute_batch(programs, 3, steps, 2, 0, 0, 0, values, 2, types, 2, results, 2) ==
+          FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_execute_batch(programs, 3, steps, 2, 0, 0, 0, values, 1, types, 2, results, 3) ==
+          FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_execute_batch(programs, -1, steps, 2, 0, 0, 0, values, 2, types, 2, results, 3) ==
+          FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute_batch(0, 3, steps, 2, 0, 0, 0, values, 2, types, 2, results, 3) ==
+          FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute_batch(programs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) == FS_OK);
+}
+
+static void test_status_names(void) {
+    int32_t s;
+    CHECK(strcmp(fs_status_name(FS_OK), "ok") == 0);
+    CHECK(strcmp(fs_status_name(FS_ERR_DIVIDE_BY_ZERO), "divide_by_zero") == 0);
+    CHECK(strcmp(fs_status_name(1399), "unknown_status") == 0);
+    CHECK(strcmp(fs_status_name(1420), "unknown_status") == 0);
+    for (s = FS_STATUS_FIRST; s <= FS_STATUS_LAST; s++) CHECK(fs_status_name(s)[0] != '\0');
+    CHECK(fs_sizeof_step() == 56 && fs_sizeof_program() == 8 && fs_sizeof_result() == 40);
+    CHECK(fs_abi_version() == FS_ABI_VERSION);
+}
+
+int main(void) {
+    test_worked_programs();
+    test_rounding();
+    test_pow_rules();
+    test_sum_rules();
+    test_refusals();
+    test_buffer_checks();
+    test_status_names();
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all core checks passed\n");
+    return 0;
+}
