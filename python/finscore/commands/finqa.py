@@ -1,0 +1,139 @@
+"""`finscore finqa`: score a FinQA prediction file; `finscore finqa equal-jsonl`: equivalence lines.
+
+argparse cannot put a sub-command beside the positional PREDICTIONS, so the
+`finqa` parser sends an argument list that starts with `equal-jsonl` to that
+form's own parser, and its --help documents both forms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from finscore.executor import PROFILES
+
+EXIT_OK, EXIT_USAGE = 0, 2
+EQUAL_JSONL = "equal-jsonl"
+
+USAGE = (
+    "finscore finqa PREDICTIONS GOLD [--profile {official,strict}] [--python VERSION] [--json OUT]\n"
+    "                      [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "       finscore finqa equal-jsonl < pairs.jsonl > decisions.jsonl"
+)
+DESCRIPTION = (
+    "Score FinQA predictions (the official format: a JSON list of {\"id\", \"predicted\": [tokens]}) "
+    "against a FinQA file (finqa_test.json). Prints the official execution and program accuracy exactly "
+    "as the official evaluate.py computes them (denominator = predictions), then the same over the gold "
+    "examples (a missing prediction counts as a failure), failure categories, statuses, the official "
+    "quirks relied on, and the first failing predictions. Unknown, duplicate or malformed prediction "
+    "entries stop the run with a list of them (exit status 2) unless --exclude-bad-ids is given."
+)
+EPILOG = (
+    "equal-jsonl form: reads JSON lines {\"gold\": [tokens], \"pred\": [tokens]} on standard input and "
+    "writes each back with \"equal\" (true/false) added: the official program-equivalence decision, for "
+    "checking against recorded decisions. A file literally named equal-jsonl can be scored as "
+    "./equal-jsonl.\n\nExit status: 0 scored, 2 unusable input or usage."
+)
+
+
+class _FinqaParser(argparse.ArgumentParser):
+    """The `finqa` parser; an argument list starting with `equal-jsonl` goes to that form's parser."""
+
+    equal_jsonl_parser: argparse.ArgumentParser
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+        if args and args[0] == EQUAL_JSONL:
+            return self.equal_jsonl_parser.parse_known_args(list(args[1:]), namespace)
+        return super().parse_known_args(args, namespace)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "finqa",
+        help="score FinQA predictions: official figures exactly, honest figures, diagnostics",
+        usage=USAGE,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.__class__ = _FinqaParser  # same state, one method more (see the module docstring)
+    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
+    parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
+    parser.add_argument("--profile", choices=PROFILES, default="official",
+                        help="official: the official evaluator's outcome, quirks included (default); strict: "
+                             "typed refusals of every quirk. Both are always run; this picks the headline")
+    parser.add_argument("--python", default="3.11", metavar="VERSION",
+                        help="CPython whose sum() table_sum/table_average imitate: 3.11 (default) or 3.12 "
+                             "(compensated summation)")
+    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
+                                                      "output, instead of the text report)")
+    parser.add_argument("--exclude-bad-ids", action="store_true",
+                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
+                             "of stopping")
+    parser.add_argument("--examples", type=int, default=10, metavar="N",
+                        help="failing predictions listed in the text report (default 10; 0 for none)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    parser.set_defaults(handler=run_finqa)
+
+    equal = argparse.ArgumentParser(
+        prog="finscore finqa equal-jsonl",
+        description='Read JSON lines {"gold": [tokens], "pred": [tokens]} on standard input and write each '
+                    'back with "equal" added (the official equal_program decision).',
+    )
+    equal.set_defaults(handler=run_equal_jsonl)
+    parser.equal_jsonl_parser = equal
+
+
+def run_equal_jsonl(args: argparse.Namespace) -> int:
+    from finscore.finqa.equal_jsonl import equal_jsonl
+
+    return int(equal_jsonl(sys.stdin, sys.stdout) or 0)
+
+
+def _write_json(report: Any, destination: str) -> None:
+    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
+    if destination == "-":
+        sys.stdout.write(text + "\n")
+        return
+    Path(destination).write_text(text + "\n", encoding="utf-8")
+
+
+def run_finqa(args: argparse.Namespace) -> int:
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
+    from finscore.finqa.progress import progress_bar
+    from finscore.finqa.scoring import score_predictions
+    from finscore.finqa.terminal import render_report
+
+    if args.examples < 0:
+        print("finscore finqa: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    try:
+        predictions = read_json_file(args.predictions, "prediction file")
+        gold = read_json_file(args.gold, "gold file")
+        report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                   exclude_bad_ids=args.exclude_bad_ids, progress=bar)
+    except FinqaInputError as error:
+        failure: FinqaInputError | None = error
+    else:
+        failure = None
+    finally:
+        if bar is not None:
+            bar.close()  # before anything else is printed
+    if failure is not None:
+        print(f"finscore finqa: {failure}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json is not None:
+        try:
+            _write_json(report, args.json)
+        except OSError as error:
+            print(f"finscore finqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json == "-":
+            return EXIT_OK
+    print(render_report(report, examples=args.examples))
+    return EXIT_OK
