@@ -14,7 +14,7 @@ import sys
 from typing import Sequence
 
 #: Command modules, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "run")
+COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "run")
 
 
 def build_parser() -> argparse.ArgumentParser:
