@@ -139,7 +139,7 @@ class OutOfScopeAgent(ScriptedAgent):
 
     def calls(self, case: Mapping[str, Any], view: CaseView) -> list[ToolCall]:
         other = _outside_household(case)
-        if other is None:
+        if other is None or not self.applies_to(case):
             return planned_calls(case)
         if "list_snapshots" in _offered(case):
             probe = ToolCall("list_snapshots", {"household_id": other})

@@ -1,0 +1,105 @@
+"""`finscore run` from the command line: files written, same bytes on re-runs, readable errors."""
+
+from __future__ import annotations
+
+import io
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from finscore.cli import main
+from finscore.runner.progress import ProgressBar
+
+
+def run(*arguments: str) -> int:
+    return main(["run", "--quiet", "--bootstrap", "20", *arguments])
+
+
+def test_an_oracle_run_writes_predictions_manifest_and_a_passing_report(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--agent", "oracle", "--out", str(tmp_path)) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["predictions.jsonl", "report.html", "report.json", "run.json"]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert (report["counts"]["passed"], report["counts"]["trials"]) == (24, 24)
+    manifest = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert manifest["statuses"] == {"completed": 24} and "not a model accuracy" in manifest["note"]
+    assert "passed 24 of 24" in capsys.readouterr().out
+
+
+def test_the_scorer_gives_the_same_counts_on_the_written_file(tmp_path: Path) -> None:
+    assert run("--agent", "stale_snapshot", "--out", str(tmp_path)) == 0
+    rescored = tmp_path / "rescored.json"
+    assert main(["contracts", "@kit", str(tmp_path / "predictions.jsonl"), "--output", str(rescored),
+                 "--bootstrap", "20"]) == 0
+    first = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    second = json.loads(rescored.read_text(encoding="utf-8"))
+    assert first["counts"] == second["counts"] and first["failures"] == second["failures"]
+
+
+def test_parallel_and_repeated_runs_write_the_same_predictions(tmp_path: Path) -> None:
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), "--no-score") == 0
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), "--no-score", "--parallel", "6") == 0
+    first = (tmp_path / "a" / "predictions.jsonl").read_bytes()
+    assert first == (tmp_path / "b" / "predictions.jsonl").read_bytes()
+    assert not (tmp_path / "a" / "report.json").exists()
+
+
+def test_only_and_attempts(tmp_path: Path) -> None:
+    assert run("--agent", "oracle", "--only", "fv-en", "--only", "perm-ta", "--attempts", "2", "--out", str(tmp_path)) == 0
+    lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(line["case_id"], line["attempt"]) for line in lines] == [("fv-en", 0), ("fv-en", 1), ("perm-ta", 0), ("perm-ta", 1)]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert (report["counts"]["cases"], report["counts"]["trials"], report["counts"]["passed"]) == (2, 4, 4)
+
+
+def test_an_endpoint_from_the_environment_that_is_down_is_recorded_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "*")
+    closed = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    port = closed.server_address[1]
+    closed.server_close()
+    monkeypatch.setenv("FINSCORE_ENDPOINT", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("FINSCORE_MODEL", "test-model")
+    assert run("--only", "fv-en", "--retries", "0", "--out", str(tmp_path)) == 0
+    line = json.loads((tmp_path / "predictions.jsonl").read_text(encoding="utf-8"))
+    assert line["status"] == "crashed" and "connection failed" in line["status_detail"]
+    assert json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))["agent"] == "endpoint:test-model"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "fragment"),
+    [
+        ((), "give --agent NAME or --endpoint URL"),
+        (("--endpoint", "http://127.0.0.1:9/v1"), "needs --model"),
+        (("--agent", "oracle", "--cases", "no/such/dir"), "no/such/dir"),
+        (("--agent", "oracle", "--only", "nope"), "no case nope"),
+        (("--agent", "oracle", "--deadline", "0"), "deadline"),
+        (("--agent", "oracle", "--parallel", "0"), "parallel"),
+        (("--agent", "oracle", "--bootstrap", "0"), "bootstrap"),
+    ],
+)
+def test_bad_input_is_one_readable_line_and_status_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str], arguments: tuple[str, ...],
+                                                     fragment: str) -> None:
+    for name in ("FINSCORE_ENDPOINT", "OPENAI_BASE_URL", "FINSCORE_MODEL", "OPENAI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["run", "--quiet", "--out", str(tmp_path), *arguments]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("finscore run: error:") and fragment in error and "Traceback" not in error
+
+
+def test_the_progress_bar_draws_only_when_enabled() -> None:
+    shown, hidden = io.StringIO(), io.StringIO()
+    for stream, enabled in ((shown, True), (hidden, False)):
+        bar = ProgressBar(2, stream=stream, enabled=enabled)
+        bar.advance("fv-en")
+        bar.advance("fv-hi")
+        bar.close()
+    assert "2/2" in shown.getvalue() and "#" * 30 in shown.getvalue()
+    assert hidden.getvalue() == ""
+    assert ProgressBar(1, stream=io.StringIO()).enabled is False  # not a terminal
