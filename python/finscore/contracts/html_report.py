@@ -117,6 +117,23 @@ def _rate_rows(groups: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
     return rows
 
 
+def bootstrap_text(result: Mapping[str, Any], signed: bool = False) -> str:
+    if not result.get("computed"):
+        return escape(result.get("note", "not computed"))
+    low, high = result["interval"]
+    shown = (f"{low:+.1%} to {high:+.1%}" if signed else f"{low:.1%} to {high:.1%}")
+    text = (f"{result['confidence']:.0%} percentile interval {shown} over {result['families']} families "
+            f"({result['replicates']} replicates, seed {result['seed']})")
+    return escape(text + (f". {result['note']}" if result["note"] else ""))
+
+
+def _clustered_se_text(result: Mapping[str, Any]) -> str:
+    if not result.get("computed"):
+        return escape(result["note"])
+    text = f"{result['estimate']:.1%} ± {result['standard_error']:.1%} (one standard error, {result['families']} families)"
+    return escape(text + (f". {result['note']}" if result["note"] else ""))
+
+
 def anchor(case_id: str, attempt: int, entry_id: str) -> str:
     return f"trace-{case_id}-{attempt}-{entry_id}"
 
@@ -189,8 +206,8 @@ def render_report_html(report: Mapping[str, Any]) -> str:
         f"<p>Families passing in every language: {report['families_passing_every_language']['count']} of "
         f"{report['families_passing_every_language']['of']}.</p>",
         "<h2>Clusters and repeated attempts</h2>",
-        f"<p>Family bootstrap: <code>{_e(report['clusters']['bootstrap'])}</code></p>",
-        f"<p>Clustered standard error: <code>{_e(report['clusters']['clustered_se'])}</code></p>",
+        f"<p>Family bootstrap: {bootstrap_text(report['clusters']['bootstrap'])}</p>",
+        f"<p>Clustered standard error: {_clustered_se_text(report['clusters']['clustered_se'])}</p>",
         table(["k", "pass^k"], ([escape(k), f"{v['value']:.4f}"] for k, v in report["pass_hat_k"].items())),
     ]
     if "attempts_note" in report:
@@ -223,7 +240,7 @@ def render_comparison_html(comparison: Mapping[str, Any]) -> str:
         f"{_percent(overall['a_rate'])} → {_percent(overall['b_rate'])} (change {overall['change']:+.1%}).</p>",
         f"<p>{escape(test['name'])}: {test['only_a_passed']} pass only with {escape(labels['a'])}, "
         f"{test['only_b_passed']} only with {escape(labels['b'])}; p = {test['p_value']:.4g}.</p>",
-        f"<p>Paired family bootstrap of the change: <code>{_e(boot)}</code></p>",
+        f"<p>Paired family bootstrap of the change: {bootstrap_text(boot, signed=True)}</p>",
         f"<h2>Change by family ({escape(labels['b'])} − {escape(labels['a'])})</h2>",
         change_chart("change by family", changes),
         table(["family", "trials", f"{labels['a']} rate", f"{labels['b']} rate", "change"],

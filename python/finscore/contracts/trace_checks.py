@@ -67,7 +67,12 @@ def _unmet(pattern: CallPattern, part: str, entries: Sequence[TraceEntry]) -> Fa
         return failure(Code.REQUIRED_CALL_MISSING, part, expected=describe_pattern(pattern), actual=None,
                        category=pattern.category)
     differences = argument_differences(pattern, nearest.arguments)
-    message = f"nearest call {nearest.id} was {nearest.outcome}" if not differences else "arguments differ"
+    if differences:
+        message = "arguments differ"
+    elif nearest.outcome != "ok":
+        message = f"nearest call {nearest.id} was {nearest.outcome}"
+    else:
+        message = f"{nearest.id} already meets another requirement: one call per requirement"
     return failure(Code.REQUIRED_CALL_ARGUMENTS, part, expected=describe_pattern(pattern),
                    actual={"call": describe_entry(nearest), "differences": differences},
                    entry_id=nearest.id, message=message, category=pattern.category)
