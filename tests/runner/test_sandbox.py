@@ -142,7 +142,7 @@ def test_the_trace_is_json_in_the_documented_shape(sandbox: Sandbox) -> None:
         (("world", "snapshots", 0, "as_of"), "2026-02-30", "date"),
         (("world", "snapshots", 0, "holdings", 0, "units"), "1,000", "decimal"),
         (("world", "snapshots", 0, "as_of"), "2026-08-31", "two snapshots"),
-        (("world", "today"), None, "string"),
+        (("world", "today"), None, "date"),
     ],
 )
 def test_unrunnable_fixtures_are_named(case_by_id: dict[str, Any], path: tuple, value: Any, fragment: str) -> None:

@@ -15,6 +15,7 @@ import math
 from decimal import Decimal
 from typing import Any, Mapping
 
+from finscore.contracts.jsonio import loads_exact
 from finscore.runner.errors import JsonValueError
 
 MAX_DEPTH = 32
@@ -80,36 +81,17 @@ def to_json_value(value: Any) -> Any:
     return _convert(value, 0, _Budget())
 
 
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, item in pairs:
-        if key in result:
-            raise _DuplicateKey(f"duplicated key {key!r}")
-        result[key] = item
-    return result
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def loads_json(text: str) -> Any:
     """Parse JSON text exactly (Decimal numbers, no NaN, no duplicated keys), bounded.
 
-    Raises JsonValueError with a readable reason.
+    The parsing rules are the scorer's (`finscore.contracts.jsonio`), so the
+    runner never accepts JSON the scorer would read differently. Raises
+    JsonValueError with a readable reason.
     """
     if len(text) > MAX_TEXT:
         raise JsonValueError(f"JSON text of {len(text)} characters is too long")
     try:
-        parsed = json.loads(
-            text, parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates
-        )
-    except RecursionError:
-        raise JsonValueError("JSON nested too deeply") from None
+        parsed = loads_exact(text)
     except ValueError as error:
         raise JsonValueError(f"not valid JSON: {error}") from None
     return to_json_value(parsed)
