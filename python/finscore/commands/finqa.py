@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from finscore.executor import PROFILES
+from finscore.commands.execute import _add_profile_options
 
 EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
@@ -28,14 +28,15 @@ DESCRIPTION = (
     "against a FinQA file (finqa_test.json). Prints the official execution and program accuracy exactly "
     "as the official evaluate.py computes them (denominator = predictions), then the same over the gold "
     "examples (a missing prediction counts as a failure), failure categories, statuses, the official "
-    "quirks relied on, and the first failing predictions. Unknown, duplicate or malformed prediction "
+    "quirks relied on, and the first failing predictions. Both profiles are always run (the other one "
+    "gives the quirk accounting); --profile picks the headline. Unknown, duplicate or malformed prediction "
     "entries stop the run with a list of them (exit status 2) unless --exclude-bad-ids is given."
 )
 EPILOG = (
     "equal-jsonl form: reads JSON lines {\"gold\": [tokens], \"pred\": [tokens]} on standard input and "
     "writes each back with \"equal\" (true/false) added: the official program-equivalence decision, for "
     "checking against recorded decisions. A file literally named equal-jsonl can be scored as "
-    "./equal-jsonl.\n\nExit status: 0 scored, 2 unusable input or usage."
+    "./equal-jsonl. Exit status: 0 scored, 2 unusable input or usage."
 )
 
 
@@ -57,17 +58,11 @@ def register(subparsers: Any) -> None:
         usage=USAGE,
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.__class__ = _FinqaParser  # same state, one method more (see the module docstring)
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
-    parser.add_argument("--profile", choices=PROFILES, default="official",
-                        help="official: the official evaluator's outcome, quirks included (default); strict: "
-                             "typed refusals of every quirk. Both are always run; this picks the headline")
-    parser.add_argument("--python", default="3.11", metavar="VERSION",
-                        help="CPython whose sum() table_sum/table_average imitate: 3.11 (default) or 3.12 "
-                             "(compensated summation)")
+    _add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
     parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
                                                       "output, instead of the text report)")
     parser.add_argument("--exclude-bad-ids", action="store_true",

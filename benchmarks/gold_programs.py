@@ -1,0 +1,86 @@
+"""Benchmark: programs per second for every FinQA gold program, finscore's batch API vs official.
+
+Every row of ../shared/vectors/gold.jsonl.gz whose table is available (8,090 of
+8,281; the rows recorded with `invalid` null lack theirs) is executed in process,
+imports and file reading excluded:
+- finscore: one `finscore.execute_many` call over all of them (the core is
+  loaded once beforehand, outside the timing);
+- official: evaluate.py's `eval_program` called once per program, as the
+  official evaluator does.
+Both must give the same (invalid, result) for every program, or the benchmark stops.
+
+Run it from a virtualenv that has finscore installed plus numpy, tqdm and sympy 1.14
+(see benchmarks/README.md): python benchmarks/gold_programs.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from official_evaluator import FINQA_DATA, SHARED, ensure_no_fma, extracted, load_module, machine, summary, timed_runs
+
+
+def _programs() -> list[tuple[list[str], Any]]:
+    tables: dict[str, Any] = {}
+    for split in ("train", "dev", "test"):
+        with open(FINQA_DATA / f"finqa_{split}.json", encoding="utf-8") as handle:
+            tables.update((example["id"], example["table"]) for example in json.load(handle))
+    pairs = []
+    with gzip.open(SHARED / "vectors" / "gold.jsonl.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            if row["invalid"] is None:
+                continue  # recorded without its table: the table is not available
+            if "table" in row:
+                pairs.append((row["program"], row["table"]))
+            elif row.get("table_ref") is None:
+                pairs.append((row["program"], []))
+            elif row["table_ref"] in tables:
+                pairs.append((row["program"], tables[row["table_ref"]]))
+    return pairs
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a.hex() == b.hex() or (a != a and b != b)
+    return type(a) is type(b) and a == b
+
+
+def main() -> None:
+    ensure_no_fma()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    import finscore
+
+    pairs = _programs()
+    print(f"machine: {machine()}")
+    print(f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
+    with extracted() as evaluate:
+        module = load_module(evaluate)
+        official = [module.eval_program(program, table) for program, table in pairs]
+        ours = finscore.execute_many(pairs)
+        mismatches = sum(1 for (flag, value), e in zip(official, ours)
+                         if flag != e.invalid or (not flag and not _same(value, e.result)))
+        print(f"{len(pairs)} gold programs with their tables; (invalid, result) mismatches: {mismatches}")
+        if mismatches:
+            sys.exit("the executors disagree; timing them would be meaningless")
+        official_times = timed_runs(lambda: [module.eval_program(p, t) for p, t in pairs], args.runs)
+        finscore_times = timed_runs(lambda: finscore.execute_many(pairs), args.runs)
+    official_rate = len(pairs) / statistics.median(official_times)
+    finscore_rate = len(pairs) / statistics.median(finscore_times)
+    print(f"official eval_program, one call per program: {summary(official_times)}, "
+          f"{official_rate:,.0f} programs/s")
+    print(f"finscore execute_many, one batch:            {summary(finscore_times)}, "
+          f"{finscore_rate:,.0f} programs/s")
+    print(f"ratio: {finscore_rate / official_rate:.2f}x the official throughput (aim: 3x)")
+
+
+if __name__ == "__main__":
+    main()
