@@ -13,7 +13,7 @@ import pytest
 
 from finscore.cli import main
 from finscore.finqa.progress import ProgressBar, progress_bar
-from support.shared import FINQA, require
+from support.shared import FINQA, require, vector_rows
 
 from .fixtures import gold_file, good_predictions, prediction
 
@@ -167,3 +167,30 @@ def test_entry_point_on_the_official_example(tmp_path: Path) -> None:
     assert "(735/1147)" in run.stdout
     report = json.loads(out_json.read_text(encoding="utf-8"))
     assert report["counts"]["missing_predictions"] == 97
+
+
+def test_equal_jsonl_form_against_recorded_decisions() -> None:
+    rows = []
+    for row in vector_rows("equal"):
+        rows.append(row)
+        if len(rows) == 300:
+            break
+    lines = "".join(json.dumps({"gold": r["gold"], "pred": r["pred"], "id": r["id"]}) + "\n" for r in rows)
+    lines += "not json\n"
+    run = subprocess.run([sys.executable, "-m", "finscore", "finqa", "equal-jsonl", "--explain"],
+                         input=lines, capture_output=True, text=True, check=False)
+    assert "Traceback" not in run.stderr
+    assert run.returncode == 1  # the last line cannot be decided, and says so
+    written = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(written) == len(rows) + 1
+    assert [w["equal"] for w in written[:-1]] == [r["equal"] for r in rows]
+    assert [w["id"] for w in written[:-1]] == [r["id"] for r in rows]
+    assert all("equal_method" in w for w in written[:-1])
+    assert "error" in written[-1] and "1 line(s) could not be decided" in run.stderr
+
+
+def test_equal_jsonl_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["finqa", "equal-jsonl", "--help"])
+    assert caught.value.code == 0
+    assert "finscore finqa equal-jsonl" in capsys.readouterr().out

@@ -21,7 +21,7 @@ EQUAL_JSONL = "equal-jsonl"
 USAGE = (
     "finscore finqa PREDICTIONS GOLD [--profile {official,strict}] [--python VERSION] [--json OUT]\n"
     "                      [--exclude-bad-ids] [--examples N] [--quiet]\n"
-    "       finscore finqa equal-jsonl < pairs.jsonl > decisions.jsonl"
+    "       finscore finqa equal-jsonl [--explain] < pairs.jsonl > decisions.jsonl"
 )
 DESCRIPTION = (
     "Score FinQA predictions (the official format: a JSON list of {\"id\", \"predicted\": [tokens]}) "
@@ -35,8 +35,9 @@ DESCRIPTION = (
 EPILOG = (
     "equal-jsonl form: reads JSON lines {\"gold\": [tokens], \"pred\": [tokens]} on standard input and "
     "writes each back with \"equal\" (true/false) added: the official program-equivalence decision, for "
-    "checking against recorded decisions. A file literally named equal-jsonl can be scored as "
-    "./equal-jsonl. Exit status: 0 scored, 2 unusable input or usage."
+    "checking against recorded decisions (--explain adds how each was decided; exit status 1 if a line "
+    "could not be decided). A file literally named equal-jsonl can be scored as ./equal-jsonl. "
+    "Exit status of the scoring form: 0 scored, 2 unusable input or usage."
 )
 
 
@@ -76,16 +77,24 @@ def register(subparsers: Any) -> None:
     equal = argparse.ArgumentParser(
         prog="finscore finqa equal-jsonl",
         description='Read JSON lines {"gold": [tokens], "pred": [tokens]} on standard input and write each '
-                    'back with "equal" added (the official equal_program decision).',
+                    'back, in order, with "equal" added (the official equal_program decision) and '
+                    '"divergence" where the official evaluator would have crashed. A line that cannot be '
+                    'decided is written back with "error". Exit status: 0 all decided, 1 some lines not.',
     )
+    equal.add_argument("--explain", action="store_true",
+                       help='also add "equal_method" (how it was decided) and "used_sympy"')
     equal.set_defaults(handler=run_equal_jsonl)
     parser.equal_jsonl_parser = equal
 
 
 def run_equal_jsonl(args: argparse.Namespace) -> int:
-    from finscore.finqa.equal_jsonl import equal_jsonl
+    from finscore.finqa.equal_jsonl import stream_equal_jsonl
 
-    return int(equal_jsonl(sys.stdin, sys.stdout) or 0)
+    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain)
+    if summary.errors:
+        print(f"finscore finqa equal-jsonl: {len(summary.errors)} line(s) could not be decided "
+              f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
+    return summary.exit_code
 
 
 def _write_json(report: Any, destination: str) -> None:
