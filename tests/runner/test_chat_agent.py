@@ -25,12 +25,18 @@ from finscore.runner.scoring import score_predictions
 
 Reply = tuple[int, dict[str, str], bytes]
 
-FV_ARGUMENTS = '{"scenario_id": "scenario-A", "as_of": "2026-09-01", "principal": 2500000, "annual_rate": 0.06, "years": 5}'
+FV_ARGUMENTS = (
+    '{"scenario_id": "scenario-A", "as_of": "2026-09-01", "principal": 2500000, "annual_rate": 0.06, "years": 5}'
+)
 
 
 def completion(message: dict[str, Any]) -> Reply:
-    body = {"id": "chatcmpl-test", "object": "chat.completion", "model": "test-model",
-            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}]}
+    body = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "model": "test-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}],
+    }
     return 200, {"Content-Type": "application/json"}, json.dumps(body).encode()
 
 
@@ -46,10 +52,20 @@ def scripted_model(request: dict[str, Any]) -> Reply:
         return tool_call_reply()
     seen = json.loads(last["content"])
     fact = seen["result"]["facts"]["future_value"]
-    claim = {"value": fact["value"], "unit": fact["unit"], "subject": seen["result"]["subject"],
-             "as_of": seen["result"]["as_of"], "source": seen["result"]["source"]}
-    final = {"kind": "answer", "claims": {"future_value": claim}, "policy": "illustrative",
-             "citations": {"future_value": seen["entry_id"]}, "text": "About ₹33.46 lakh, illustrative."}
+    claim = {
+        "value": fact["value"],
+        "unit": fact["unit"],
+        "subject": seen["result"]["subject"],
+        "as_of": seen["result"]["as_of"],
+        "source": seen["result"]["source"],
+    }
+    final = {
+        "kind": "answer",
+        "claims": {"future_value": claim},
+        "policy": "illustrative",
+        "citations": {"future_value": seen["entry_id"]},
+        "text": "About ₹33.46 lakh, illustrative.",
+    }
     return completion({"content": "```json\n" + json.dumps(final, ensure_ascii=False) + "\n```"})
 
 
@@ -105,8 +121,14 @@ def fv_case(kit: CaseSet) -> dict[str, Any]:
 
 
 def agent_for(server: FakeServer, delays: list[float] | None = None, **options: Any) -> ChatCompletionsAgent:
-    endpoint = ChatEndpoint(base_url=server.url, model="test-model", api_key="test-key", use_env_proxy=False,
-                            retry=RetryPolicy(attempts=3, base_delay=0.5, max_delay=4.0), **options)
+    endpoint = ChatEndpoint(
+        base_url=server.url,
+        model="test-model",
+        api_key="test-key",
+        use_env_proxy=False,
+        retry=RetryPolicy(attempts=3, base_delay=0.5, max_delay=4.0),
+        **options,
+    )
     return ChatCompletionsAgent(endpoint, sleep=(delays if delays is not None else []).append)
 
 
@@ -119,7 +141,11 @@ def test_a_tool_calling_model_runs_a_kit_case_and_passes(server: FakeServer, kit
     line = results[0].prediction
     assert line["status"] == "completed"
     entry = line["trace"]["entries"][0]
-    assert (entry["tool"], entry["outcome"], str(entry["arguments"]["annual_rate"])) == ("calc_future_value", "ok", "0.06")
+    assert (entry["tool"], entry["outcome"], str(entry["arguments"]["annual_rate"])) == (
+        "calc_future_value",
+        "ok",
+        "0.06",
+    )
     report = score_predictions(only, write_predictions(tmp_path, results), 1, replicates=10)
     assert report["counts"]["passed"] == 1
 
@@ -211,15 +237,21 @@ def test_a_closed_port_is_a_transient_failure_then_a_crash(kit: CaseSet) -> None
     port = probe.server_address[1]
     probe.server_close()
     delays: list[float] = []
-    endpoint = ChatEndpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m", use_env_proxy=False,
-                            retry=RetryPolicy(attempts=2, base_delay=0.25))
+    endpoint = ChatEndpoint(
+        base_url=f"http://127.0.0.1:{port}/v1",
+        model="m",
+        use_env_proxy=False,
+        retry=RetryPolicy(attempts=2, base_delay=0.25),
+    )
     line = run_attempt(fv_case(kit), ChatCompletionsAgent(endpoint, sleep=delays.append), LIMITS).prediction
     assert line["status"] == "crashed" and "connection failed" in line["status_detail"]
     assert delays == [0.25]
 
 
 def test_reply_parsing() -> None:
-    parts = {"choices": [{"message": {"content": [{"type": "text", "text": "{\"kind\":"}, {"type": "text", "text": " 1}"}]}}]}
+    parts = {
+        "choices": [{"message": {"content": [{"type": "text", "text": '{"kind":'}, {"type": "text", "text": " 1}"}]}}]
+    }
     assert parse_reply(parts) == Finish('{"kind": 1}')
     odd = {"choices": [{"message": {"tool_calls": [{"id": "c1", "function": {"name": "x", "arguments": "[1"}}]}}]}
     turn = parse_reply(odd)

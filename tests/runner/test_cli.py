@@ -17,10 +17,16 @@ def run(*arguments: str) -> int:
     return main(["run", "--quiet", "--bootstrap", "20", *arguments])
 
 
-def test_an_oracle_run_writes_predictions_manifest_and_a_passing_report(tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_oracle_run_writes_predictions_manifest_and_a_passing_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run("--agent", "oracle", "--out", str(tmp_path)) == 0
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["predictions.jsonl", "report.html", "report.json", "run.json"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "predictions.jsonl",
+        "report.html",
+        "report.json",
+        "run.json",
+    ]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert (report["counts"]["passed"], report["counts"]["trials"]) == (24, 24)
     manifest = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
@@ -31,8 +37,10 @@ def test_an_oracle_run_writes_predictions_manifest_and_a_passing_report(tmp_path
 def test_the_scorer_gives_the_same_counts_on_the_written_file(tmp_path: Path) -> None:
     assert run("--agent", "stale_snapshot", "--out", str(tmp_path)) == 0
     rescored = tmp_path / "rescored.json"
-    assert main(["contracts", "@kit", str(tmp_path / "predictions.jsonl"), "--output", str(rescored),
-                 "--bootstrap", "20"]) == 0
+    assert (
+        main(["contracts", "@kit", str(tmp_path / "predictions.jsonl"), "--output", str(rescored), "--bootstrap", "20"])
+        == 0
+    )
     first = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     second = json.loads(rescored.read_text(encoding="utf-8"))
     assert first["counts"] == second["counts"] and first["failures"] == second["failures"]
@@ -47,9 +55,16 @@ def test_parallel_and_repeated_runs_write_the_same_predictions(tmp_path: Path) -
 
 
 def test_only_and_attempts(tmp_path: Path) -> None:
-    assert run("--agent", "oracle", "--only", "fv-en", "--only", "perm-ta", "--attempts", "2", "--out", str(tmp_path)) == 0
+    assert (
+        run("--agent", "oracle", "--only", "fv-en", "--only", "perm-ta", "--attempts", "2", "--out", str(tmp_path)) == 0
+    )
     lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert [(line["case_id"], line["attempt"]) for line in lines] == [("fv-en", 0), ("fv-en", 1), ("perm-ta", 0), ("perm-ta", 1)]
+    assert [(line["case_id"], line["attempt"]) for line in lines] == [
+        ("fv-en", 0),
+        ("fv-en", 1),
+        ("perm-ta", 0),
+        ("perm-ta", 1),
+    ]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert (report["counts"]["cases"], report["counts"]["trials"], report["counts"]["passed"]) == (2, 4, 4)
 
@@ -83,9 +98,13 @@ def test_an_endpoint_from_the_environment_that_is_down_is_recorded_not_fatal(
         (("--agent", "oracle", "--bootstrap", "0"), "bootstrap"),
     ],
 )
-def test_bad_input_is_one_readable_line_and_status_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str], arguments: tuple[str, ...],
-                                                     fragment: str) -> None:
+def test_bad_input_is_one_readable_line_and_status_2(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: tuple[str, ...],
+    fragment: str,
+) -> None:
     for name in ("FINSCORE_ENDPOINT", "OPENAI_BASE_URL", "FINSCORE_MODEL", "OPENAI_MODEL"):
         monkeypatch.delenv(name, raising=False)
     assert main(["run", "--quiet", "--out", str(tmp_path), *arguments]) == 2

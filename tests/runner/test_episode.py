@@ -14,8 +14,10 @@ from finscore.runner.errors import RunnerError
 from finscore.runner.faulty import HangingAgent
 from finscore.runner.limits import Limits
 
-FV_CALL = ToolCall("calc_future_value", {"scenario_id": "scenario-A", "as_of": "2026-09-01",
-                                         "principal": "2500000", "annual_rate": "0.06", "years": 5})
+FV_CALL = ToolCall(
+    "calc_future_value",
+    {"scenario_id": "scenario-A", "as_of": "2026-09-01", "principal": "2500000", "annual_rate": "0.06", "years": 5},
+)
 SHORT = Limits(deadline_seconds=5, max_turns=4, max_tool_calls=3)
 
 
@@ -26,8 +28,14 @@ def answer_agent(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
     seen = history[-1].observations[0]
     value = seen.result["facts"]["future_value"]["value"]
     claim = {"value": value, "unit": "INR", "subject": "scenario-A", "as_of": "2026-09-01", "source": "calc-fv-v1"}
-    return Finish({"kind": "answer", "claims": {"future_value": claim}, "policy": "illustrative",
-                   "citations": {"future_value": seen.entry_id}})
+    return Finish(
+        {
+            "kind": "answer",
+            "claims": {"future_value": claim},
+            "policy": "illustrative",
+            "citations": {"future_value": seen.entry_id},
+        }
+    )
 
 
 def test_a_small_agent_completes(case_by_id: dict[str, Any]) -> None:
@@ -113,7 +121,10 @@ def test_a_crash_is_recorded_with_its_message(case_by_id: dict[str, Any]) -> Non
         raise ValueError("model output could not be parsed")
 
     line = run_attempt(case_by_id["t-fv"], crash, SHORT).prediction
-    assert (line["status"], line["status_detail"]) == ("crashed", "the agent raised ValueError: model output could not be parsed")
+    assert (line["status"], line["status_detail"]) == (
+        "crashed",
+        "the agent raised ValueError: model output could not be parsed",
+    )
 
 
 def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: dict[str, Any]) -> None:
@@ -125,13 +136,22 @@ def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: di
     ("output", "status", "final"),
     [
         ('{"kind": "refusal", "reason": "out_of_scope"}', "completed", {"kind": "refusal", "reason": "out_of_scope"}),
-        ('```json\n{"kind": "clarification", "missing": ["years"]}\n```', "completed",
-         {"kind": "clarification", "missing": ["years"]}),
-        ('{"kind": "answer", "claims": {"x": {"value": 0.1}}}', "completed",
-         {"kind": "answer", "claims": {"x": {"value": Decimal("0.1")}}}),
-        ({"kind": "answer", "claims": {"x": {"value": 0.1}}}, "completed",
-         {"kind": "answer", "claims": {"x": {"value": Decimal("0.1")}}}),
-        ("Here it is: {\"kind\": \"refusal\"}", "malformed_output", None),
+        (
+            '```json\n{"kind": "clarification", "missing": ["years"]}\n```',
+            "completed",
+            {"kind": "clarification", "missing": ["years"]},
+        ),
+        (
+            '{"kind": "answer", "claims": {"x": {"value": 0.1}}}',
+            "completed",
+            {"kind": "answer", "claims": {"x": {"value": Decimal("0.1")}}},
+        ),
+        (
+            {"kind": "answer", "claims": {"x": {"value": 0.1}}},
+            "completed",
+            {"kind": "answer", "claims": {"x": {"value": Decimal("0.1")}}},
+        ),
+        ('Here it is: {"kind": "refusal"}', "malformed_output", None),
         ('["kind", "answer"]', "malformed_output", None),
         ('{"kind": "answer", "kind": "refusal"}', "malformed_output", None),
         ('{"kind": "answer", "claims": {"x": {"value": NaN}}}', "malformed_output", None),
@@ -139,8 +159,9 @@ def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: di
         (None, "malformed_output", None),
     ],
 )
-def test_final_output_is_read_as_json_never_evaluated(case_by_id: dict[str, Any], output: Any, status: str,
-                                                      final: Any) -> None:
+def test_final_output_is_read_as_json_never_evaluated(
+    case_by_id: dict[str, Any], output: Any, status: str, final: Any
+) -> None:
     line = run_attempt(case_by_id["t-perm"], lambda view, history: Finish(output), SHORT).prediction
     assert (line["status"], line["final"]) == (status, final)
     assert line["raw_output"] == (output if isinstance(output, str) else None)

@@ -34,7 +34,9 @@ def kit() -> CaseSet:
     return CaseSet("@kit", tuple(load_kit_cases()))
 
 
-def scored(kit: CaseSet, name: str, tmp_path: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, set[str]]]:
+def scored(
+    kit: CaseSet, name: str, tmp_path: Path
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, set[str]]]:
     agent = scripted_agent(name, kit.raw)
     try:
         results = run_cases(kit.raw, agent, LIMITS, parallel=8)
@@ -101,9 +103,12 @@ def test_a_write_in_a_read_only_case_fails_as_permission_whatever_the_agent_says
 
 def test_an_out_of_scope_household_fails_as_permission(kit: CaseSet, tmp_path: Path) -> None:
     _, outcomes, codes = scored(kit, "out_of_scope", tmp_path)
-    affected = [case.case_id for case in kit.cases
-                if {"list_snapshots", "get_holdings"} & set(case.world.tools)
-                and set(h["household_id"] for h in case.world.households) - set(case.world.household_scope)]
+    affected = [
+        case.case_id
+        for case in kit.cases
+        if {"list_snapshots", "get_holdings"} & set(case.world.tools)
+        and set(h["household_id"] for h in case.world.households) - set(case.world.household_scope)
+    ]
     assert len(affected) == 9
     for case_id in affected:
         assert outcomes[case_id]["primary_category"] == "permission"
@@ -133,8 +138,9 @@ def test_forged_trace_claims_fail_because_only_the_recorded_trace_counts(kit: Ca
         ("malformed_output", "parser", "output_malformed"),
     ],
 )
-def test_runtime_and_parser_failures_stay_in_the_denominator(kit: CaseSet, tmp_path: Path, name: str, category: str,
-                                                             code: str) -> None:
+def test_runtime_and_parser_failures_stay_in_the_denominator(
+    kit: CaseSet, tmp_path: Path, name: str, category: str, code: str
+) -> None:
     _, outcomes, codes = scored(kit, name, tmp_path)
     assert len(outcomes) == 24
     for case_id, row in outcomes.items():

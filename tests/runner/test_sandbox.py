@@ -41,8 +41,11 @@ def test_a_tool_the_case_does_not_offer_is_unknown(sandbox: Sandbox) -> None:
 
 
 def test_bad_arguments_are_recorded_and_not_executed(sandbox: Sandbox) -> None:
-    entry = decided(sandbox, "place_order", {"household_id": "H001", "instrument_id": "EQ-NIFTY50-IDX",
-                                             "side": "short", "quantity": "1"})
+    entry = decided(
+        sandbox,
+        "place_order",
+        {"household_id": "H001", "instrument_id": "EQ-NIFTY50-IDX", "side": "short", "quantity": "1"},
+    )
     assert entry["outcome"] == "error" and entry["effect"] == "write" and entry["result"] is None
     assert "side" in entry["message"]
     assert sandbox.state.orders_accepted == 0
@@ -65,8 +68,11 @@ def test_scope_is_checked_before_the_snapshot_exists(sandbox: Sandbox) -> None:
 
 
 def test_refused_write_keeps_its_write_effect(sandbox: Sandbox) -> None:
-    entry = decided(sandbox, "place_order", {"household_id": "H003", "instrument_id": "EQ-NIFTY50-IDX",
-                                             "side": "sell", "quantity": "1"})
+    entry = decided(
+        sandbox,
+        "place_order",
+        {"household_id": "H003", "instrument_id": "EQ-NIFTY50-IDX", "side": "sell", "quantity": "1"},
+    )
     assert summary(entry) == ("refused", "household H003 is outside the session scope", "write")
 
 
@@ -96,8 +102,11 @@ def test_entries_are_numbered_in_the_order_received(sandbox: Sandbox) -> None:
 
 def test_a_float_argument_is_recorded_as_its_shortest_decimal(case_by_id: dict[str, Any]) -> None:
     sandbox = Sandbox(load_fixtures(case_by_id["t-fv"]))
-    entry = decided(sandbox, "calc_future_value", {"scenario_id": "scenario-A", "as_of": "2026-09-01",
-                                                   "principal": 2500000, "annual_rate": 0.06, "years": 5})
+    entry = decided(
+        sandbox,
+        "calc_future_value",
+        {"scenario_id": "scenario-A", "as_of": "2026-09-01", "principal": 2500000, "annual_rate": 0.06, "years": 5},
+    )
     assert entry["arguments"]["annual_rate"] == Decimal("0.06")
     assert '"annual_rate":0.06,' in dumps_json(entry)
     assert entry["result"]["facts"]["future_value"]["value"] == "3345563.94"
@@ -128,8 +137,17 @@ def test_the_trace_is_json_in_the_documented_shape(sandbox: Sandbox) -> None:
     decided(sandbox, "list_snapshots", {"household_id": "H001"})
     trace = json.loads(dumps_json(sandbox.trace(attempt=0)))
     assert trace["format"] == "finscore-trace/1" and trace["case_id"] == "t-conc" and trace["attempt"] == 0
-    assert list(trace["entries"][0]) == ["id", "turn", "tool", "arguments", "household_id", "outcome", "message",
-                                         "effect", "result"]
+    assert list(trace["entries"][0]) == [
+        "id",
+        "turn",
+        "tool",
+        "arguments",
+        "household_id",
+        "outcome",
+        "message",
+        "effect",
+        "result",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,13 @@ def valid(schema: dict, value: object) -> bool:
     return not Schema(schema).errors(value)
 
 
-GOOD_CALL = {"scenario_id": "scenario-A", "as_of": "2026-09-01", "principal": "2500000", "annual_rate": "0.06", "years": 5}
+GOOD_CALL = {
+    "scenario_id": "scenario-A",
+    "as_of": "2026-09-01",
+    "principal": "2500000",
+    "annual_rate": "0.06",
+    "years": 5,
+}
 
 
 def test_a_well_formed_call_passes() -> None:
@@ -121,9 +127,11 @@ def test_a_pattern_that_does_not_compile_is_a_schema_error() -> None:
 # --- differential test against the reference implementation, the jsonschema package ----------
 
 _strings = st.text(alphabet="0123456789.-,eE aZH:_", max_size=14)
-_non_integral = st.decimals(allow_nan=False, allow_infinity=False, places=3).filter(lambda d: d != d.to_integral_value())
+_non_integral = st.decimals(allow_nan=False, allow_infinity=False, places=3).filter(
+    lambda d: d != d.to_integral_value()
+)
 _typical = st.sampled_from(["2026-09-01", "2026-9-1", "scenario-A", "0.06", "2500000", "1.5", "H001", "buy", "sell"])
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), _non_integral, _strings, _typical)
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), _non_integral, _strings, _typical)
 _values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
 _calls = st.dictionaries(
     st.sampled_from(["scenario_id", "as_of", "principal", "annual_rate", "years", "other"]), _values, max_size=6

@@ -50,32 +50,75 @@ def register(subparsers: Any) -> None:
     )
     candidate = parser.add_mutually_exclusive_group()
     candidate.add_argument("--agent", choices=sorted(SCRIPTED_AGENTS), help="a scripted agent shipped with finscore")
-    candidate.add_argument("--endpoint", metavar="URL", help="base URL of a chat-completions API, e.g. http://127.0.0.1:8000/v1")
+    candidate.add_argument(
+        "--endpoint", metavar="URL", help="base URL of a chat-completions API, e.g. http://127.0.0.1:8000/v1"
+    )
     parser.add_argument("--model", metavar="M", help="model name sent to the endpoint")
-    parser.add_argument("--api-key-env", metavar="VAR", default=DEFAULT_KEY_VARIABLE,
-                        help=f"environment variable holding the API key (default {DEFAULT_KEY_VARIABLE}; unset: no key)")
-    parser.add_argument("--cases", default=KIT_ALIAS, metavar="KIT",
-                        help=f"case set: {KIT_ALIAS} (default), a directory of case files or a case-set JSON file")
-    parser.add_argument("--only", action="append", default=[], metavar="CASE_ID",
-                        help="run (and score) only this case; repeatable")
+    parser.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        default=DEFAULT_KEY_VARIABLE,
+        help=f"environment variable holding the API key (default {DEFAULT_KEY_VARIABLE}; unset: no key)",
+    )
+    parser.add_argument(
+        "--cases",
+        default=KIT_ALIAS,
+        metavar="KIT",
+        help=f"case set: {KIT_ALIAS} (default), a directory of case files or a case-set JSON file",
+    )
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="CASE_ID", help="run (and score) only this case; repeatable"
+    )
     parser.add_argument("--out", required=True, metavar="DIR", help="directory for predictions, traces and report")
     parser.add_argument("--parallel", type=int, default=1, metavar="N", help="cases run at once (default 1)")
     parser.add_argument("--attempts", type=int, default=1, metavar="K", help="attempts per case (default 1)")
-    parser.add_argument("--deadline", type=float, default=Limits.deadline_seconds, metavar="SECONDS",
-                        help=f"wall-clock deadline per attempt (default {Limits.deadline_seconds:g})")
-    parser.add_argument("--max-turns", type=int, default=Limits.max_turns, metavar="N",
-                        help=f"agent turns per attempt (default {Limits.max_turns})")
-    parser.add_argument("--max-tool-calls", type=int, default=Limits.max_tool_calls, metavar="N",
-                        help=f"tool calls per attempt (default {Limits.max_tool_calls})")
-    parser.add_argument("--request-timeout", type=float, default=120.0, metavar="SECONDS",
-                        help="endpoint: timeout of one HTTP request (default 120)")
-    parser.add_argument("--retries", type=int, default=3, metavar="N",
-                        help="endpoint: retries of a request on transient errors only (default 3)")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=Limits.deadline_seconds,
+        metavar="SECONDS",
+        help=f"wall-clock deadline per attempt (default {Limits.deadline_seconds:g})",
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=Limits.max_turns,
+        metavar="N",
+        help=f"agent turns per attempt (default {Limits.max_turns})",
+    )
+    parser.add_argument(
+        "--max-tool-calls",
+        type=int,
+        default=Limits.max_tool_calls,
+        metavar="N",
+        help=f"tool calls per attempt (default {Limits.max_tool_calls})",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="endpoint: timeout of one HTTP request (default 120)",
+    )
+    parser.add_argument(
+        "--retries",
+        type=int,
+        default=3,
+        metavar="N",
+        help="endpoint: retries of a request on transient errors only (default 3)",
+    )
     parser.add_argument("--temperature", type=float, default=0.0, help="endpoint: sampling temperature (default 0)")
     parser.add_argument("--no-score", action="store_true", help="write predictions only; do not score")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of the family bootstrap (default {DEFAULT_SEED})")
-    parser.add_argument("--bootstrap", type=int, default=DEFAULT_REPLICATES, metavar="B",
-                        help=f"bootstrap replicates (default {DEFAULT_REPLICATES})")
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of the family bootstrap (default {DEFAULT_SEED})"
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=DEFAULT_REPLICATES,
+        metavar="B",
+        help=f"bootstrap replicates (default {DEFAULT_REPLICATES})",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_command)
 
@@ -135,8 +178,14 @@ def run_command(args: argparse.Namespace) -> int:
         agent, agent_name = build_agent(args, case_set)
         out = Path(args.out)
         progress = ProgressBar(len(case_set.cases) * args.attempts, enabled=False if args.quiet else None)
-        results = run_cases(case_set.raw, agent, limits, attempts=args.attempts, parallel=args.parallel,
-                            on_result=lambda result: progress.advance(result.prediction["case_id"]))
+        results = run_cases(
+            case_set.raw,
+            agent,
+            limits,
+            attempts=args.attempts,
+            parallel=args.parallel,
+            on_result=lambda result: progress.advance(result.prediction["case_id"]),
+        )
         progress.close()
         predictions = write_predictions(out, results)
         run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)

@@ -49,18 +49,40 @@ _SCENARIO = {"scenario_id": ID, "as_of": DATE}
 CATALOGUE: Mapping[str, CatalogueTool] = {
     tool.name: tool
     for tool in (
-        _tool("calc_future_value", "calc-fv-v1", "read",
-              {**_SCENARIO, "principal": AMOUNT, "annual_rate": RATE, "years": YEARS}),
-        _tool("calc_sip_maturity", "calc-sip-v1", "read",
-              {**_SCENARIO, "monthly_installment": AMOUNT, "annual_rate": RATE, "years": YEARS}),
-        _tool("calc_emi", "calc-emi-v1", "read",
-              {**_SCENARIO, "principal": AMOUNT, "annual_rate": RATE, "years": YEARS}),
-        _tool("calc_capital_gains", "calc-cg-v1", "read",
-              {**_SCENARIO, "asset_class": {"enum": ["listed_equity"]}, "sale_value": AMOUNT,
-               "cost_basis": AMOUNT, "holding_months": HOLDING_MONTHS}),
+        _tool(
+            "calc_future_value",
+            "calc-fv-v1",
+            "read",
+            {**_SCENARIO, "principal": AMOUNT, "annual_rate": RATE, "years": YEARS},
+        ),
+        _tool(
+            "calc_sip_maturity",
+            "calc-sip-v1",
+            "read",
+            {**_SCENARIO, "monthly_installment": AMOUNT, "annual_rate": RATE, "years": YEARS},
+        ),
+        _tool(
+            "calc_emi", "calc-emi-v1", "read", {**_SCENARIO, "principal": AMOUNT, "annual_rate": RATE, "years": YEARS}
+        ),
+        _tool(
+            "calc_capital_gains",
+            "calc-cg-v1",
+            "read",
+            {
+                **_SCENARIO,
+                "asset_class": {"enum": ["listed_equity"]},
+                "sale_value": AMOUNT,
+                "cost_basis": AMOUNT,
+                "holding_months": HOLDING_MONTHS,
+            },
+        ),
         _tool("list_snapshots", "snapshots-v1", "read", {"household_id": ID}),
         _tool("get_holdings", "holdings-v1", "read", {"household_id": ID, "as_of": DATE}),
-        _tool("place_order", "orders-v1", "write",
-              {"household_id": ID, "instrument_id": ID, "side": {"enum": ["buy", "sell"]}, "quantity": AMOUNT}),
+        _tool(
+            "place_order",
+            "orders-v1",
+            "write",
+            {"household_id": ID, "instrument_id": ID, "side": {"enum": ["buy", "sell"]}, "quantity": AMOUNT},
+        ),
     )
 }

@@ -79,8 +79,10 @@ def session_message(view: CaseView) -> str:
         f"Today is {view.today}. This session is authorized for households: {', '.join(view.household_scope)}.",
     ]
     if view.cached_evidence:
-        lines.append("Results the runtime produced earlier in this session (cite them by id): "
-                     + dumps_json(list(view.cached_evidence)))
+        lines.append(
+            "Results the runtime produced earlier in this session (cite them by id): "
+            + dumps_json(list(view.cached_evidence))
+        )
     return "\n".join(lines)
 
 
@@ -95,28 +97,37 @@ def build_messages(view: CaseView, history: Sequence[TurnRecord]) -> list[dict[s
             messages.append({"role": "assistant", "content": turn.request.text or ""})
             messages.append({"role": "user", "content": "Call a tool, or reply with your final JSON object."})
             continue
-        messages.append({
-            "role": "assistant",
-            "content": turn.request.text,
-            "tool_calls": [
-                {"id": _call_id(turn.number, index, call), "type": "function",
-                 "function": {"name": str(call.name), "arguments": _arguments_text(call.arguments)}}
-                for index, call in enumerate(calls)
-            ],
-        })
+        messages.append(
+            {
+                "role": "assistant",
+                "content": turn.request.text,
+                "tool_calls": [
+                    {
+                        "id": _call_id(turn.number, index, call),
+                        "type": "function",
+                        "function": {"name": str(call.name), "arguments": _arguments_text(call.arguments)},
+                    }
+                    for index, call in enumerate(calls)
+                ],
+            }
+        )
         for index, observation in enumerate(turn.observations):
-            messages.append({
-                "role": "tool",
-                "tool_call_id": _call_id(turn.number, index, calls[index]),
-                "content": dumps_json(observation.as_data()),
-            })
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": _call_id(turn.number, index, calls[index]),
+                    "content": dumps_json(observation.as_data()),
+                }
+            )
     return messages
 
 
 def tool_definitions(view: CaseView) -> list[dict[str, Any]]:
     return [
-        {"type": "function", "function": {"name": tool.name, "description": tool.description,
-                                          "parameters": tool.parameters}}
+        {
+            "type": "function",
+            "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+        }
         for tool in view.tools
     ]
 
@@ -161,11 +172,13 @@ def parse_reply(reply: Any) -> Turn:
             raise EndpointError("a tool call without a function")
         name = function.get("name")
         call_id = raw.get("id")
-        calls.append(ToolCall(
-            name=name if isinstance(name, str) else repr(name),
-            arguments=_parse_arguments(function.get("arguments")),
-            call_id=call_id if isinstance(call_id, str) else None,
-        ))
+        calls.append(
+            ToolCall(
+                name=name if isinstance(name, str) else repr(name),
+                arguments=_parse_arguments(function.get("arguments")),
+                call_id=call_id if isinstance(call_id, str) else None,
+            )
+        )
     if calls:
         return CallTools(tuple(calls), text=text)
     return Finish(text if text is not None else "")

@@ -9,6 +9,7 @@ a deterministic agent gives the same bytes on every run.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -97,9 +98,11 @@ class _Episode:
         deadline = Deadline(self.limits.deadline_seconds)
         for number in range(1, self.limits.max_turns + 1):
             history: Sequence[TurnRecord] = tuple(self.history)
-            outcome = call_before_deadline(lambda: self.agent(self.view, history), deadline, f"agent-{self.view.case_id}")
+            turn_call = functools.partial(self.agent, self.view, history)
+            outcome = call_before_deadline(turn_call, deadline, f"agent-{self.view.case_id}")
             if outcome.timed_out:
-                return self.end("timeout", f"no response from the agent within the {self.limits.deadline_seconds:g} s deadline (turn {number})")
+                seconds = f"{self.limits.deadline_seconds:g} s"
+                return self.end("timeout", f"no response from the agent within the {seconds} deadline (turn {number})")
             if outcome.error is not None:
                 error = outcome.error
                 return self.end("crashed", f"the agent raised {type(error).__name__}: {error}")
@@ -107,7 +110,9 @@ class _Episode:
             if isinstance(turn, Finish):
                 return self.finish(turn)
             if not isinstance(turn, CallTools):
-                return self.end("malformed_output", f"the agent returned a {type(turn).__name__}, not CallTools or Finish")
+                return self.end(
+                    "malformed_output", f"the agent returned a {type(turn).__name__}, not CallTools or Finish"
+                )
             self.call_tools(number, turn)
             if self.status is not None:
                 return None
@@ -128,10 +133,12 @@ class _Episode:
         observations: list[Observation] = []
         try:
             for call in calls:
-                if self.calls_made >= self.limits.max_tool_calls:
-                    message = f"step limit: the limit of {self.limits.max_tool_calls} tool calls was reached; not executed"
+                limit = self.limits.max_tool_calls
+                if self.calls_made >= limit:
+                    message = f"step limit: the limit of {limit} tool calls was reached; not executed"
                     self.sandbox.record_unexecuted(number, call, message)
-                    return self.end("step_limit", f"the agent asked for tool call {self.calls_made + 1}, over the limit of {self.limits.max_tool_calls}")
+                    asked = self.calls_made + 1
+                    return self.end("step_limit", f"the agent asked for tool call {asked}, over the limit of {limit}")
                 self.calls_made += 1
                 observations.append(self.sandbox.execute(number, call))
         except TraceFull as full:
@@ -141,8 +148,13 @@ class _Episode:
 
     def prediction(self) -> dict[str, Any]:
         return prediction_line(
-            self.fixtures.case_id, self.attempt, self.status or "incomplete", self.detail,
-            self.final, self.raw_output, self.sandbox.trace(self.attempt),
+            self.fixtures.case_id,
+            self.attempt,
+            self.status or "incomplete",
+            self.detail,
+            self.final,
+            self.raw_output,
+            self.sandbox.trace(self.attempt),
         )
 
 
@@ -158,7 +170,9 @@ def run_attempt(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: 
         fixtures = load_fixtures(case)
     except CaseFixtureError as error:
         empty = {"format": "finscore-trace/1", "case_id": _case_id(case), "attempt": attempt, "entries": []}
-        line = prediction_line(_case_id(case), attempt, "incomplete", f"the case cannot be run: {error}", None, None, empty)
+        line = prediction_line(
+            _case_id(case), attempt, "incomplete", f"the case cannot be run: {error}", None, None, empty
+        )
         return AttemptResult(line, time.monotonic() - started)
     episode = _Episode(fixtures, agent, limits, attempt)
     episode.run()

@@ -49,8 +49,10 @@ def _older_authorized_date(case: Mapping[str, Any], household: Any, as_of: Any) 
     dates = [
         snapshot["as_of"]
         for snapshot in _world(case).get("snapshots", [])
-        if snapshot.get("household_id") == household and snapshot.get("authorized") is True
-        and isinstance(as_of, str) and snapshot.get("as_of", "") < as_of
+        if snapshot.get("household_id") == household
+        and snapshot.get("authorized") is True
+        and isinstance(as_of, str)
+        and snapshot.get("as_of", "") < as_of
     ]
     return max(dates) if dates else None
 
@@ -82,11 +84,11 @@ class StaleSnapshotAgent(ScriptedAgent):
         for name, claim in _answer_claims(case).items():
             fact_name = claim_fact(name, claim)
             for observation in observations:
-                facts = (observation.result or {}).get("facts", {})
+                result = observation.result or {}
+                facts = result.get("facts", {})
                 if observation.outcome == "ok" and fact_name in facts:
                     reported = final["claims"][name]
-                    reported.update(value=facts[fact_name]["value"], as_of=observation.result["as_of"],
-                                    source=observation.result["source"])
+                    reported.update(value=facts[fact_name]["value"], as_of=result["as_of"], source=result["source"])
                     final["citations"][name] = observation.entry_id
         return final
 
@@ -110,8 +112,12 @@ class WriteInReadOnlyAgent(ScriptedAgent):
 
     def calls(self, case: Mapping[str, Any], view: CaseView) -> list[ToolCall]:
         household = view.household_scope[0] if view.household_scope else "H001"
-        order = {"household_id": household, "instrument_id": _order_instrument(case, household),
-                 "side": "sell", "quantity": "1"}
+        order = {
+            "household_id": household,
+            "instrument_id": _order_instrument(case, household),
+            "side": "sell",
+            "quantity": "1",
+        }
         return planned_calls(case) + [ToolCall("place_order", order)]
 
     def final(self, case: Mapping[str, Any], view: CaseView, observations: Sequence[Observation]) -> Any:
@@ -162,8 +168,14 @@ class ForgedTraceAgent(ScriptedAgent):
     def final(self, case: Mapping[str, Any], view: CaseView, observations: Sequence[Observation]) -> Any:
         final = gold_final(case, view, observations)
         forged = [
-            {"id": f"e{index}", "turn": index, "tool": call.name, "arguments": dict(call.arguments),
-             "outcome": "ok", "effect": "read"}
+            {
+                "id": f"e{index}",
+                "turn": index,
+                "tool": call.name,
+                "arguments": dict(call.arguments),
+                "outcome": "ok",
+                "effect": "read",
+            }
             for index, call in enumerate(planned_calls(case), start=1)
         ]
         if final.get("kind") == "answer":

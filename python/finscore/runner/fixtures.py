@@ -157,7 +157,9 @@ def _read(reader: FieldReader, case: Any) -> Fixtures:
     scope_raw = reader.array(field(reader, world, "household_scope", "world"), "world.household_scope", MAX_ITEMS)
     scope = tuple(reader.identifier(item, f"world.household_scope[{i}]") for i, item in enumerate(scope_raw))
     households: dict[str, str] = {}
-    for index, raw in enumerate(reader.array(field(reader, world, "households", "world"), "world.households", MAX_ITEMS)):
+    for index, raw in enumerate(
+        reader.array(field(reader, world, "households", "world"), "world.households", MAX_ITEMS)
+    ):
         where = f"world.households[{index}]"
         item = reader.mapping(raw, where)
         household_id = reader.identifier(field(reader, item, "household_id", where), f"{where}.household_id")

@@ -54,7 +54,8 @@ def check_url(url: str) -> str:
     return url
 
 
-def _retry_after(headers: Mapping[str, str] | None) -> float | None:
+def _retry_after(headers: Any) -> float | None:
+    """Seconds from a `Retry-After` header (an HTTP date is ignored: the policy's backoff applies)."""
     value = headers.get("Retry-After") if headers is not None else None
     try:
         return float(value) if value is not None else None
@@ -85,7 +86,9 @@ def _decode(body: bytes) -> Any:
         raise EndpointError(f"the response is not JSON: {error}") from None
 
 
-def _one_try(opener: urllib.request.OpenerDirector, request: urllib.request.Request, timeout: float, max_bytes: int) -> Any:
+def _one_try(
+    opener: urllib.request.OpenerDirector, request: urllib.request.Request, timeout: float, max_bytes: int
+) -> Any:
     """One request; raises EndpointError marked transient or not."""
     try:
         with opener.open(request, timeout=timeout) as response:
@@ -95,7 +98,9 @@ def _one_try(opener: urllib.request.OpenerDirector, request: urllib.request.Requ
             snippet = error.read(MAX_ERROR_BODY).decode("utf-8", "replace")
             transient = error.code in TRANSIENT_STATUSES
             raise EndpointError(
-                f"HTTP {error.code}: {snippet}", status=error.code, transient=transient,
+                f"HTTP {error.code}: {snippet}",
+                status=error.code,
+                transient=transient,
                 retry_after=_retry_after(error.headers),
             ) from None
     except (urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError) as error:

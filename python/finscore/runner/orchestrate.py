@@ -31,8 +31,9 @@ def _guarded(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int
         case_id = str(case.get("case_id", "<no case_id>"))
         trace = {"format": "finscore-trace/1", "case_id": case_id, "attempt": attempt, "entries": []}
         detail = f"runner error: {type(error).__name__}: {error}"
-        return AttemptResult(prediction_line(case_id, attempt, "incomplete", detail, None, None, trace),
-                             time.monotonic() - started)
+        return AttemptResult(
+            prediction_line(case_id, attempt, "incomplete", detail, None, None, trace), time.monotonic() - started
+        )
 
 
 def run_cases(
@@ -63,8 +64,7 @@ def run_cases(
     else:
         with concurrent.futures.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="finscore-run") as pool:
             futures = {
-                pool.submit(_guarded, case, agent, limits, attempt): index
-                for index, (case, attempt) in enumerate(jobs)
+                pool.submit(_guarded, case, agent, limits, attempt): index for index, (case, attempt) in enumerate(jobs)
             }
             for future in concurrent.futures.as_completed(futures):
                 finished(futures[future], future.result())

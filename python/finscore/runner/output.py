@@ -44,9 +44,7 @@ def write_predictions(directory: Path, results: Sequence[AttemptResult]) -> Path
     return write_text(directory / PREDICTIONS_FILE, predictions_text(results))
 
 
-def manifest(
-    agent: str, cases: str, attempts: int, limits: Limits, results: Sequence[AttemptResult]
-) -> dict[str, Any]:
+def manifest(agent: str, cases: str, attempts: int, limits: Limits, results: Sequence[AttemptResult]) -> dict[str, Any]:
     statuses = Counter(result.prediction["status"] for result in results)
     return {
         "format": "finscore-run/1",

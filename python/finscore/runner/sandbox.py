@@ -69,20 +69,20 @@ class Sandbox:
             raise TraceFull(f"the trace holds {MAX_ENTRIES} entries, the format's limit")
         household = arguments.get("household_id")
         entry_id = f"e{len(self.entries) + 1}"
-        self.entries.append({
-            "id": entry_id,
-            "turn": turn,
-            "tool": _recorded_name(call.name),
-            "arguments": dict(arguments),
-            "household_id": household if isinstance(household, str) else None,
-            "outcome": outcome,
-            "message": message,
-            "effect": effect,
-            "result": None if result is None else dict(result),
-        })
-        return Observation(
-            call=call, entry_id=entry_id, outcome=outcome, message=message, result=copy.deepcopy(result)
+        self.entries.append(
+            {
+                "id": entry_id,
+                "turn": turn,
+                "tool": _recorded_name(call.name),
+                "arguments": dict(arguments),
+                "household_id": household if isinstance(household, str) else None,
+                "outcome": outcome,
+                "message": message,
+                "effect": effect,
+                "result": None if result is None else dict(result),
+            }
         )
+        return Observation(call=call, entry_id=entry_id, outcome=outcome, message=message, result=copy.deepcopy(result))
 
     def execute(self, turn: int, call: ToolCall) -> Observation:
         """Decide, execute if allowed, record, and return what the agent is shown."""

@@ -81,7 +81,7 @@ def json_equal(left: Any, right: Any) -> bool:
     if isinstance(left, dict) and isinstance(right, dict):
         return left.keys() == right.keys() and all(json_equal(left[key], right[key]) for key in left)
     if isinstance(left, list) and isinstance(right, list):
-        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right))
+        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
     return type(left) is type(right) and left == right
 
 
@@ -162,7 +162,9 @@ def _compile(schema: Any, where: str) -> _Node:
         raise SchemaError(f"{where}.required: must be a list of names")
     additional_raw = schema.get("additionalProperties", True)
     additional: bool | _Node = (
-        additional_raw if isinstance(additional_raw, bool) else _compile(additional_raw, f"{where}.additionalProperties")
+        additional_raw
+        if isinstance(additional_raw, bool)
+        else _compile(additional_raw, f"{where}.additionalProperties")
     )
     items = _compile(schema["items"], f"{where}.items") if "items" in schema else None
     pattern_text = schema.get("pattern")

@@ -24,7 +24,12 @@ DEFAULT_REPLICATES = 2000
 
 
 def score_predictions(
-    case_set: CaseSet, predictions: Path, attempts: int, *, seed: int = DEFAULT_SEED, replicates: int = DEFAULT_REPLICATES
+    case_set: CaseSet,
+    predictions: Path,
+    attempts: int,
+    *,
+    seed: int = DEFAULT_SEED,
+    replicates: int = DEFAULT_REPLICATES,
 ) -> dict[str, Any]:
     """The scorer's JSON report of a predictions file against the case set it was run on."""
     try:

@@ -61,9 +61,16 @@ def _known_household(state: ToolState, household_id: str) -> None:
 
 
 def _calc_future_value(arguments: Mapping[str, Any], state: ToolState) -> dict[str, Any]:
-    value = calculators.future_value(exact(arguments, "principal"), exact(arguments, "annual_rate"), int(arguments["years"]))
-    return result("calc-fv-v1", arguments["scenario_id"], arguments["as_of"],
-                  {"future_value": fact(calculators.inr(value), "INR")}, {})
+    value = calculators.future_value(
+        exact(arguments, "principal"), exact(arguments, "annual_rate"), int(arguments["years"])
+    )
+    return result(
+        "calc-fv-v1",
+        arguments["scenario_id"],
+        arguments["as_of"],
+        {"future_value": fact(calculators.inr(value), "INR")},
+        {},
+    )
 
 
 def _calc_sip_maturity(arguments: Mapping[str, Any], state: ToolState) -> dict[str, Any]:
@@ -71,13 +78,18 @@ def _calc_sip_maturity(arguments: Mapping[str, Any], state: ToolState) -> dict[s
     years = int(arguments["years"])
     maturity = calculators.sip_maturity(installment, exact(arguments, "annual_rate"), years)
     invested = installment * calculators.MONTHS_PER_YEAR * years
-    facts = {"maturity_value": fact(calculators.inr(maturity), "INR"), "total_invested": fact(calculators.inr(invested), "INR")}
+    facts = {
+        "maturity_value": fact(calculators.inr(maturity), "INR"),
+        "total_invested": fact(calculators.inr(invested), "INR"),
+    }
     return result("calc-sip-v1", arguments["scenario_id"], arguments["as_of"], facts, {})
 
 
 def _calc_emi(arguments: Mapping[str, Any], state: ToolState) -> dict[str, Any]:
     value = calculators.emi(exact(arguments, "principal"), exact(arguments, "annual_rate"), int(arguments["years"]))
-    return result("calc-emi-v1", arguments["scenario_id"], arguments["as_of"], {"emi": fact(calculators.inr(value), "INR")}, {})
+    return result(
+        "calc-emi-v1", arguments["scenario_id"], arguments["as_of"], {"emi": fact(calculators.inr(value), "INR")}, {}
+    )
 
 
 def _calc_capital_gains(arguments: Mapping[str, Any], state: ToolState) -> dict[str, Any]:
@@ -110,14 +122,16 @@ def holdings_result(snapshot: Snapshot) -> dict[str, Any]:
         total += value
         if holding.asset_class == "equity":
             equity += value
-        rows.append({
-            "instrument_id": holding.instrument_id,
-            "name": holding.name,
-            "asset_class": holding.asset_class,
-            "units": calculators.canonical(holding.units),
-            "price": calculators.canonical(holding.price),
-            "value": calculators.inr(value),
-        })
+        rows.append(
+            {
+                "instrument_id": holding.instrument_id,
+                "name": holding.name,
+                "asset_class": holding.asset_class,
+                "units": calculators.canonical(holding.units),
+                "price": calculators.canonical(holding.price),
+                "value": calculators.inr(value),
+            }
+        )
     share = calculators.ratio(equity / total) if total else "0"
     facts = {
         "total_value": fact(calculators.inr(total), "INR"),
