@@ -125,18 +125,30 @@ async function runProgram(request) {
   return ready.call("run_program", JSON.stringify(request));
 }
 
-async function runFromForm(event) {
-  if (event) event.preventDefault();
-  const error = $("#program-error");
-  const answer = await runProgram(programRequest());
-  if (!answer.ok) {
-    $("#outcome").hidden = true;
-    showError(error, answer.error);
-    return answer;
+/** Mark the page busy while `work` runs (tests and assistive tech can wait on it). */
+async function busy(what, work) {
+  document.body.dataset.busy = what;
+  try {
+    return await work();
+  } finally {
+    delete document.body.dataset.busy;
   }
-  showError(error, "");
-  renderExecution($("#outcome"), answer);
-  return answer;
+}
+
+function runFromForm(event) {
+  if (event) event.preventDefault();
+  return busy("run", async () => {
+    const error = $("#program-error");
+    const answer = await runProgram(programRequest());
+    if (!answer.ok) {
+      $("#outcome").hidden = true;
+      showError(error, answer.error);
+      return answer;
+    }
+    showError(error, "");
+    renderExecution($("#outcome"), answer);
+    return answer;
+  });
 }
 
 function tableText(table) {
@@ -205,8 +217,12 @@ async function scoreTexts(predictionsText, goldText, options = {}) {
   return ready.call("score_files", predictionsText, goldText, JSON.stringify(options));
 }
 
-async function scoreFromForm(event) {
+function scoreFromForm(event) {
   event.preventDefault();
+  return busy("score", () => scoreFiles());
+}
+
+async function scoreFiles() {
   const error = $("#score-error");
   if (!files.predictions || !files.gold) {
     showError(error, "Choose both a prediction file and a gold file.");

@@ -8,19 +8,20 @@ function stepRow(step, failedStep) {
   const value = refused ? "refused" : step.value_text;
   return el("tr", { className: failing ? "failing" : null, "data-step": step.index },
     el("th", { scope: "row", text: `#${step.index}` }),
-    el("td", { className: "op", text: step.op }),
-    el("td", { className: "args" }, step.arguments_text.map((text, i) => el("span", { className: "arg" }, i ? ", " : "", text))),
-    el("td", { className: "value", text: value, "data-type": step.value_type }),
-    el("td", { className: "hex", text: step.hex || "" }));
+    el("td", { className: "op", text: step.op, "data-label": "op" }),
+    el("td", { className: "args", "data-label": "arguments" },
+      step.arguments_text.map((text, i) => el("span", { className: "arg" }, i ? ", " : "", text))),
+    el("td", { className: "value", text: value, "data-type": step.value_type, "data-label": "value" }),
+    el("td", { className: "hex", text: step.hex || "", "data-label": "hex" }));
 }
 
 function unreadRow(execution) {
   return el("tr", { className: "failing", "data-step": execution.failed_step },
     el("th", { scope: "row", text: `#${execution.failed_step}` }),
-    el("td", { className: "op", text: "(not read)" }),
-    el("td", { className: "args", text: execution.message }),
-    el("td", { className: "value", text: "refused" }),
-    el("td", { className: "hex", text: "" }));
+    el("td", { className: "op", text: "(not read)", "data-label": "op" }),
+    el("td", { className: "args", text: execution.message, "data-label": "reason" }),
+    el("td", { className: "value", text: "refused", "data-label": "value" }),
+    el("td", { className: "hex", text: "", "data-label": "hex" }));
 }
 
 function answerLine(execution) {

@@ -1,0 +1,209 @@
+"""The playground in real headless Chromium: build it, serve it from 127.0.0.1, drive it.
+
+The page is built afresh into a temporary directory by `web/build.py` (so the
+finscore wheel in it is this checkout's code), served by an `http.server`
+thread on an ephemeral port, and opened in Debian's Chromium through
+Playwright's Python API (never a downloaded browser). One page is loaded for
+the whole session, because starting Pyodide takes seconds; every test checks
+that the page logged no console error and made no request beyond its own
+static files.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+WEB = REPOSITORY / "web"
+SHARED = REPOSITORY.parent / "shared"
+VECTORS = SHARED / "vectors"
+FINQA = SHARED / "data" / "finqa"
+ARTIFACTS = REPOSITORY / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # nothing but this machine resolves: a request that tries to leave fails loudly (a console error)
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+)
+#: Generous bounds on waiting for the page (a shared 2-core machine); not timing assertions.
+PYTHON_READY_MS = 300_000
+CALL_MS = 600_000
+
+
+# -- shared material ------------------------------------------------------------------
+
+def require_shared(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"shared material not found at {path} (tests read ../shared from the repository root)")
+    return path
+
+
+def vector_rows(name: str) -> Iterator[dict[str, Any]]:
+    with gzip.open(require_shared(VECTORS / f"{name}.jsonl.gz"), "rt", encoding="utf-8") as lines:
+        for line in lines:
+            yield json.loads(line)
+
+
+@functools.lru_cache(maxsize=None)
+def finqa_examples() -> dict[str, dict[str, Any]]:
+    """Every FinQA example we have (train subset, dev, test), by id."""
+    examples: dict[str, dict[str, Any]] = {}
+    for split in ("train", "dev", "test"):
+        with open(require_shared(FINQA / f"finqa_{split}.json"), encoding="utf-8") as handle:
+            for example in json.load(handle):
+                examples[example["id"]] = example
+    return examples
+
+
+# -- the built page and its server ----------------------------------------------------
+
+@pytest.fixture(scope="session")
+def built_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """web/build.py run into a temporary directory."""
+    if not (WEB / "node_modules" / "pyodide" / "package.json").is_file():
+        pytest.skip("the pinned Pyodide is not installed: run `npm ci --prefix web`")
+    out = tmp_path_factory.mktemp("web") / "dist"
+    completed = subprocess.run([sys.executable, str(WEB / "build.py"), "--out", str(out)],
+                               capture_output=True, text=True)
+    if completed.returncode != 0:
+        pytest.fail(f"web/build.py failed:\n{completed.stdout}{completed.stderr}")
+    return out
+
+
+class _StaticFiles(http.server.SimpleHTTPRequestHandler):
+    """Serves the built page and remembers every path asked for."""
+
+    requested: list[tuple[str, str]]
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+    def do_GET(self) -> None:
+        self.requested.append(("GET", self.path))
+        super().do_GET()
+
+    def do_POST(self) -> None:
+        self.requested.append(("POST", self.path))
+        self.send_error(405)
+
+
+@dataclass
+class StaticServer:
+    root: Path
+    base_url: str
+    requested: list[tuple[str, str]]
+
+    def serves(self, url: str) -> bool:
+        """Is `url` one of the page's own static files?"""
+        if not url.startswith(self.base_url):
+            return False
+        path = urllib.parse.unquote(urllib.parse.urlsplit(url).path).lstrip("/") or "index.html"
+        target = (self.root / path).resolve()
+        return target.is_file() and self.root.resolve() in target.parents
+
+
+@pytest.fixture(scope="session")
+def server(built_page: Path) -> Iterator[StaticServer]:
+    requested: list[tuple[str, str]] = []
+    handler = type("Handler", (_StaticFiles,), {"requested": requested})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(built_page)))
+    thread = threading.Thread(target=httpd.serve_forever, name="playground-server", daemon=True)
+    thread.start()
+    try:
+        yield StaticServer(built_page, f"http://127.0.0.1:{httpd.server_address[1]}/", requested)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+# -- the browser ----------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def browser_context(server: StaticServer) -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is absent: apt-get install chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the playwright package is not installed: pip install -e '.[test]'")
+    profile = tempfile.mkdtemp(prefix="finscore-chromium-")
+    try:
+        with sync_playwright() as playwright:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path=str(CHROMIUM), headless=True, args=list(CHROMIUM_ARGS),
+                viewport={"width": 1280, "height": 900},
+            )
+            try:
+                yield context
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@dataclass
+class Watched:
+    """A page with everything it logged and asked for."""
+
+    page: Any
+    server: StaticServer
+    console_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def foreign_requests(self) -> list[str]:
+        return [url for url in self.requests if not self.server.serves(url)]
+
+
+def watch(context: Any, server: StaticServer) -> Watched:
+    page = context.new_page()
+    watched = Watched(page, server)
+    page.on("console", lambda message: message.type == "error" and watched.console_errors.append(message.text))
+    page.on("pageerror", lambda error: watched.console_errors.append(f"uncaught: {error}"))
+    page.on("request", lambda request: watched.requests.append(request.url))
+    # a worker's requests are the page's requests too
+    page.on("worker", lambda worker: watched.requests.append(worker.url))
+    return watched
+
+
+@pytest.fixture(scope="session")
+def playground(browser_context: Any, server: StaticServer) -> Watched:
+    """The page, loaded once, with Python and the file scorer ready."""
+    watched = watch(browser_context, server)
+    watched.page.set_default_timeout(CALL_MS)
+    watched.page.goto(server.base_url)
+    watched.page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
+    return watched
+
+
+@pytest.fixture()
+def page(playground: Watched) -> Iterator[Any]:
+    """The session's page, checked after each test for console errors and foreign requests."""
+    errors_before = len(playground.console_errors)
+    yield playground.page
+    new_errors = playground.console_errors[errors_before:]
+    assert not new_errors, f"the page logged console errors: {new_errors}"
+    assert not playground.foreign_requests(), f"requests beyond the page's own files: {playground.foreign_requests()}"
+
+
+def screenshot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,117 @@
+"""The page gives the same bits as the recorded official evaluator and as the package under CPython.
+
+Thousands of rows of every kind in ../shared/vectors (gold programs with their
+FinQA tables, mutants, fuzz on CPython 3.11, fuzz-py312 with the 3.12 sum) are
+executed by the page's own Python (Pyodide, the WebAssembly core in the
+browser's engine), one call per kind, and every answer is compared with the
+recorded `invalid`/`result` (bit-exact floats, NaN as NaN) and with
+`finscore.execute_many` run here under CPython.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from finscore import execute_many
+
+from .conftest import finqa_examples, vector_rows
+
+#: Every STRIDE-th row of each file, plus every row whose recorded answer is a special float.
+STRIDES = {"gold": 4, "mutants": 5, "fuzz": 60, "fuzz-py312": 60}
+SPECIALS_PER_FILE = 150
+MINIMUM_ROWS = 5_000
+
+
+def _special(result: dict[str, str]) -> bool:
+    """NaN, an infinity or a negative zero: the values a careless host loses."""
+    if "float" not in result:
+        return False
+    value = float.fromhex(result["float"])
+    return math.isnan(value) or math.isinf(value) or (value == 0.0 and math.copysign(1.0, value) < 0)
+
+
+def _table(row: dict[str, Any]) -> tuple[bool, Any]:
+    if "table" in row:
+        return True, row["table"]
+    ref = row.get("table_ref")
+    if ref is None:
+        return True, None
+    example = finqa_examples().get(ref)
+    return example is not None, example["table"] if example else None
+
+
+def sample(name: str) -> list[dict[str, Any]]:
+    rows, specials = [], 0
+    for number, row in enumerate(vector_rows(name)):
+        if row["invalid"] is None:  # a gold row whose table is not available
+            continue
+        special = row["invalid"] == 0 and _special(row["result"]) and specials < SPECIALS_PER_FILE
+        if number % STRIDES[name] and not special:
+            continue
+        available, table = _table(row)
+        if not available:
+            continue
+        specials += special
+        rows.append({"id": row["id"], "program": row["program"], "table": table, "python": row["python"],
+                     "invalid": row["invalid"], "result": row["result"]})
+    return rows
+
+
+def same_as_recorded(row: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """The recorded flag, and for a valid row the recorded bits (NaN as NaN)."""
+    if answer["invalid"] != row["invalid"]:
+        return False
+    if row["invalid"]:
+        return True  # a refused program's recorded result carries no meaning
+    recorded, given = row["result"], answer["result"]
+    if "float" in recorded:
+        if "float" not in given:
+            return False
+        expected, got = float.fromhex(recorded["float"]), float.fromhex(given["float"])
+        return math.isnan(got) if math.isnan(expected) else expected.hex() == got.hex()
+    return given == recorded
+
+
+@pytest.fixture(scope="module")
+def samples() -> dict[str, list[dict[str, Any]]]:
+    return {name: sample(name) for name in STRIDES}
+
+
+def test_the_sample_covers_every_kind(samples: dict[str, list[dict[str, Any]]]) -> None:
+    assert sum(len(rows) for rows in samples.values()) >= MINIMUM_ROWS
+    for name, rows in samples.items():
+        assert len(rows) >= 1_000, name
+        assert {row["invalid"] for row in rows} == ({0} if name == "gold" else {0, 1}), name
+    assert {row["python"] for row in samples["fuzz-py312"]} == {"3.12"}
+    specials = [row for rows in samples.values() for row in rows if row["invalid"] == 0 and _special(row["result"])]
+    kinds = {("nan" if math.isnan(v) else "inf" if math.isinf(v) else "-0.0")
+             for v in (float.fromhex(row["result"]["float"]) for row in specials)}
+    assert kinds == {"nan", "inf", "-0.0"}
+
+
+@pytest.mark.parametrize("name", list(STRIDES))
+def test_page_matches_recorded_vectors_and_cpython(page: Any, samples: dict[str, list[dict[str, Any]]],
+                                                   name: str) -> None:
+    rows = samples[name]
+    request = [{"program": row["program"], "table": row["table"], "python": row["python"]} for row in rows]
+    reply = page.evaluate("rows => window.finscore.executeRows(rows)", request)
+    assert reply["ok"], reply
+    in_page = reply["answers"]
+    assert len(in_page) == len(rows)
+
+    by_python: dict[str, list[int]] = {}
+    for position, row in enumerate(rows):
+        by_python.setdefault(row["python"], []).append(position)
+    in_cpython: list[dict[str, Any] | None] = [None] * len(rows)
+    for python, positions in by_python.items():
+        executions = execute_many([(rows[p]["program"], rows[p]["table"]) for p in positions], python=python)
+        for position, execution in zip(positions, executions):
+            in_cpython[position] = {"invalid": execution.invalid, "result": execution.vector_result()}
+
+    differ_from_recorded = [row["id"] for row, answer in zip(rows, in_page) if not same_as_recorded(row, answer)]
+    differ_from_cpython = [row["id"] for row, mine, theirs in zip(rows, in_page, in_cpython) if mine != theirs]
+    assert differ_from_recorded == [], f"{len(differ_from_recorded)} rows differ from the recording"
+    assert differ_from_cpython == [], f"{len(differ_from_cpython)} rows differ from the package under CPython"
