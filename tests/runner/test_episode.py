@@ -157,6 +157,8 @@ def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: di
         ('{"kind": "answer", "claims": {"x": {"value": NaN}}}', "malformed_output", None),
         ({"kind": "answer", "claims": {"x": {"value": float("inf")}}}, "malformed_output", None),
         (None, "malformed_output", None),
+        ("__import__('os').getcwd()", "malformed_output", None),
+        ("{'kind': 'refusal', 'reason': 'out_of_scope'}", "malformed_output", None),
     ],
 )
 def test_final_output_is_read_as_json_never_evaluated(
