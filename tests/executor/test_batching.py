@@ -1,0 +1,43 @@
+"""A batch of 10,000 programs costs one call into the module."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import finscore.executor
+from finscore.core import Core
+from finscore.host.backend import module_bytes
+from finscore.host.wasmtime_backend import WasmtimeBackend
+
+
+class CountingBackend:
+    """Passes every call through to wasmtime and counts them by name."""
+
+    def __init__(self) -> None:
+        self.inner = WasmtimeBackend.create(module_bytes())
+        self.calls: Counter[str] = Counter()
+
+    def call(self, name: str, *args: int | float) -> int:
+        self.calls[name] += 1
+        return self.inner.call(name, *args)
+
+    def read(self, address: int, size: int) -> bytes:
+        return self.inner.read(address, size)
+
+    def write(self, address: int, data: bytes) -> None:
+        self.inner.write(address, data)
+
+
+def test_ten_thousand_programs_cost_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = CountingBackend()
+    core = Core(backend)
+    monkeypatch.setattr(finscore.executor, "get_core", lambda: core)
+    programs = [(f"subtract({k}, 1.2), divide(#0, 34.8), multiply(#1, const_100)", None) for k in range(10_000)]
+    outcomes = finscore.executor.execute_many(programs)
+    assert backend.calls["fs_execute_batch"] == 1
+    assert backend.calls["fs_execute"] == 0
+    assert [o.result for o in outcomes[:3]] == [round((k - 1.2) / 34.8 * 100.0, 5) for k in range(3)]
+    outcomes = finscore.executor.execute_many(programs + programs[:1])
+    assert backend.calls["fs_execute_batch"] == 3  # 10,001 programs: two chunks
