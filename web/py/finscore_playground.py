@@ -71,12 +71,11 @@ def detect_table_format(text: str) -> str:
 
 
 def _split_pipe_row(line: str) -> list[str]:
+    """Cells of one `|` row. A Markdown row `| a | b |` (a bar at both ends) loses its outer
+    bars; a row with a bar at one end only keeps it, so ` | 2008` has an empty first cell."""
     cells = line.strip()
-    # a Markdown-style row "| a | b |" has an empty cell outside each outer bar
-    if cells.startswith("|"):
-        cells = cells[1:]
-    if cells.endswith("|"):
-        cells = cells[:-1]
+    if len(cells) > 1 and cells.startswith("|") and cells.endswith("|"):
+        cells = cells[1:-1]
     return cells.split("|")
 
 
@@ -90,7 +89,8 @@ def read_table_text(text: str, table_format: str = "auto") -> tuple[Any, str]:
 
     JSON is passed on exactly as written (a list of rows, or a FinQA example with a
     "table"), so a malformed table reaches the reader and gets its typed refusal.
-    Pasted rows are one row per line; each cell loses its surrounding whitespace.
+    Pasted rows are one row per line; each cell loses its surrounding whitespace, and a
+    Markdown rule line (`|---|---|`) is skipped.
     """
     if table_format not in TABLE_FORMATS:
         raise PlaygroundInputError(f"table format must be one of {', '.join(TABLE_FORMATS)}, not {table_format!r}")

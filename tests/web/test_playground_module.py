@@ -1,0 +1,121 @@
+"""The playground's Python side under CPython: how pasted text is read, and its error messages.
+
+These need no browser; the same module runs in the page under Pyodide, where
+tests/web/test_playground_page.py checks that it answers exactly as here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from typing import Any
+
+import pytest
+
+from finscore import execute, execute_many
+
+from .conftest import WEB
+
+
+def _load() -> Any:
+    spec = importlib.util.spec_from_file_location("finscore_playground_under_test", WEB / "py" / "finscore_playground.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+playground = _load()
+ROWS = [["", "2008", "2007"], ["revenue", "$ 12", "$ -3 ( 3 )"]]
+
+
+def test_program_text_is_a_string_or_a_token_list() -> None:
+    assert playground.read_program_text("  add(1, 2) \n") == "add(1, 2)"
+    assert playground.read_program_text('["add(", "1", "2", ")", "EOF"]') == ["add(", "1", "2", ")", "EOF"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "the program is empty"),
+    ('["add(", "1"', "not valid JSON"),
+    ('["add(", 1, 2, ")"]', "list of strings"),
+])
+def test_unusable_program_text_says_why(text: str, words: str) -> None:
+    with pytest.raises(playground.PlaygroundInputError, match=words):
+        playground.read_program_text(text)
+
+
+def test_tab_separated_rows() -> None:
+    pasted = "\t2008\t2007\nrevenue\t $ 12 \t$ -3 ( 3 )\n\n"
+    assert playground.read_table_text(pasted) == (ROWS, "tab")
+    assert playground.read_table_text(pasted, "tab") == (ROWS, "tab")
+
+
+def test_pipe_separated_rows_plain_and_markdown() -> None:
+    plain = " | 2008 | 2007\nrevenue | $ 12 | $ -3 ( 3 )"
+    markdown = "|  | 2008 | 2007 |\n|---|:---:|---|\n| revenue | $ 12 | $ -3 ( 3 ) |"
+    assert playground.read_table_text(plain) == (ROWS, "pipe")
+    assert playground.read_table_text(markdown, "pipe") == (ROWS, "pipe")
+
+
+def test_json_rows_pass_through_as_written() -> None:
+    assert playground.read_table_text(json.dumps(ROWS)) == (ROWS, "json")
+    assert playground.read_table_text(json.dumps({"id": "x", "table": ROWS})) == (ROWS, "json")
+    odd = [["revenue", 12]]  # not FinQA's text cells: the reader, not the page, decides what that means
+    assert playground.read_table_text(json.dumps(odd), "json") == (odd, "json")
+    assert playground.read_table_text("   \n") == (None, "none")
+
+
+@pytest.mark.parametrize("text, table_format, words", [
+    ("just words", "auto", "cannot tell how the table is written"),
+    ("[1, 2", "auto", "not valid JSON"),
+    ('{"rows": []}', "json", "list of rows"),
+    ("a\tb", "csv", "table format must be one of"),
+])
+def test_unusable_table_text_says_why(text: str, table_format: str, words: str) -> None:
+    with pytest.raises(playground.PlaygroundInputError, match=words):
+        playground.read_table_text(text, table_format)
+
+
+def test_run_program_answers_like_execute() -> None:
+    request = {"program": "table_sum(revenue, none), divide(#0, 3)", "table": "\t2008\t2007\nrevenue\t$ 12\t$ -3 ( 3 )",
+               "profile": "official", "python": "3.11"}
+    answer = json.loads(playground.run_program(json.dumps(request)))
+    expected = execute(request["program"], ROWS)
+    assert answer["ok"] is True
+    assert answer["execution"]["result"] == expected.vector_result()
+    assert answer["execution"]["result_text"] == repr((12.0 + -3.0) / 3.0) == "3.0"
+    assert [step["value_text"] for step in answer["execution"]["steps"]] == ["9.0", "3.0"]
+    assert (answer["table_format"], answer["table_rows"], answer["program_kind"]) == ("tab", 2, "string")
+
+
+def test_negative_zero_is_spelled_by_python() -> None:
+    answer = json.loads(playground.run_program(json.dumps({"program": "multiply(-1, 0)"})))
+    execution = answer["execution"]
+    assert execution["result_text"] == "-0.0" and execution["result_hex"] == "-0x0.0p+0"
+    assert execution["steps"][0]["value_text"] == "-0.0"
+
+
+@pytest.mark.parametrize("request_fields, words", [
+    ({"program": "add(1, 2)", "profile": "lenient"}, "profile must be one of"),
+    ({"program": "add(1, 2)", "python": "three"}, "python version must look like"),
+    ({"program": ""}, "the program is empty"),
+])
+def test_run_program_refuses_bad_requests_readably(request_fields: dict[str, str], words: str) -> None:
+    answer = json.loads(playground.run_program(json.dumps(request_fields)))
+    assert answer["ok"] is False and words in answer["error"]
+
+
+def test_execute_rows_keeps_order_across_summation_rules() -> None:
+    rows = [
+        {"program": ["table_sum(", "r", "none", ")", "EOF"], "table": [["r", "1e16", "1", "1"]], "python": "3.11"},
+        {"program": ["table_sum(", "r", "none", ")", "EOF"], "table": [["r", "1e16", "1", "1"]], "python": "3.12"},
+        {"program": ["divide(", "1", "0", ")", "EOF"], "table": None},
+    ]
+    answer = json.loads(playground.execute_rows(json.dumps(rows)))
+    left_to_right = (0 + 1e16 + 1.0) + 1.0  # CPython 3.11's sum(): each addition rounded
+    assert left_to_right == 1e16
+    assert answer["answers"][0] == {"invalid": 0, "result": {"float": left_to_right.hex()}}
+    assert answer["answers"][1] == {"invalid": 0, "result": {"float": (1e16 + 2.0).hex()}}  # compensated: exact
+    assert answer["answers"][2] == {"invalid": 1, "result": {"str": "n/a"}}
+    expected = execute_many([(rows[1]["program"], rows[1]["table"])], python="3.12")[0]
+    assert answer["answers"][1]["result"] == expected.vector_result()
