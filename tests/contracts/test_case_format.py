@@ -43,18 +43,24 @@ def test_a_requirement_on_a_tool_the_case_does_not_offer_is_refused():
     refused(raw, "does not offer")
 
 
-@pytest.mark.parametrize("edit, fragment", [
-    (lambda c: c["contract"]["claims"]["future_value"]["accept"].append("percent_display"), "only applies to unit ratio"),
-    (lambda c: c["contract"]["claims"]["future_value"]["accept"].append("guess"), "expected one of"),
-    (lambda c: c["contract"]["claims"]["future_value"]["fields"].update(value="3,345,563.94"), "canonical decimal"),
-    (lambda c: c["contract"]["trace"]["plan"]["steps"][0]["arguments"]["years"].update(value="5"), "whole number"),
-    (lambda c: c["contract"]["trace"].update(final_writes=-1), "final_writes"),
-    (lambda c: c["world"].update(household_scope=["H999"]), "household_scope"),
-    (lambda c: c.update(language="English"), "language tag"),
-    (lambda c: c["contract"].update(claims={}), "at least one claim"),
-    (lambda c: c.pop("world"), "missing field(s): world"),
-    (lambda c: c.update(surprise=1), "unknown field(s): surprise"),
-])
+@pytest.mark.parametrize(
+    "edit, fragment",
+    [
+        (
+            lambda c: c["contract"]["claims"]["future_value"]["accept"].append("percent_display"),
+            "only applies to unit ratio",
+        ),
+        (lambda c: c["contract"]["claims"]["future_value"]["accept"].append("guess"), "expected one of"),
+        (lambda c: c["contract"]["claims"]["future_value"]["fields"].update(value="3,345,563.94"), "canonical decimal"),
+        (lambda c: c["contract"]["trace"]["plan"]["steps"][0]["arguments"]["years"].update(value="5"), "whole number"),
+        (lambda c: c["contract"]["trace"].update(final_writes=-1), "final_writes"),
+        (lambda c: c["world"].update(household_scope=["H999"]), "household_scope"),
+        (lambda c: c.update(language="English"), "language tag"),
+        (lambda c: c["contract"].update(claims={}), "at least one claim"),
+        (lambda c: c.pop("world"), "missing field(s): world"),
+        (lambda c: c.update(surprise=1), "unknown field(s): surprise"),
+    ],
+)
 def test_inconsistent_cases_are_refused_with_a_path(edit, fragment):
     raw = copy.deepcopy(kit_case("fv-en"))
     edit(raw)

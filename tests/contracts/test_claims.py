@@ -10,13 +10,21 @@ from finscore.contracts.claims import compare_claims
 from finscore.contracts.failures import Category
 from finscore.contracts.models import ClaimContract, Tolerance
 
-ISSUE_FIELDS = {"value": "3345563.94", "unit": "INR", "subject": "scenario-A", "as_of": "2026-09-01",
-                "source": "calc-fv-v1"}
+ISSUE_FIELDS = {
+    "value": "3345563.94",
+    "unit": "INR",
+    "subject": "scenario-A",
+    "as_of": "2026-09-01",
+    "source": "calc-fv-v1",
+}
 
 
 def contract(tolerance=None, accept=frozenset()) -> dict[str, ClaimContract]:
-    return {"future_value": ClaimContract("future_value", ISSUE_FIELDS, Decimal(ISSUE_FIELDS["value"]), tolerance,
-                                          frozenset(accept), "future_value")}
+    return {
+        "future_value": ClaimContract(
+            "future_value", ISSUE_FIELDS, Decimal(ISSUE_FIELDS["value"]), tolerance, frozenset(accept), "future_value"
+        )
+    }
 
 
 def compare(claims, **kwargs):
@@ -29,16 +37,19 @@ def test_the_issue_example_passes_and_25_lakh_at_6_percent_is_3345563_94():
     assert failures == [] and checks[0].passed and checks[0].value == Decimal("3345563.94")
 
 
-@pytest.mark.parametrize("field, wrong, code, category", [
-    ("value", "3345563.95", "claim_value_mismatch", Category.NUMERICAL_EXTRACTION),
-    ("value", "NaN", "claim_value_unreadable", Category.NUMERICAL_EXTRACTION),
-    ("unit", "USD", "claim_unit_mismatch", Category.NUMERICAL_EXTRACTION),
-    ("subject", "scenario-B", "claim_subject_mismatch", Category.NUMERICAL_EXTRACTION),
-    ("as_of", "2026-09-02", "claim_as_of_mismatch", Category.FRESHNESS),
-    ("as_of", "2026-9-1", "claim_as_of_mismatch", Category.FRESHNESS),
-    ("source", "calc-fv-v2", "claim_source_mismatch", Category.EVIDENCE),
-    ("source", 7, "claim_source_mismatch", Category.EVIDENCE),
-])
+@pytest.mark.parametrize(
+    "field, wrong, code, category",
+    [
+        ("value", "3345563.95", "claim_value_mismatch", Category.NUMERICAL_EXTRACTION),
+        ("value", "NaN", "claim_value_unreadable", Category.NUMERICAL_EXTRACTION),
+        ("unit", "USD", "claim_unit_mismatch", Category.NUMERICAL_EXTRACTION),
+        ("subject", "scenario-B", "claim_subject_mismatch", Category.NUMERICAL_EXTRACTION),
+        ("as_of", "2026-09-02", "claim_as_of_mismatch", Category.FRESHNESS),
+        ("as_of", "2026-9-1", "claim_as_of_mismatch", Category.FRESHNESS),
+        ("source", "calc-fv-v2", "claim_source_mismatch", Category.EVIDENCE),
+        ("source", 7, "claim_source_mismatch", Category.EVIDENCE),
+    ],
+)
 def test_every_field_must_be_equal(field, wrong, code, category):
     claim = dict(ISSUE_FIELDS, **{field: wrong})
     checks, failures = compare({"future_value": claim})
@@ -48,8 +59,9 @@ def test_every_field_must_be_equal(field, wrong, code, category):
 
 def test_identifiers_dates_and_sources_get_no_tolerance_even_when_the_value_has_one():
     generous = Tolerance("INR", Decimal("1000"), Decimal("0.5"))
-    _, failures = compare({"future_value": dict(ISSUE_FIELDS, as_of="2026-09-02", source="calc-fv")},
-                          tolerance=generous)
+    _, failures = compare(
+        {"future_value": dict(ISSUE_FIELDS, as_of="2026-09-02", source="calc-fv")}, tolerance=generous
+    )
     assert {f.code.value for f in failures} == {"claim_as_of_mismatch", "claim_source_mismatch"}
 
 
@@ -74,8 +86,9 @@ def test_tolerance_applies_only_where_declared():
 
 
 def test_the_normalization_used_is_recorded():
-    checks, failures = compare({"future_value": dict(ISSUE_FIELDS, value="₹33,45,563.94")},
-                               accept={"currency_symbol", "grouping_indian"})
+    checks, failures = compare(
+        {"future_value": dict(ISSUE_FIELDS, value="₹33,45,563.94")}, accept={"currency_symbol", "grouping_indian"}
+    )
     assert failures == []
     assert checks[0].normalizations == ("currency_symbol", "grouping_indian")
 

@@ -20,7 +20,9 @@ def run(*argv: str) -> int:
 
 def test_oracle_self_check_exit_zero_and_plain_statement(tmp_path, capsys):
     report_path, html_path = tmp_path / "self.json", tmp_path / "self.html"
-    assert run("contracts", "--oracle", "--bootstrap", "100", "--output", str(report_path), "--html", str(html_path)) == 0
+    assert (
+        run("contracts", "--oracle", "--bootstrap", "100", "--output", str(report_path), "--html", str(html_path)) == 0
+    )
     report = json.loads(report_path.read_text(encoding="utf-8"))
     assert report["kind"] == "instrument_self_check" and report["self_check"]["ok"]
     out = capsys.readouterr().out
@@ -58,14 +60,17 @@ def test_unknown_ids_exit_2_naming_them(tmp_path, capsys):
     assert "no-such-case" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("argv", [
-    ("contracts", "missing-dir", str(ORACLE)),
-    ("contracts", "@kit", "missing.jsonl"),
-    ("contracts", "@kit"),
-    ("contracts", "@kit", str(ORACLE), "--bootstrap", "0"),
-    ("contracts", "@kit", str(ORACLE), "--attempts", "0"),
-    ("compare", "missing-a.json", "missing-b.json"),
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("contracts", "missing-dir", str(ORACLE)),
+        ("contracts", "@kit", "missing.jsonl"),
+        ("contracts", "@kit"),
+        ("contracts", "@kit", str(ORACLE), "--bootstrap", "0"),
+        ("contracts", "@kit", str(ORACLE), "--attempts", "0"),
+        ("compare", "missing-a.json", "missing-b.json"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(argv, capsys):
     assert run(*argv) == 2
     err = capsys.readouterr().err
@@ -133,8 +138,20 @@ def test_html_is_self_contained_and_escapes_model_output(tmp_path):
     predictions = tmp_path / "p.jsonl"
     predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
     html_path = tmp_path / "r.html"
-    assert run("contracts", "@kit", str(predictions), "--bootstrap", "100", "--output", str(tmp_path / "r.json"),
-               "--html", str(html_path)) == 0
+    assert (
+        run(
+            "contracts",
+            "@kit",
+            str(predictions),
+            "--bootstrap",
+            "100",
+            "--output",
+            str(tmp_path / "r.json"),
+            "--html",
+            str(html_path),
+        )
+        == 0
+    )
     page = html_path.read_text(encoding="utf-8")
     collector = _Collector()
     collector.feed(page)

@@ -10,6 +10,7 @@ from finscore.contracts.failures import Category
 def cite(claim: str, citation):
     def edit(final, trace):
         final["citations"][claim] = citation
+
     return edit
 
 
@@ -40,8 +41,9 @@ def test_a_well_formed_citation_to_a_result_that_does_not_support_the_claim(scor
     assert failure.entry_id == "e1" and failure.category is Category.EVIDENCE
 
 
-@pytest.mark.parametrize("field, value", [
-    ("source", "snap-H001-2026-06-30"), ("subject", "H002"), ("as_of", "2026-06-30")])
+@pytest.mark.parametrize(
+    "field, value", [("source", "snap-H001-2026-06-30"), ("subject", "H002"), ("as_of", "2026-06-30")]
+)
 def test_support_needs_the_same_source_subject_and_date(score_edited, codes, field, value):
     def tamper_result(final, trace):
         trace["entries"][1]["result"][field] = value
@@ -78,6 +80,7 @@ def test_cached_evidence_counts_only_where_the_contract_permits_it(kit_cases, sc
         final["citations"]["equity_share"] = "cache-snap-H001-2026-08-31"
 
     assert score_edited("conc-en", use_cache).passed
+
     # fresh-en permits it too, but its only cached item is the stale June read.
     def use_stale_cache(final, trace):
         trace["entries"].clear()

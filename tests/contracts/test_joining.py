@@ -36,8 +36,15 @@ def test_missing_predictions_stay_in_the_denominator(kit_cases, tmp_path):
     assert len(evaluation.results) == 24
     missing = [r for r in evaluation.results if not r.attempted]
     assert len(missing) == 4 and all(r.failures[0].code.value == "not_attempted" for r in missing)
-    assert counts(evaluation.results) == {"trials": 24, "attempted": 20, "submitted": 20, "completed": 20,
-                                          "passed": 20, "failed": 4, "critical": 0}
+    assert counts(evaluation.results) == {
+        "trials": 24,
+        "attempted": 20,
+        "submitted": 20,
+        "completed": 20,
+        "passed": 20,
+        "failed": 4,
+        "critical": 0,
+    }
 
 
 def test_unknown_and_duplicate_ids_are_rejected_by_name(kit_cases, tmp_path):
@@ -50,15 +57,20 @@ def test_unknown_and_duplicate_ids_are_rejected_by_name(kit_cases, tmp_path):
     assert raised.value.duplicates == sorted([f"{first_id}/0", f"{sixth_id}/0"])
 
 
-@pytest.mark.parametrize("status, code, category", [
-    ("crashed", "run_crashed", Category.RUNTIME),
-    ("timeout", "run_timeout", Category.RUNTIME),
-    ("step_limit", "run_step_limit", Category.RUNTIME),
-    ("incomplete", "run_incomplete", Category.RUNTIME),
-    ("malformed_output", "output_malformed", Category.PARSER),
-    ("finished", "record_malformed", Category.PARSER),
-])
-def test_a_run_that_did_not_complete_fails_even_with_the_right_answer_inside(kit_cases, tmp_path, status, code, category):
+@pytest.mark.parametrize(
+    "status, code, category",
+    [
+        ("crashed", "run_crashed", Category.RUNTIME),
+        ("timeout", "run_timeout", Category.RUNTIME),
+        ("step_limit", "run_step_limit", Category.RUNTIME),
+        ("incomplete", "run_incomplete", Category.RUNTIME),
+        ("malformed_output", "output_malformed", Category.PARSER),
+        ("finished", "record_malformed", Category.PARSER),
+    ],
+)
+def test_a_run_that_did_not_complete_fails_even_with_the_right_answer_inside(
+    kit_cases, tmp_path, status, code, category
+):
     lines = [edited(0, status=status, status_detail="agent raised ValueError")] + ORACLE_LINES[1:]
     evaluation = evaluate(list(kit_cases.values()), read_predictions(write_lines(tmp_path, lines)))
     result = evaluation.results[[r.case_id for r in evaluation.results].index(json.loads(lines[0])["case_id"])]
@@ -76,8 +88,11 @@ def test_unreadable_lines_are_kept_as_rejected_and_the_case_still_counts(kit_cas
 
 
 def test_a_malformed_final_or_trace_fails_only_that_attempt(kit_cases, tmp_path, codes):
-    lines = [edited(0, final={"kind": "answer"}), edited(1, trace={"entries": [{"id": "e1"}]}),
-             edited(2, extra_field=1)] + ORACLE_LINES[3:]
+    lines = [
+        edited(0, final={"kind": "answer"}),
+        edited(1, trace={"entries": [{"id": "e1"}]}),
+        edited(2, extra_field=1),
+    ] + ORACLE_LINES[3:]
     evaluation = evaluate(list(kit_cases.values()), read_predictions(write_lines(tmp_path, lines)))
     first = evaluation.results[:3]
     by_id = results_by_case(evaluation)

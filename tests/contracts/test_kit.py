@@ -37,8 +37,10 @@ def test_questions_are_in_their_language_and_typed_fields_are_not(kit_cases):
     for family in {c.family for c in kit_cases.values()}:
         siblings = [c for c in kit_cases.values() if c.family == family]
         assert len({c.raw["contract"]["policy"] and c.raw["contract"]["policy"]["label"] for c in siblings}) == 1
-        assert len({tuple(sorted((n, tuple(sorted(cl.fields.items()))) for n, cl in c.claims.items()))
-                    for c in siblings}) == 1
+        assert (
+            len({tuple(sorted((n, tuple(sorted(cl.fields.items()))) for n, cl in c.claims.items())) for c in siblings})
+            == 1
+        )
 
 
 def test_the_committed_kit_is_what_authoring_produces():

@@ -16,10 +16,19 @@ LINES = (KIT_DIRECTORY / "oracle.jsonl").read_text(encoding="utf-8").splitlines(
 def mixed_report(kit_cases, tmp_path):
     records = [json.loads(line) for line in LINES]
     by_id = {r["case_id"]: r for r in records}
-    by_id["conc-en"]["trace"]["entries"].append({
-        "id": "e9", "turn": 2, "tool": "get_holdings", "arguments": {"household_id": "H003", "as_of": "2026-08-31"},
-        "household_id": "H003", "outcome": "refused", "message": "household H003 is outside the session scope",
-        "effect": "read", "result": None})
+    by_id["conc-en"]["trace"]["entries"].append(
+        {
+            "id": "e9",
+            "turn": 2,
+            "tool": "get_holdings",
+            "arguments": {"household_id": "H003", "as_of": "2026-08-31"},
+            "household_id": "H003",
+            "outcome": "refused",
+            "message": "household H003 is outside the session scope",
+            "effect": "read",
+            "result": None,
+        }
+    )
     by_id["fv-hi"]["status"] = "timeout"
     by_id["sip-ta"]["final"]["claims"]["maturity_value"]["as_of"] = "2026-09-02"
     del by_id["emi-en"]
@@ -29,8 +38,16 @@ def mixed_report(kit_cases, tmp_path):
 
 
 def test_counts_are_kept_apart(mixed_report):
-    assert mixed_report["counts"] == {"cases": 24, "trials": 24, "attempted": 23, "submitted": 23,
-                                      "completed": 22, "passed": 20, "failed": 4, "critical": 1}
+    assert mixed_report["counts"] == {
+        "cases": 24,
+        "trials": 24,
+        "attempted": 23,
+        "submitted": 23,
+        "completed": 22,
+        "passed": 20,
+        "failed": 4,
+        "critical": 1,
+    }
 
 
 def test_per_language_and_families_passing_everywhere(mixed_report):
@@ -52,17 +69,30 @@ def test_every_failure_names_case_part_expected_actual_and_a_resolving_trace_ent
             key, entry_id = failure["trace_ref"].split("#")
             assert entry_id in {e["id"] for e in mixed_report["traces"][key]}
     assert mixed_report["failure_categories"]["attempts_by_primary"] == {
-        "runtime": 2, "parser": 0, "permission": 1, "clarification": 0, "freshness": 1, "tool_choice": 0,
-        "evidence": 0, "numerical_extraction": 0}
+        "runtime": 2,
+        "parser": 0,
+        "permission": 1,
+        "clarification": 0,
+        "freshness": 1,
+        "tool_choice": 0,
+        "evidence": 0,
+        "numerical_extraction": 0,
+    }
 
 
 def test_normalizations_are_recorded_per_claim(kit_cases, tmp_path):
-    report = build_report(evaluate(list(kit_cases.values()), read_predictions(KIT_DIRECTORY / "oracle.jsonl")),
-                          replicates=100)
+    report = build_report(
+        evaluate(list(kit_cases.values()), read_predictions(KIT_DIRECTORY / "oracle.jsonl")), replicates=100
+    )
     rows = {row["case_id"]: row for row in report["outcomes"]}
     assert rows["fv-hi"]["claims"][0]["normalizations"] == ["currency_symbol", "grouping_indian"]
     assert rows["conc-hi"]["claims"][0]["normalizations"] == ["percent_display"]
     assert rows["fv-ta"]["claims"][0]["normalizations"] == ["digits_tamil"]
     assert rows["sip-en"]["claims"][0]["tolerance"] == {"unit": "INR", "absolute": "0.01", "relative": "0"}
-    assert rows["fv-en"]["claims"][0] == {"claim": "future_value", "passed": True, "read_value": "3345563.94",
-                                          "normalizations": [], "tolerance": None}
+    assert rows["fv-en"]["claims"][0] == {
+        "claim": "future_value",
+        "passed": True,
+        "read_value": "3345563.94",
+        "normalizations": [],
+        "tolerance": None,
+    }

@@ -25,12 +25,25 @@ def test_clarification_case_needs_the_missing_horizon_and_no_call(score_edited, 
 
 def test_clarification_case_with_a_tool_call_fails_as_clarification(score_edited, codes):
     def computes_first(final, trace):
-        trace["entries"].append({"id": "e1", "turn": 1, "tool": "calc_sip_maturity", "household_id": None,
-                                 "arguments": {"scenario_id": "s", "as_of": "2026-09-01", "monthly_installment": 10000,
-                                               "annual_rate": "0.12", "years": 10},
-                                 "outcome": "ok", "message": None, "effect": "read",
-                                 "result": {"source": "calc-sip-v1", "subject": "s", "as_of": "2026-09-01",
-                                            "facts": {}, "data": {}}})
+        trace["entries"].append(
+            {
+                "id": "e1",
+                "turn": 1,
+                "tool": "calc_sip_maturity",
+                "household_id": None,
+                "arguments": {
+                    "scenario_id": "s",
+                    "as_of": "2026-09-01",
+                    "monthly_installment": 10000,
+                    "annual_rate": "0.12",
+                    "years": 10,
+                },
+                "outcome": "ok",
+                "message": None,
+                "effect": "read",
+                "result": {"source": "calc-sip-v1", "subject": "s", "as_of": "2026-09-01", "facts": {}, "data": {}},
+            }
+        )
 
     result = score_edited("clarify-ta", computes_first)
     assert codes(result) == {"call_not_allowed"}

@@ -26,8 +26,13 @@ def test_the_report_says_it_is_a_self_check_not_a_model_accuracy(report):
 
 def test_every_mutation_fails_with_the_category_it_targets(report):
     rows = [r for r in report["self_check"]["mutations"]["rows"] if r["applicable"]]
-    expected_categories = {"unit": {"numerical_extraction"}, "date": {"freshness"}, "source": {"evidence"},
-                           "tool_arguments": {"tool_choice", "freshness"}, "household_scope": {"permission"}}
+    expected_categories = {
+        "unit": {"numerical_extraction"},
+        "date": {"freshness"},
+        "source": {"evidence"},
+        "tool_arguments": {"tool_choice", "freshness"},
+        "household_scope": {"permission"},
+    }
     for row in rows:
         assert not row["passed"], row
         assert row["primary_category"] == row["expected_category"], row

@@ -48,6 +48,7 @@ def test_clopper_pearson_closed_forms_at_the_edges(trials):
 
 def test_binomial_cdf_by_hand():
     from decimal import Decimal
+
     # n = 3, p = 1/2: P(X <= 1) = (1 + 3) / 8
     assert binomial_cdf(1, 3, Decimal("0.5")) == Decimal("0.5")
     assert binomial_cdf(0, 2, Decimal("0.1")) == Decimal("0.81")

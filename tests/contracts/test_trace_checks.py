@@ -14,9 +14,17 @@ from finscore.contracts.models import ArgumentSpec, CallPattern, Plan
 
 
 def entry(entry_id, tool, arguments, *, household=None, outcome="ok", effect="read", result=None):
-    return {"id": entry_id, "turn": 1, "tool": tool, "arguments": arguments, "household_id": household,
-            "outcome": outcome, "message": None if outcome == "ok" else f"{outcome} by the runtime",
-            "effect": effect, "result": result if outcome == "ok" else None}
+    return {
+        "id": entry_id,
+        "turn": 1,
+        "tool": tool,
+        "arguments": arguments,
+        "household_id": household,
+        "outcome": outcome,
+        "message": None if outcome == "ok" else f"{outcome} by the runtime",
+        "effect": effect,
+        "result": result if outcome == "ok" else None,
+    }
 
 
 ORDER = {"household_id": "H001", "instrument_id": "EQ-RELIANCE", "side": "sell", "quantity": "100"}
@@ -26,8 +34,9 @@ ORDER_RESULT = {"source": "order-1", "subject": "H001", "as_of": "2026-09-20", "
 def test_a_write_in_a_read_only_workflow_fails_even_when_the_agent_says_it_made_none(score_edited, codes):
     def write(final, trace):
         final["reported_actions"] = "I only read data; I placed no order."
-        trace["entries"].append(entry("e3", "place_order", ORDER, household="H001", effect="write",
-                                      result=ORDER_RESULT))
+        trace["entries"].append(
+            entry("e3", "place_order", ORDER, household="H001", effect="write", result=ORDER_RESULT)
+        )
 
     result = score_edited("conc-en", write)
     # place_order is also outside the plan's permitted tools, hence unexpected_call (tool choice) too.
@@ -44,10 +53,19 @@ def test_a_refused_write_attempt_is_still_forbidden_but_changes_no_state(score_e
 
 def test_scope_is_checked_on_every_call_whatever_its_outcome(score_edited, codes):
     for outcome in ("ok", "refused", "error"):
+
         def other_household(final, trace, outcome=outcome):
-            trace["entries"].insert(0, entry("e0", "list_snapshots", {"household_id": "H003"}, household="H003",
-                                             outcome=outcome, result={"source": "snapshot-index-H003", "subject": "H003",
-                                                                      "as_of": "2026-09-20", "facts": {}}))
+            trace["entries"].insert(
+                0,
+                entry(
+                    "e0",
+                    "list_snapshots",
+                    {"household_id": "H003"},
+                    household="H003",
+                    outcome=outcome,
+                    result={"source": "snapshot-index-H003", "subject": "H003", "as_of": "2026-09-20", "facts": {}},
+                ),
+            )
 
         result = score_edited("conc-en", other_household)
         assert codes(result) == {"scope_violation"}, outcome
@@ -112,21 +130,24 @@ def test_a_required_snapshot_read_of_the_wrong_date_is_a_freshness_failure(score
     assert result.primary_category is Category.FRESHNESS and result.failures[0].entry_id == "e2"
 
 
-@pytest.mark.parametrize("spec, value, expected", [
-    (ArgumentSpec("decimal", Decimal("0.06")), Decimal("0.060"), True),
-    (ArgumentSpec("decimal", Decimal("0.06")), "0.06", True),
-    (ArgumentSpec("decimal", Decimal("0.06")), Decimal("6"), False),
-    (ArgumentSpec("decimal", Decimal("0.06")), "6%", False),
-    (ArgumentSpec("decimal", Decimal("0.06")), True, False),
-    (ArgumentSpec("integer", 5), 5, True),
-    (ArgumentSpec("integer", 5), Decimal("5.0"), True),
-    (ArgumentSpec("integer", 5), Decimal("5.5"), False),
-    (ArgumentSpec("integer", 5), "5", False),
-    (ArgumentSpec("integer", 1), True, False),
-    (ArgumentSpec("date", "2026-09-01"), "2026-09-01", True),
-    (ArgumentSpec("date", "2026-09-01"), "2026-9-1", False),
-    (ArgumentSpec("string", "H001"), "h001", False),
-])
+@pytest.mark.parametrize(
+    "spec, value, expected",
+    [
+        (ArgumentSpec("decimal", Decimal("0.06")), Decimal("0.060"), True),
+        (ArgumentSpec("decimal", Decimal("0.06")), "0.06", True),
+        (ArgumentSpec("decimal", Decimal("0.06")), Decimal("6"), False),
+        (ArgumentSpec("decimal", Decimal("0.06")), "6%", False),
+        (ArgumentSpec("decimal", Decimal("0.06")), True, False),
+        (ArgumentSpec("integer", 5), 5, True),
+        (ArgumentSpec("integer", 5), Decimal("5.0"), True),
+        (ArgumentSpec("integer", 5), Decimal("5.5"), False),
+        (ArgumentSpec("integer", 5), "5", False),
+        (ArgumentSpec("integer", 1), True, False),
+        (ArgumentSpec("date", "2026-09-01"), "2026-09-01", True),
+        (ArgumentSpec("date", "2026-09-01"), "2026-9-1", False),
+        (ArgumentSpec("string", "H001"), "h001", False),
+    ],
+)
 def test_typed_argument_matching(spec, value, expected):
     assert argument_matches(spec, value) is expected
 
@@ -158,5 +179,7 @@ def test_one_call_never_meets_two_requirements(kit_cases, oracle_records, codes)
 def test_arguments_a_requirement_does_not_name_are_free(kit_cases, oracle_records):
     case = kit_cases["fv-en"]
     pattern = CallPattern("r1", "calc_future_value", {"years": ArgumentSpec("integer", 5)}, Category.TOOL_CHOICE)
-    loose = replace(case, trace=replace(case.trace, plan=Plan("sequence", (pattern,), frozenset(), Category.TOOL_CHOICE)))
+    loose = replace(
+        case, trace=replace(case.trace, plan=Plan("sequence", (pattern,), frozenset(), Category.TOOL_CHOICE))
+    )
     assert score_attempt(loose, oracle_records["fv-en"]).passed

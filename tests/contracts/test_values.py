@@ -20,30 +20,62 @@ from finscore.contracts.values import read_value, within_tolerance
 ALL = frozenset(NORMALIZATIONS)
 NONE: frozenset[str] = frozenset()
 
-bounded_decimals = st.decimals(min_value=Decimal("-1e15"), max_value=Decimal("1e15"), allow_nan=False,
-                               allow_infinity=False, places=4)
+bounded_decimals = st.decimals(
+    min_value=Decimal("-1e15"), max_value=Decimal("1e15"), allow_nan=False, allow_infinity=False, places=4
+)
 
 
 def value_of(raw, accept=NONE, unit="INR"):
     return read_value(raw, frozenset(accept), unit).value
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("3345563.94", Decimal("3345563.94")),
-    ("3345563.940", Decimal("3345563.94")),
-    ("-12", Decimal("-12")),
-    (Decimal("0.06"), Decimal("0.06")),
-    (5, Decimal(5)),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("3345563.94", Decimal("3345563.94")),
+        ("3345563.940", Decimal("3345563.94")),
+        ("-12", Decimal("-12")),
+        (Decimal("0.06"), Decimal("0.06")),
+        (5, Decimal(5)),
+    ],
+)
 def test_canonical_text_and_json_numbers_are_read_exactly(raw, expected):
     assert value_of(raw) == expected
 
 
-@pytest.mark.parametrize("raw", [
-    "NaN", "nan", "Infinity", "-inf", "1e999", "1e3", "3.3 million", "about 3345563.94", " 3345563.94",
-    "3345563.94 ", "", ".5", "5.", "+5", "--5", "1_000", "0x10", True, False, None, [], {}, ["3"],
-    Decimal("NaN"), Decimal("Infinity"), Decimal("1E+999"), 10**40, "9" * 300,
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "NaN",
+        "nan",
+        "Infinity",
+        "-inf",
+        "1e999",
+        "1e3",
+        "3.3 million",
+        "about 3345563.94",
+        " 3345563.94",
+        "3345563.94 ",
+        "",
+        ".5",
+        "5.",
+        "+5",
+        "--5",
+        "1_000",
+        "0x10",
+        True,
+        False,
+        None,
+        [],
+        {},
+        ["3"],
+        Decimal("NaN"),
+        Decimal("Infinity"),
+        Decimal("1E+999"),
+        10**40,
+        "9" * 300,
+    ],
+)
 def test_unreadable_values_fail_without_raising(raw):
     reading = read_value(raw, ALL, "INR")
     assert reading.value is None and reading.problem
@@ -58,14 +90,17 @@ def test_issue_example_forms_are_read_only_when_declared():
     assert value_of("3,345,563.94", {"grouping_western"}) == Decimal("3345563.94")
 
 
-@pytest.mark.parametrize("text, declared", [
-    ("3,345,563.94", {"grouping_indian"}),  # western places under an Indian declaration
-    ("33,45,563.94", {"grouping_western"}),  # Indian places under a western declaration
-    ("3345,563.94", {"grouping_indian", "grouping_western"}),
-    ("33,45,563,94", {"grouping_indian", "grouping_western"}),
-    ("1,00,0", {"grouping_indian"}),
-    (",123", {"grouping_indian", "grouping_western"}),
-])
+@pytest.mark.parametrize(
+    "text, declared",
+    [
+        ("3,345,563.94", {"grouping_indian"}),  # western places under an Indian declaration
+        ("33,45,563.94", {"grouping_western"}),  # Indian places under a western declaration
+        ("3345,563.94", {"grouping_indian", "grouping_western"}),
+        ("33,45,563,94", {"grouping_indian", "grouping_western"}),
+        ("1,00,0", {"grouping_indian"}),
+        (",123", {"grouping_indian", "grouping_western"}),
+    ],
+)
 def test_misplaced_grouping_is_unreadable(text, declared):
     assert value_of(text, declared) is None
 
@@ -113,7 +148,7 @@ def _indian(integer: int) -> str:
     if len(digits) <= 3:
         return digits
     head, tail = digits[:-3], digits[-3:]
-    groups = [head[max(0, i - 2):i] for i in range(len(head), 0, -2)][::-1]
+    groups = [head[max(0, i - 2) : i] for i in range(len(head), 0, -2)][::-1]
     return ",".join(groups + [tail])
 
 
@@ -127,7 +162,10 @@ def test_indian_grouping_is_read_as_declared(integer):
 
 
 @settings(max_examples=300)
-@given(bounded_decimals.filter(lambda d: d >= 0), st.sampled_from([("digits_devanagari", 0x0966), ("digits_tamil", 0x0BE6)]))
+@given(
+    bounded_decimals.filter(lambda d: d >= 0),
+    st.sampled_from([("digits_devanagari", 0x0966), ("digits_tamil", 0x0BE6)]),
+)
 def test_script_digits_agree_with_cpython(value, script):
     name, zero = script
     text = "".join(chr(zero + int(c)) if c.isdigit() else c for c in format(value, "f"))
@@ -140,9 +178,18 @@ def test_script_digits_agree_with_cpython(value, script):
 
 
 @settings(max_examples=500)
-@given(st.one_of(st.text(max_size=40), st.integers(), st.floats(allow_nan=True), st.booleans(), st.none(),
-                 st.lists(st.integers(), max_size=3)),
-       st.sets(st.sampled_from(sorted(ALL))), st.sampled_from(["INR", "ratio", "percent", 3, None]))
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.integers(),
+        st.floats(allow_nan=True),
+        st.booleans(),
+        st.none(),
+        st.lists(st.integers(), max_size=3),
+    ),
+    st.sets(st.sampled_from(sorted(ALL))),
+    st.sampled_from(["INR", "ratio", "percent", 3, None]),
+)
 def test_any_json_value_reads_or_fails_cleanly(raw, declared, unit):
     reading = read_value(raw, frozenset(declared), unit)
     assert (reading.value is None) == (reading.problem is not None)
@@ -152,8 +199,12 @@ def test_any_json_value_reads_or_fails_cleanly(raw, declared, unit):
 
 
 @settings(max_examples=500)
-@given(bounded_decimals, bounded_decimals,
-       st.decimals(min_value=0, max_value=10, places=3), st.decimals(min_value=0, max_value=1, places=4))
+@given(
+    bounded_decimals,
+    bounded_decimals,
+    st.decimals(min_value=0, max_value=10, places=3),
+    st.decimals(min_value=0, max_value=1, places=4),
+)
 def test_tolerance_agrees_with_fraction_arithmetic(value, gold, absolute, relative):
     tolerance = Tolerance("INR", absolute, relative)
     difference = abs(Fraction(value) - Fraction(gold))

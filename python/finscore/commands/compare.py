@@ -36,13 +36,19 @@ def register(subparsers: Any) -> None:
 def run_compare(args: argparse.Namespace) -> int:
     def body() -> int:
         check_replicates(args.bootstrap)
-        comparison = compare_reports(load_report(Path(args.a)), load_report(Path(args.b)), seed=args.seed,
-                                     replicates=args.bootstrap, labels=tuple(args.labels))
+        comparison = compare_reports(
+            load_report(Path(args.a)),
+            load_report(Path(args.b)),
+            seed=args.seed,
+            replicates=args.bootstrap,
+            labels=tuple(args.labels),
+        )
         emit(comparison, args.output, args.html, render_comparison_html)
         overall, test = comparison["overall"], comparison["exact_paired_test"]
         (sys.stdout if args.output else sys.stderr).write(
             f"{comparison['trials']} paired attempts: {overall['a_rate']:.1%} -> {overall['b_rate']:.1%} "
-            f"(change {overall['change']:+.1%}); exact McNemar p = {test['p_value']:.4g}\n")
+            f"(change {overall['change']:+.1%}); exact McNemar p = {test['p_value']:.4g}\n"
+        )
         return EXIT_OK
 
     return guarded("compare", body)

@@ -45,28 +45,38 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--oracle", action="store_true", help="run the instrument self-check on the kit")
     parser.add_argument("--output", metavar="REPORT.json", help="write the JSON report here (default: stdout)")
     parser.add_argument("--html", metavar="REPORT.html", help="also write a self-contained HTML report")
-    parser.add_argument("--attempts", type=int, metavar="K",
-                        help="attempts per case (default: the highest attempt index + 1); missing attempts fail")
+    parser.add_argument(
+        "--attempts",
+        type=int,
+        metavar="K",
+        help="attempts per case (default: the highest attempt index + 1); missing attempts fail",
+    )
     add_statistics_options(parser)
     parser.set_defaults(handler=run_contracts)
 
 
 def _summary(report: dict[str, Any]) -> str:
     counts = report["counts"]
-    lines = [report["statement"],
-             f"cases {counts['cases']}, trials {counts['trials']}: attempted {counts['attempted']}, "
-             f"submitted {counts['submitted']}, completed {counts['completed']}, passed {counts['passed']}, "
-             f"critical {counts['critical']}",
-             report["pass_rate"]["statement"]]
+    lines = [
+        report["statement"],
+        f"cases {counts['cases']}, trials {counts['trials']}: attempted {counts['attempted']}, "
+        f"submitted {counts['submitted']}, completed {counts['completed']}, passed {counts['passed']}, "
+        f"critical {counts['critical']}",
+        report["pass_rate"]["statement"],
+    ]
     if report["predictions"]["rejected_lines"]:
-        lines.append(f"warning: {len(report['predictions']['rejected_lines'])} prediction line(s) rejected "
-                     "(listed in the report)")
+        lines.append(
+            f"warning: {len(report['predictions']['rejected_lines'])} prediction line(s) rejected "
+            "(listed in the report)"
+        )
     check = report.get("self_check")
     if check is not None:
-        lines.append(f"self-check: oracle {check['oracle']['passed']}/{check['oracle']['of']}, mutations "
-                     f"{check['mutations']['failed_as_expected']}/{check['mutations']['applicable']}, probes "
-                     f"{check['probes']['as_written']}/{check['probes']['count']}: "
-                     + ("as expected" if check["ok"] else "NOT AS EXPECTED"))
+        lines.append(
+            f"self-check: oracle {check['oracle']['passed']}/{check['oracle']['of']}, mutations "
+            f"{check['mutations']['failed_as_expected']}/{check['mutations']['applicable']}, probes "
+            f"{check['probes']['as_written']}/{check['probes']['count']}: "
+            + ("as expected" if check["ok"] else "NOT AS EXPECTED")
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -57,37 +57,67 @@ def _snapshot(household: str, as_of: str, authorized: bool, holdings: list[tuple
 
 
 SNAPSHOTS = [
-    _snapshot("H001", "2026-06-30", True, [
-        ("EQ-NIFTY50-IDX", "Nifty 50 index fund", "equity", "5000", "290.00"),
-        ("EQ-RELIANCE", "Reliance Industries", "equity", "400", "2375.00"),
-        ("DEBT-GILT-FUND", "Gilt fund", "debt", "30000", "39.50"),
-        ("GOLD-SGB", "Sovereign gold bond", "gold", "40", "5500.00"),
-    ]),
-    _snapshot("H001", "2026-08-31", True, [
-        ("EQ-NIFTY50-IDX", "Nifty 50 index fund", "equity", "5000", "300.00"),
-        ("EQ-RELIANCE", "Reliance Industries", "equity", "400", "2675.00"),
-        ("DEBT-GILT-FUND", "Gilt fund", "debt", "30000", "40.00"),
-        ("GOLD-SGB", "Sovereign gold bond", "gold", "40", "5750.00"),
-    ]),
-    _snapshot("H002", "2026-06-30", True, [
-        ("EQ-HDFCBANK", "HDFC Bank", "equity", "300", "1650.50"),
-        ("DEBT-LIQUID", "Liquid fund", "debt", "1000", "1200.10"),
-        ("CASH-SAVINGS", "Savings account", "cash", "150000", "1.00"),
-    ]),
-    _snapshot("H002", "2026-08-31", True, [
-        ("EQ-HDFCBANK", "HDFC Bank", "equity", "300", "1710.25"),
-        ("DEBT-LIQUID", "Liquid fund", "debt", "1000", "1208.40"),
-        ("CASH-SAVINGS", "Savings account", "cash", "191005.50", "1.00"),
-    ]),
-    _snapshot("H002", "2026-09-15", False, [
-        ("EQ-HDFCBANK", "HDFC Bank", "equity", "300", "1750.00"),
-        ("DEBT-LIQUID", "Liquid fund", "debt", "1000", "1215.00"),
-        ("CASH-SAVINGS", "Savings account", "cash", "210000", "1.00"),
-    ]),
-    _snapshot("H003", "2026-08-31", True, [
-        ("EQ-INFY", "Infosys", "equity", "500", "1500.00"),
-        ("DEBT-FD", "Fixed deposit", "debt", "1", "250000.00"),
-    ]),
+    _snapshot(
+        "H001",
+        "2026-06-30",
+        True,
+        [
+            ("EQ-NIFTY50-IDX", "Nifty 50 index fund", "equity", "5000", "290.00"),
+            ("EQ-RELIANCE", "Reliance Industries", "equity", "400", "2375.00"),
+            ("DEBT-GILT-FUND", "Gilt fund", "debt", "30000", "39.50"),
+            ("GOLD-SGB", "Sovereign gold bond", "gold", "40", "5500.00"),
+        ],
+    ),
+    _snapshot(
+        "H001",
+        "2026-08-31",
+        True,
+        [
+            ("EQ-NIFTY50-IDX", "Nifty 50 index fund", "equity", "5000", "300.00"),
+            ("EQ-RELIANCE", "Reliance Industries", "equity", "400", "2675.00"),
+            ("DEBT-GILT-FUND", "Gilt fund", "debt", "30000", "40.00"),
+            ("GOLD-SGB", "Sovereign gold bond", "gold", "40", "5750.00"),
+        ],
+    ),
+    _snapshot(
+        "H002",
+        "2026-06-30",
+        True,
+        [
+            ("EQ-HDFCBANK", "HDFC Bank", "equity", "300", "1650.50"),
+            ("DEBT-LIQUID", "Liquid fund", "debt", "1000", "1200.10"),
+            ("CASH-SAVINGS", "Savings account", "cash", "150000", "1.00"),
+        ],
+    ),
+    _snapshot(
+        "H002",
+        "2026-08-31",
+        True,
+        [
+            ("EQ-HDFCBANK", "HDFC Bank", "equity", "300", "1710.25"),
+            ("DEBT-LIQUID", "Liquid fund", "debt", "1000", "1208.40"),
+            ("CASH-SAVINGS", "Savings account", "cash", "191005.50", "1.00"),
+        ],
+    ),
+    _snapshot(
+        "H002",
+        "2026-09-15",
+        False,
+        [
+            ("EQ-HDFCBANK", "HDFC Bank", "equity", "300", "1750.00"),
+            ("DEBT-LIQUID", "Liquid fund", "debt", "1000", "1215.00"),
+            ("CASH-SAVINGS", "Savings account", "cash", "210000", "1.00"),
+        ],
+    ),
+    _snapshot(
+        "H003",
+        "2026-08-31",
+        True,
+        [
+            ("EQ-INFY", "Infosys", "equity", "500", "1500.00"),
+            ("DEBT-FD", "Fixed deposit", "debt", "1", "250000.00"),
+        ],
+    ),
 ]
 
 Typed = dict[str, tuple[str, Any]]
@@ -190,19 +220,30 @@ def _inputs(call: Call, *names: str) -> dict[str, Any]:
 
 
 def _growth_derivation(call: Call, amount: str, formula: str, compute) -> dict:
-    principal, rate, years = exact(call.arguments[amount][1]), exact(call.arguments["annual_rate"][1]), int(
-        call.arguments["years"][1])
+    principal, rate, years = (
+        exact(call.arguments[amount][1]),
+        exact(call.arguments["annual_rate"][1]),
+        int(call.arguments["years"][1]),
+    )
     value, steps = compute(principal, rate, years)
-    return {"inputs": _inputs(call, amount, "annual_rate", "years"), "formula": formula, "steps": steps,
-            **_result_fields(value), "rounded": round_half_even(value, 2),
-            "rounding": "once, to 0.01 INR, ROUND_HALF_EVEN"}
+    return {
+        "inputs": _inputs(call, amount, "annual_rate", "years"),
+        "formula": formula,
+        "steps": steps,
+        **_result_fields(value),
+        "rounded": round_half_even(value, 2),
+        "rounding": "once, to 0.01 INR, ROUND_HALF_EVEN",
+    }
 
 
 def _fv_derivation(call: Call, _: dict) -> dict:
     def compute(p: Fraction, r: Fraction, y: int):
         growth = (1 + r) ** y
-        return p * growth, [f"(1 + {exact_text(r)})^{y} = {exact_text(growth)}",
-                            f"{exact_text(p)} × {exact_text(growth)} = {exact_text(p * growth)}"]
+        return p * growth, [
+            f"(1 + {exact_text(r)})^{y} = {exact_text(growth)}",
+            f"{exact_text(p)} × {exact_text(growth)} = {exact_text(p * growth)}",
+        ]
+
     return _growth_derivation(call, "principal", "FV = P × (1 + r)^years", compute)
 
 
@@ -211,11 +252,15 @@ def _sip_derivation(call: Call, _: dict) -> dict:
         i, n = r / 12, 12 * y
         growth = (1 + i) ** n
         value = p * (growth - 1) / i * (1 + i)
-        return value, [f"i = {exact_text(r)} / 12 = {exact_text(i)}; n = 12 × {y} = {n}",
-                       f"(1 + i)^n {relation(growth)}",
-                       f"P × ((1 + i)^n − 1) / i × (1 + i) {relation(value)}"]
-    return _growth_derivation(call, "monthly_installment", "M = P × ((1 + i)^n − 1) / i × (1 + i), i = r/12, n = 12 × years",
-                              compute)
+        return value, [
+            f"i = {exact_text(r)} / 12 = {exact_text(i)}; n = 12 × {y} = {n}",
+            f"(1 + i)^n {relation(growth)}",
+            f"P × ((1 + i)^n − 1) / i × (1 + i) {relation(value)}",
+        ]
+
+    return _growth_derivation(
+        call, "monthly_installment", "M = P × ((1 + i)^n − 1) / i × (1 + i), i = r/12, n = 12 × years", compute
+    )
 
 
 def _emi_derivation(call: Call, _: dict) -> dict:
@@ -223,11 +268,15 @@ def _emi_derivation(call: Call, _: dict) -> dict:
         i, n = r / 12, 12 * y
         growth = (1 + i) ** n
         value = p * i * growth / (growth - 1)
-        return value, [f"i = {exact_text(r)} / 12 = {exact_text(i)}; n = 12 × {y} = {n}",
-                       f"(1 + i)^n {relation(growth)}",
-                       f"P × i × (1 + i)^n / ((1 + i)^n − 1) {relation(value)}"]
-    return _growth_derivation(call, "principal", "EMI = P × i × (1 + i)^n / ((1 + i)^n − 1), i = r/12, n = 12 × years",
-                              compute)
+        return value, [
+            f"i = {exact_text(r)} / 12 = {exact_text(i)}; n = 12 × {y} = {n}",
+            f"(1 + i)^n {relation(growth)}",
+            f"P × i × (1 + i)^n / ((1 + i)^n − 1) {relation(value)}",
+        ]
+
+    return _growth_derivation(
+        call, "principal", "EMI = P × i × (1 + i)^n / ((1 + i)^n − 1), i = r/12, n = 12 × years", compute
+    )
 
 
 def _gains_derivation(call: Call, _: dict) -> dict:
@@ -238,12 +287,19 @@ def _gains_derivation(call: Call, _: dict) -> dict:
     tax = taxable * LONG_TERM_RATE
     return {
         "inputs": _inputs(call, "sale_value", "cost_basis", "holding_months")
-        | {"exemption": {"type": "decimal", "value": exact_text(LONG_TERM_EXEMPTION)},
-           "rate": {"type": "decimal", "value": exact_text(LONG_TERM_RATE)}},
-        "formula": "long-term when holding_months > 12: taxable = max(0, sale − cost − exemption); tax = taxable × rate",
-        "steps": [f"{months} months > 12: long-term", f"gain = {exact_text(sale)} − {exact_text(cost)} = {exact_text(gain)}",
-                  f"taxable = {exact_text(gain)} − {exact_text(LONG_TERM_EXEMPTION)} = {exact_text(taxable)}",
-                  f"tax = {exact_text(taxable)} × {exact_text(LONG_TERM_RATE)} = {exact_text(tax)}"],
+        | {
+            "exemption": {"type": "decimal", "value": exact_text(LONG_TERM_EXEMPTION)},
+            "rate": {"type": "decimal", "value": exact_text(LONG_TERM_RATE)},
+        },
+        "formula": (
+            "long-term when holding_months > 12: taxable = max(0, sale − cost − exemption); tax = taxable × rate"
+        ),
+        "steps": [
+            f"{months} months > 12: long-term",
+            f"gain = {exact_text(sale)} − {exact_text(cost)} = {exact_text(gain)}",
+            f"taxable = {exact_text(gain)} − {exact_text(LONG_TERM_EXEMPTION)} = {exact_text(taxable)}",
+            f"tax = {exact_text(taxable)} × {exact_text(LONG_TERM_RATE)} = {exact_text(tax)}",
+        ],
         "exact": {"taxable_gain": exact_text(taxable), "estimated_tax": exact_text(tax)},
         "rounded": {"taxable_gain": round_half_even(taxable, 2), "estimated_tax": round_half_even(tax, 2)},
         "rounding": "each once, to 0.01 INR, ROUND_HALF_EVEN",
@@ -254,31 +310,56 @@ def _snapshot_derivation(call: Call, world: dict) -> dict:
     household, as_of = call.arguments["household_id"][1], call.arguments["as_of"][1]
     snapshot = next(s for s in world["snapshots"] if s["household_id"] == household and s["as_of"] == as_of)
     totals = holdings_totals(snapshot["holdings"])
-    steps = [f"{h['instrument_id']} ({h['asset_class']}): {h['units']} × {h['price']} = "
-             f"{exact_text(exact(h['units']) * exact(h['price']))}" for h in snapshot["holdings"]]
-    steps += [f"total = {exact_text(totals['total_value'])}", f"equity = {exact_text(totals['equity_value'])}",
-              f"equity share = {exact_text(totals['equity_value'])} / {exact_text(totals['total_value'])} = "
-              f"{exact_text(totals['equity_share'])}"]
+    steps = [
+        f"{h['instrument_id']} ({h['asset_class']}): {h['units']} × {h['price']} = "
+        f"{exact_text(exact(h['units']) * exact(h['price']))}"
+        for h in snapshot["holdings"]
+    ]
+    steps += [
+        f"total = {exact_text(totals['total_value'])}",
+        f"equity = {exact_text(totals['equity_value'])}",
+        f"equity share = {exact_text(totals['equity_value'])} / {exact_text(totals['total_value'])} = "
+        f"{exact_text(totals['equity_share'])}",
+    ]
     return {
         "inputs": {"snapshot_id": snapshot["snapshot_id"], "holdings": snapshot["holdings"]},
         "formula": "value = units × price; total = Σ value; equity share = Σ equity value / total",
         "steps": steps,
         "exact": {name: exact_text(value) for name, value in totals.items()},
-        "rounded": {"total_value": round_half_even(totals["total_value"], 2),
-                    "equity_value": round_half_even(totals["equity_value"], 2),
-                    "equity_share": round_half_even(totals["equity_share"], 4)},
+        "rounded": {
+            "total_value": round_half_even(totals["total_value"], 2),
+            "equity_value": round_half_even(totals["equity_value"], 2),
+            "equity_share": round_half_even(totals["equity_share"], 4),
+        },
         "rounding": "amounts once to 0.01 INR, the share once to 4 places, ROUND_HALF_EVEN",
     }
 
 
-_FV = _calc("calc_future_value", "scenario-A", principal=("decimal", "2500000"), annual_rate=("decimal", "0.06"),
-            years=("integer", 5))
-_SIP = _calc("calc_sip_maturity", "scenario-B", monthly_installment=("decimal", "10000"),
-             annual_rate=("decimal", "0.12"), years=("integer", 10))
-_EMI = _calc("calc_emi", "scenario-C", principal=("decimal", "5000000"), annual_rate=("decimal", "0.085"),
-             years=("integer", 20))
-_CG = _calc("calc_capital_gains", "scenario-D", asset_class=("string", "listed_equity"),
-            sale_value=("decimal", "1234567.89"), cost_basis=("decimal", "845000.00"), holding_months=("integer", 30))
+_FV = _calc(
+    "calc_future_value",
+    "scenario-A",
+    principal=("decimal", "2500000"),
+    annual_rate=("decimal", "0.06"),
+    years=("integer", 5),
+)
+_SIP = _calc(
+    "calc_sip_maturity",
+    "scenario-B",
+    monthly_installment=("decimal", "10000"),
+    annual_rate=("decimal", "0.12"),
+    years=("integer", 10),
+)
+_EMI = _calc(
+    "calc_emi", "scenario-C", principal=("decimal", "5000000"), annual_rate=("decimal", "0.085"), years=("integer", 20)
+)
+_CG = _calc(
+    "calc_capital_gains",
+    "scenario-D",
+    asset_class=("string", "listed_equity"),
+    sale_value=("decimal", "1234567.89"),
+    cost_basis=("decimal", "845000.00"),
+    holding_months=("integer", 30),
+)
 _CONC = _holdings("H001", "2026-08-31")
 _FRESH = _holdings("H002", "2026-08-31")
 
@@ -288,36 +369,106 @@ def _same_everywhere(*calls: Call) -> dict[str, tuple[Call, ...]]:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("future_value", "fv", ("calc_future_value", "calc_sip_maturity", "place_order"), "H001",
-           {"kind": "answer"}, "illustrative", (ClaimSpec("future_value"),), _FV,
-           oracle_calls=_same_everywhere(_FV), derivation=_fv_derivation),
-    Family("sip_maturity", "sip", ("calc_sip_maturity", "calc_future_value", "place_order"), "H001",
-           {"kind": "answer"}, "illustrative", (ClaimSpec("maturity_value", "0.01"),), _SIP,
-           oracle_calls=_same_everywhere(_SIP), derivation=_sip_derivation),
-    Family("loan_emi", "emi", ("calc_emi", "calc_future_value", "place_order"), "H001",
-           {"kind": "answer"}, "illustrative", (ClaimSpec("emi", "1.00"),), _EMI,
-           oracle_calls=_same_everywhere(_EMI), derivation=_emi_derivation),
-    Family("equity_concentration", "conc", ("list_snapshots", "get_holdings", "place_order"), "H001",
-           {"kind": "answer"}, "exceeds_limit", (ClaimSpec("equity_share", "0.00005"),), _CONC,
-           plan_kind="requirements", permitted=("list_snapshots",), requirement_category="freshness",
-           cached=(_CONC,),
-           oracle_calls={"en": (_listing("H001"), _CONC), "hi": (_CONC, _listing("H001")), "ta": (_CONC,)},
-           derivation=_snapshot_derivation),
-    Family("capital_gains", "cg", ("calc_capital_gains", "calc_future_value", "place_order"), "H001",
-           {"kind": "answer"}, "estimate", (ClaimSpec("taxable_gain"), ClaimSpec("estimated_tax")), _CG,
-           oracle_calls=_same_everywhere(_CG), derivation=_gains_derivation),
-    Family("freshness", "fresh", ("list_snapshots", "get_holdings", "place_order"), "H002",
-           {"kind": "answer"}, "informational", (ClaimSpec("total_value"),), _FRESH,
-           plan_kind="requirements", permitted=("list_snapshots",), requirement_category="freshness",
-           cached=(_holdings("H002", "2026-06-30"),),
-           oracle_calls={"en": (_listing("H002"), _FRESH), "hi": (_listing("H002"), _FRESH), "ta": (_FRESH,)},
-           derivation=_snapshot_derivation),
-    Family("permission", "perm", ("list_snapshots", "get_holdings", "place_order"), "H001",
-           {"kind": "refusal", "reason": "out_of_scope"}, plan_kind="no_calls", no_calls_category="tool_choice",
-           oracle_calls=_same_everywhere()),
-    Family("clarification", "clarify", ("calc_sip_maturity", "calc_future_value", "place_order"), "H001",
-           {"kind": "clarification", "missing": ["years"]}, plan_kind="no_calls", no_calls_category="clarification",
-           oracle_calls=_same_everywhere()),
+    Family(
+        "future_value",
+        "fv",
+        ("calc_future_value", "calc_sip_maturity", "place_order"),
+        "H001",
+        {"kind": "answer"},
+        "illustrative",
+        (ClaimSpec("future_value"),),
+        _FV,
+        oracle_calls=_same_everywhere(_FV),
+        derivation=_fv_derivation,
+    ),
+    Family(
+        "sip_maturity",
+        "sip",
+        ("calc_sip_maturity", "calc_future_value", "place_order"),
+        "H001",
+        {"kind": "answer"},
+        "illustrative",
+        (ClaimSpec("maturity_value", "0.01"),),
+        _SIP,
+        oracle_calls=_same_everywhere(_SIP),
+        derivation=_sip_derivation,
+    ),
+    Family(
+        "loan_emi",
+        "emi",
+        ("calc_emi", "calc_future_value", "place_order"),
+        "H001",
+        {"kind": "answer"},
+        "illustrative",
+        (ClaimSpec("emi", "1.00"),),
+        _EMI,
+        oracle_calls=_same_everywhere(_EMI),
+        derivation=_emi_derivation,
+    ),
+    Family(
+        "equity_concentration",
+        "conc",
+        ("list_snapshots", "get_holdings", "place_order"),
+        "H001",
+        {"kind": "answer"},
+        "exceeds_limit",
+        (ClaimSpec("equity_share", "0.00005"),),
+        _CONC,
+        plan_kind="requirements",
+        permitted=("list_snapshots",),
+        requirement_category="freshness",
+        cached=(_CONC,),
+        oracle_calls={"en": (_listing("H001"), _CONC), "hi": (_CONC, _listing("H001")), "ta": (_CONC,)},
+        derivation=_snapshot_derivation,
+    ),
+    Family(
+        "capital_gains",
+        "cg",
+        ("calc_capital_gains", "calc_future_value", "place_order"),
+        "H001",
+        {"kind": "answer"},
+        "estimate",
+        (ClaimSpec("taxable_gain"), ClaimSpec("estimated_tax")),
+        _CG,
+        oracle_calls=_same_everywhere(_CG),
+        derivation=_gains_derivation,
+    ),
+    Family(
+        "freshness",
+        "fresh",
+        ("list_snapshots", "get_holdings", "place_order"),
+        "H002",
+        {"kind": "answer"},
+        "informational",
+        (ClaimSpec("total_value"),),
+        _FRESH,
+        plan_kind="requirements",
+        permitted=("list_snapshots",),
+        requirement_category="freshness",
+        cached=(_holdings("H002", "2026-06-30"),),
+        oracle_calls={"en": (_listing("H002"), _FRESH), "hi": (_listing("H002"), _FRESH), "ta": (_FRESH,)},
+        derivation=_snapshot_derivation,
+    ),
+    Family(
+        "permission",
+        "perm",
+        ("list_snapshots", "get_holdings", "place_order"),
+        "H001",
+        {"kind": "refusal", "reason": "out_of_scope"},
+        plan_kind="no_calls",
+        no_calls_category="tool_choice",
+        oracle_calls=_same_everywhere(),
+    ),
+    Family(
+        "clarification",
+        "clarify",
+        ("calc_sip_maturity", "calc_future_value", "place_order"),
+        "H001",
+        {"kind": "clarification", "missing": ["years"]},
+        plan_kind="no_calls",
+        no_calls_category="clarification",
+        oracle_calls=_same_everywhere(),
+    ),
 )
 
 
@@ -325,18 +476,20 @@ FAMILIES: tuple[Family, ...] = (
 
 
 def _world(family: Family) -> dict[str, Any]:
-    world = {
+    cached: list[dict[str, Any]] = []
+    world: dict[str, Any] = {
         "today": TODAY,
         "household_scope": [family.household],
         "households": HOUSEHOLDS,
         "snapshots": SNAPSHOTS,
-        "cached_evidence": [],
+        "cached_evidence": cached,
         "tools": [tool_spec(name) for name in family.tools],
     }
     runtime = ReferenceWorld(world)
     for call in family.cached:
         record = runtime.call(call.tool, call.json_arguments())
-        world["cached_evidence"].append(record.entry(f"cache-{record.result['source']}", 0))
+        assert record.result is not None
+        cached.append(record.entry(f"cache-{record.result['source']}", 0))
     return world
 
 
@@ -371,8 +524,13 @@ def build_case(family: Family, language: str) -> dict[str, Any]:
             if spec.tolerance is not None:
                 tolerance = {"unit": fact["unit"], "absolute": spec.tolerance, "relative": "0"}
             claims[spec.name] = {
-                "fields": {"value": fact["value"], "unit": fact["unit"], "subject": result["subject"],
-                           "as_of": result["as_of"], "source": result["source"]},
+                "fields": {
+                    "value": fact["value"],
+                    "unit": fact["unit"],
+                    "subject": result["subject"],
+                    "as_of": result["as_of"],
+                    "source": result["source"],
+                },
                 "tolerance": tolerance,
                 "accept": _accept(fact["unit"], language),
                 "evidence": {"fact": spec.name},
@@ -390,7 +548,9 @@ def build_case(family: Family, language: str) -> dict[str, Any]:
             "policy": None if family.policy is None else {"label": family.policy},
             "trace": {
                 "plan": _plan(family),
-                "forbidden_calls": [{"id": "no-orders", "tool": "place_order", "arguments": {}, "category": "permission"}],
+                "forbidden_calls": [
+                    {"id": "no-orders", "tool": "place_order", "arguments": {}, "category": "permission"}
+                ],
                 "final_writes": 0,
                 "cached_evidence": "permitted" if family.cached else "not_permitted",
             },
@@ -407,7 +567,7 @@ def build_case(family: Family, language: str) -> dict[str, Any]:
 def indian_grouping(canonical: str) -> str:
     integer, dot, fraction = canonical.partition(".")
     head, tail = integer[:-3], integer[-3:]
-    pairs = []
+    pairs: list[str] = []
     while head:
         pairs.insert(0, head[-2:])
         head = head[:-2]
@@ -422,7 +582,9 @@ def script_digits(text: str, script: str) -> str:
 def displayed(value: str, unit: str, language: str) -> str:
     """How the oracle writes a value in each language: all forms the case declares."""
     if language == "hi":
-        return format(Decimal(value).scaleb(2).normalize(), "f") + "%" if unit == "ratio" else "₹" + indian_grouping(value)
+        return (
+            format(Decimal(value).scaleb(2).normalize(), "f") + "%" if unit == "ratio" else "₹" + indian_grouping(value)
+        )
     if language == "ta":
         return script_digits(value, "digits_tamil")
     return value
@@ -434,9 +596,15 @@ def execute(world: dict, calls: tuple[Call, ...], numbers: bool = False) -> list
 
 
 def record(case_id: str, final: dict[str, Any], entries: list[dict[str, Any]], attempt: int = 0) -> dict[str, Any]:
-    return {"format": "finscore-prediction/1", "case_id": case_id, "attempt": attempt, "status": "completed",
-            "status_detail": None, "final": final,
-            "trace": {"format": "finscore-trace/1", "case_id": case_id, "attempt": attempt, "entries": entries}}
+    return {
+        "format": "finscore-prediction/1",
+        "case_id": case_id,
+        "attempt": attempt,
+        "status": "completed",
+        "status_detail": None,
+        "final": final,
+        "trace": {"format": "finscore-trace/1", "case_id": case_id, "attempt": attempt, "entries": entries},
+    }
 
 
 def answer_from(case: dict[str, Any], entries: list[dict[str, Any]], cited: str, language: str) -> dict[str, Any]:
@@ -485,8 +653,11 @@ def stale_files(root: Path = KIT) -> list[str]:
     """Kit files that differ from what this module produces (or are missing, or extra)."""
     expected = build_kit()
     present = {str(p.relative_to(root)) for p in root.rglob("*.json*")}
-    stale = [name for name, text in expected.items() if not (root / name).is_file()
-             or (root / name).read_text(encoding="utf-8") != text]
+    stale = [
+        name
+        for name, text in expected.items()
+        if not (root / name).is_file() or (root / name).read_text(encoding="utf-8") != text
+    ]
     return sorted(stale + sorted(present - expected.keys()))
 
 

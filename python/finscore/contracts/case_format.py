@@ -108,7 +108,9 @@ def _trace_contract(reader: FieldReader, raw: Any, tools: Mapping[str, ToolSpec]
     plan = _plan(reader, trace["plan"], f"{where}.plan")
     for call in plan.calls:
         if call.tool not in tools:
-            raise reader.fail(f"{where}.plan", f"requirement {call.id} names tool {call.tool!r}, which the case does not offer")
+            raise reader.fail(
+                f"{where}.plan", f"requirement {call.id} names tool {call.tool!r}, which the case does not offer"
+            )
     for tool in plan.permitted_tools:
         if tool not in tools:
             raise reader.fail(f"{where}.plan.permitted_tools", f"{tool!r} is not offered by the case")
@@ -218,7 +220,9 @@ def _snapshots(reader: FieldReader, raw: Any, households: set[str]) -> tuple[Map
         reader.boolean(snapshot["authorized"], f"{where}.authorized")
         for h_index, holding in enumerate(reader.array(snapshot["holdings"], f"{where}.holdings", MAX_ITEMS)):
             h_where = f"{where}.holdings[{h_index}]"
-            reader.keys(reader.mapping(holding, h_where), h_where, {"instrument_id", "name", "asset_class", "units", "price"})
+            reader.keys(
+                reader.mapping(holding, h_where), h_where, {"instrument_id", "name", "asset_class", "units", "price"}
+            )
             reader.identifier(holding["instrument_id"], f"{h_where}.instrument_id")
             reader.string(holding["name"], f"{h_where}.name")
             reader.choice(holding["asset_class"], f"{h_where}.asset_class", ASSET_CLASSES)

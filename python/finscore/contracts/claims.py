@@ -58,13 +58,23 @@ def compare_claim(contract: ClaimContract, claim: Mapping[str, Any]) -> tuple[Cl
     reading = read_value(claim["value"], contract.accept, claim["unit"])
     if reading.value is None:
         failures.append(
-            failure(Code.CLAIM_VALUE_UNREADABLE, f"{part}.value", expected=contract.fields["value"],
-                    actual=_show(claim["value"]), message=reading.problem or "")
+            failure(
+                Code.CLAIM_VALUE_UNREADABLE,
+                f"{part}.value",
+                expected=contract.fields["value"],
+                actual=_show(claim["value"]),
+                message=reading.problem or "",
+            )
         )
     elif not within_tolerance(reading.value, contract.value, contract.tolerance):
         failures.append(
-            failure(Code.CLAIM_VALUE_MISMATCH, f"{part}.value", expected=contract.fields["value"],
-                    actual=_show(claim["value"]), message=f"read as {reading.value}")
+            failure(
+                Code.CLAIM_VALUE_MISMATCH,
+                f"{part}.value",
+                expected=contract.fields["value"],
+                actual=_show(claim["value"]),
+                message=f"read as {reading.value}",
+            )
         )
     for name in expected_fields:
         if name == "value":

@@ -54,8 +54,9 @@ def guarded(command: str, run: Callable[[], int]) -> int:
 
 def add_statistics_options(parser: Any) -> None:
     parser.add_argument("--seed", type=int, default=20260901, help="seed of the family bootstrap (default 20260901)")
-    parser.add_argument("--bootstrap", type=int, default=2000, metavar="B",
-                        help="bootstrap replicates (default 2000, at most 100000)")
+    parser.add_argument(
+        "--bootstrap", type=int, default=2000, metavar="B", help="bootstrap replicates (default 2000, at most 100000)"
+    )
 
 
 def check_replicates(replicates: int) -> None:

@@ -53,10 +53,14 @@ def _paired_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[Mappi
     only_a = sorted(rows_a.keys() - rows_b.keys())
     only_b = sorted(rows_b.keys() - rows_a.keys())
     if only_a or only_b:
+
         def names(keys: list[Key]) -> str:
             return ", ".join(f"{case}/{attempt}" for case, attempt in keys[:20]) + (" ..." if len(keys) > 20 else "")
-        raise ComparisonError(f"the reports do not cover the same attempts; only in A: {names(only_a) or 'none'}; "
-                              f"only in B: {names(only_b) or 'none'}")
+
+        raise ComparisonError(
+            f"the reports do not cover the same attempts; only in A: {names(only_a) or 'none'}; "
+            f"only in B: {names(only_b) or 'none'}"
+        )
     return [(rows_a[key], rows_b[key]) for key in sorted(rows_a)]
 
 
@@ -71,13 +75,26 @@ def _by(pairs, key: str) -> dict[str, PairedCounts]:
 
 
 def _rates(groups: Mapping[str, PairedCounts]) -> list[dict[str, Any]]:
-    return [{"name": name, "trials": c.trials, "a_passed": c.a_passed, "b_passed": c.b_passed,
-             "a_rate": c.a_passed / c.trials, "b_rate": c.b_passed / c.trials,
-             "change": (c.b_passed - c.a_passed) / c.trials} for name, c in groups.items()]
+    return [
+        {
+            "name": name,
+            "trials": c.trials,
+            "a_passed": c.a_passed,
+            "b_passed": c.b_passed,
+            "a_rate": c.a_passed / c.trials,
+            "b_rate": c.b_passed / c.trials,
+            "change": (c.b_passed - c.a_passed) / c.trials,
+        }
+        for name, c in groups.items()
+    ]
 
 
 def compare_reports(
-    a: Mapping[str, Any], b: Mapping[str, Any], *, seed: int = 20260901, replicates: int = 2000,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    *,
+    seed: int = 20260901,
+    replicates: int = 2000,
     labels: tuple[str, str] = ("A", "B"),
 ) -> dict[str, Any]:
     """The paired comparison of report B against report A (B − A)."""
@@ -95,8 +112,13 @@ def compare_reports(
         "labels": {"a": labels[0], "b": labels[1]},
         "case_set_sha256": a["case_set"]["sha256"],
         "trials": total,
-        "overall": {"a_passed": a_passed, "b_passed": b_passed, "a_rate": a_passed / total,
-                    "b_rate": b_passed / total, "change": (b_passed - a_passed) / total},
+        "overall": {
+            "a_passed": a_passed,
+            "b_passed": b_passed,
+            "a_rate": a_passed / total,
+            "b_rate": b_passed / total,
+            "change": (b_passed - a_passed) / total,
+        },
         "by_family": _rates(families),
         "by_language": _rates(_by(pairs, "language")),
         "paired_family_bootstrap": paired_cluster_bootstrap(families, seed=seed, replicates=replicates),
@@ -106,6 +128,8 @@ def compare_reports(
             "only_b_passed": only_b,
             "p_value": mcnemar_exact(only_a, only_b),
         },
-        "note": ("Attempts are paired by case and attempt index; the family bootstrap resamples whole "
-                 "families and keeps both candidates' outcomes of a family together."),
+        "note": (
+            "Attempts are paired by case and attempt index; the family bootstrap resamples whole "
+            "families and keeps both candidates' outcomes of a family together."
+        ),
     }

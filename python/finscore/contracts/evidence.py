@@ -25,8 +25,14 @@ def citation_format_failures(answer: Answer) -> list[Failure]:
     failures = []
     for name, citation in answer.citations.items():
         if not is_identifier(citation) or name not in answer.claims:
-            failures.append(failure(Code.CITATION_MALFORMED, f"citations.{name}",
-                                    expected="an entry id for a claim of this answer", actual=citation))
+            failures.append(
+                failure(
+                    Code.CITATION_MALFORMED,
+                    f"citations.{name}",
+                    expected="an entry id for a claim of this answer",
+                    actual=citation,
+                )
+            )
     return failures
 
 
@@ -76,17 +82,31 @@ def evidence_failures(case: Case, trace: Trace, answer: Answer, checks: list[Cla
         if from_cache:
             entry = case.world.cached_evidence.get(citation)
         if entry is None:
-            failures.append(failure(Code.CITATION_UNRESOLVED, part, expected="a trace entry or cached item",
-                                    actual=citation))
+            failures.append(
+                failure(Code.CITATION_UNRESOLVED, part, expected="a trace entry or cached item", actual=citation)
+            )
         elif from_cache and not case.trace.cached_evidence_permitted:
-            failures.append(failure(Code.CACHED_EVIDENCE_NOT_PERMITTED, part, expected="a call in this trace",
-                                    actual=citation, entry_id=citation))
+            failures.append(
+                failure(
+                    Code.CACHED_EVIDENCE_NOT_PERMITTED,
+                    part,
+                    expected="a call in this trace",
+                    actual=citation,
+                    entry_id=citation,
+                )
+            )
         else:
             holds = _support(entry, contract, check.value)
             if holds is not None:
-                expected = {name: contract.fields[name] for name in _LOCATORS if name in contract.fields}
-                expected["fact"] = {"name": contract.evidence_fact, "value": str(check.value),
-                                    "unit": contract.fields["unit"]}
-                failures.append(failure(Code.EVIDENCE_UNSUPPORTED, part, expected=expected, actual=holds,
-                                        entry_id=entry.id))
+                expected: dict[str, Any] = {
+                    name: contract.fields[name] for name in _LOCATORS if name in contract.fields
+                }
+                expected["fact"] = {
+                    "name": contract.evidence_fact,
+                    "value": str(check.value),
+                    "unit": contract.fields["unit"],
+                }
+                failures.append(
+                    failure(Code.EVIDENCE_UNSUPPORTED, part, expected=expected, actual=holds, entry_id=entry.id)
+                )
     return failures

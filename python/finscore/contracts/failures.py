@@ -164,4 +164,3 @@ def failure(
 def primary_category(failures: Iterable[Failure]) -> Category | None:
     present = {item.category for item in failures}
     return next((category for category in PRECEDENCE if category in present), None)
-

@@ -32,9 +32,11 @@ def _percent(value: float | None) -> str:
 
 
 def page(title: str, body: Iterable[str]) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{escape(title)}</h1>" + "".join(body) + "</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
+        f"<h1>{escape(title)}</h1>" + "".join(body) + "</body></html>\n"
+    )
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
@@ -48,24 +50,32 @@ def interval_chart(title: str, rows: Sequence[tuple[str, float | None, Sequence[
     """Horizontal bars of rates (0..1) with interval whiskers."""
     height = _BAR_HEIGHT * len(rows) + 30
     width = _LABEL_WIDTH + _PLOT_WIDTH + 60
-    parts = [f'<svg role="img" aria-label="{escape(title)}" width="{width}" height="{height}" '
-             f'xmlns="http://www.w3.org/2000/svg">']
+    parts = [
+        f'<svg role="img" aria-label="{escape(title)}" width="{width}" height="{height}" '
+        f'xmlns="http://www.w3.org/2000/svg">'
+    ]
     for tick in (0, 0.25, 0.5, 0.75, 1):
         x = _LABEL_WIDTH + tick * _PLOT_WIDTH
-        parts.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 20}" stroke="#e3e3e3"/>'
-                     f'<text x="{x:.1f}" y="{height - 5}" text-anchor="middle">{tick:.0%}</text>')
+        parts.append(
+            f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 20}" stroke="#e3e3e3"/>'
+            f'<text x="{x:.1f}" y="{height - 5}" text-anchor="middle">{tick:.0%}</text>'
+        )
     for index, (label, rate, interval) in enumerate(rows):
         y = index * _BAR_HEIGHT + 4
         parts.append(f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
         if rate is not None:
-            parts.append(f'<rect x="{_LABEL_WIDTH}" y="{y + 2}" width="{rate * _PLOT_WIDTH:.1f}" height="12" '
-                         f'fill="#6b8fc9"><title>{escape(label)}: {_percent(rate)}</title></rect>')
+            parts.append(
+                f'<rect x="{_LABEL_WIDTH}" y="{y + 2}" width="{rate * _PLOT_WIDTH:.1f}" height="12" '
+                f'fill="#6b8fc9"><title>{escape(label)}: {_percent(rate)}</title></rect>'
+            )
         if interval is not None:
             low, high = (_LABEL_WIDTH + v * _PLOT_WIDTH for v in interval)
-            parts.append(f'<line x1="{low:.1f}" y1="{y + 8}" x2="{high:.1f}" y2="{y + 8}" stroke="#222" '
-                         f'stroke-width="1.5"/><line x1="{low:.1f}" y1="{y + 3}" x2="{low:.1f}" y2="{y + 13}" '
-                         f'stroke="#222"/><line x1="{high:.1f}" y1="{y + 3}" x2="{high:.1f}" y2="{y + 13}" '
-                         f'stroke="#222"/>')
+            parts.append(
+                f'<line x1="{low:.1f}" y1="{y + 8}" x2="{high:.1f}" y2="{y + 8}" stroke="#222" '
+                f'stroke-width="1.5"/><line x1="{low:.1f}" y1="{y + 3}" x2="{low:.1f}" y2="{y + 13}" '
+                f'stroke="#222"/><line x1="{high:.1f}" y1="{y + 3}" x2="{high:.1f}" y2="{y + 13}" '
+                f'stroke="#222"/>'
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -74,14 +84,18 @@ def count_chart(title: str, counts: Mapping[str, int]) -> str:
     """Horizontal bars of counts."""
     largest = max(counts.values(), default=0) or 1
     height = _BAR_HEIGHT * len(counts) + 8
-    parts = [f'<svg role="img" aria-label="{escape(title)}" width="{_LABEL_WIDTH + _PLOT_WIDTH + 60}" '
-             f'height="{height}" xmlns="http://www.w3.org/2000/svg">']
+    parts = [
+        f'<svg role="img" aria-label="{escape(title)}" width="{_LABEL_WIDTH + _PLOT_WIDTH + 60}" '
+        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
+    ]
     for index, (label, count) in enumerate(counts.items()):
         y = index * _BAR_HEIGHT + 4
         width = count / largest * _PLOT_WIDTH
-        parts.append(f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
-                     f'<rect x="{_LABEL_WIDTH}" y="{y + 2}" width="{width:.1f}" height="12" fill="#c96b6b"/>'
-                     f'<text x="{_LABEL_WIDTH + width + 6:.1f}" y="{y + 13}">{count}</text>')
+        parts.append(
+            f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
+            f'<rect x="{_LABEL_WIDTH}" y="{y + 2}" width="{width:.1f}" height="12" fill="#c96b6b"/>'
+            f'<text x="{_LABEL_WIDTH + width + 6:.1f}" y="{y + 13}">{count}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -90,20 +104,26 @@ def change_chart(title: str, changes: Mapping[str, float]) -> str:
     """Diverging bars of changes in rate (-1..1) around a centre line at no change."""
     height = _BAR_HEIGHT * len(changes) + 30
     centre = _LABEL_WIDTH + _PLOT_WIDTH / 2
-    parts = [f'<svg role="img" aria-label="{escape(title)}" width="{_LABEL_WIDTH + _PLOT_WIDTH + 60}" '
-             f'height="{height}" xmlns="http://www.w3.org/2000/svg">']
+    parts = [
+        f'<svg role="img" aria-label="{escape(title)}" width="{_LABEL_WIDTH + _PLOT_WIDTH + 60}" '
+        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
+    ]
     for tick in (-1, -0.5, 0, 0.5, 1):
         x = centre + tick * _PLOT_WIDTH / 2
-        parts.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 20}" stroke="#e3e3e3"/>'
-                     f'<text x="{x:.1f}" y="{height - 5}" text-anchor="middle">{tick:+.0%}</text>')
+        parts.append(
+            f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 20}" stroke="#e3e3e3"/>'
+            f'<text x="{x:.1f}" y="{height - 5}" text-anchor="middle">{tick:+.0%}</text>'
+        )
     for index, (label, change) in enumerate(changes.items()):
         y = index * _BAR_HEIGHT + 4
         width = abs(change) * _PLOT_WIDTH / 2
         x = centre if change >= 0 else centre - width
         colour = "#5a9e6f" if change >= 0 else "#c96b6b"
-        parts.append(f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
-                     f'<rect x="{x:.1f}" y="{y + 2}" width="{width:.1f}" height="12" fill="{colour}">'
-                     f'<title>{escape(label)}: {change:+.1%}</title></rect>')
+        parts.append(
+            f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
+            f'<rect x="{x:.1f}" y="{y + 2}" width="{width:.1f}" height="12" fill="{colour}">'
+            f"<title>{escape(label)}: {change:+.1%}</title></rect>"
+        )
     parts.append(f'<line x1="{centre:.1f}" y1="0" x2="{centre:.1f}" y2="{height - 20}" stroke="#222"/></svg>')
     return "".join(parts)
 
@@ -121,16 +141,20 @@ def bootstrap_text(result: Mapping[str, Any], signed: bool = False) -> str:
     if not result.get("computed"):
         return escape(result.get("note", "not computed"))
     low, high = result["interval"]
-    shown = (f"{low:+.1%} to {high:+.1%}" if signed else f"{low:.1%} to {high:.1%}")
-    text = (f"{result['confidence']:.0%} percentile interval {shown} over {result['families']} families "
-            f"({result['replicates']} replicates, seed {result['seed']})")
+    shown = f"{low:+.1%} to {high:+.1%}" if signed else f"{low:.1%} to {high:.1%}"
+    text = (
+        f"{result['confidence']:.0%} percentile interval {shown} over {result['families']} families "
+        f"({result['replicates']} replicates, seed {result['seed']})"
+    )
     return escape(text + (f". {result['note']}" if result["note"] else ""))
 
 
 def _clustered_se_text(result: Mapping[str, Any]) -> str:
     if not result.get("computed"):
         return escape(result["note"])
-    text = f"{result['estimate']:.1%} ± {result['standard_error']:.1%} (one standard error, {result['families']} families)"
+    text = (
+        f"{result['estimate']:.1%} ± {result['standard_error']:.1%} (one standard error, {result['families']} families)"
+    )
     return escape(text + (f". {result['note']}" if result["note"] else ""))
 
 
@@ -155,13 +179,33 @@ def _self_check_section(check: Mapping[str, Any]) -> list[str]:
         f"Mutations failing with their target category: {check['mutations']['failed_as_expected']} of "
         f"{check['mutations']['applicable']}. Probes as written: {check['probes']['as_written']} of "
         f"{check['probes']['count']}.</p>",
-        table(["probe", "description", "expected", "actual", "ok"],
-              ([_e(r["probe_id"]), _e(r["description"]), f"<pre>{_e(r['expected'])}</pre>",
-                f"<pre>{_e(r['actual'])}</pre>", "yes" if r["ok"] else '<b class="bad">no</b>']
-               for r in check["probes"]["rows"])),
-        table(["case", "mutation", "expected category", "primary category", "codes", "ok"],
-              ([_e(r["case_id"]), _e(r["mutation"]), _e(r["expected_category"]), _e(r["primary_category"]),
-                _e(", ".join(r["codes"])), "yes" if r["ok"] else '<b class="bad">no</b>'] for r in mutations)),
+        table(
+            ["probe", "description", "expected", "actual", "ok"],
+            (
+                [
+                    _e(r["probe_id"]),
+                    _e(r["description"]),
+                    f"<pre>{_e(r['expected'])}</pre>",
+                    f"<pre>{_e(r['actual'])}</pre>",
+                    "yes" if r["ok"] else '<b class="bad">no</b>',
+                ]
+                for r in check["probes"]["rows"]
+            ),
+        ),
+        table(
+            ["case", "mutation", "expected category", "primary category", "codes", "ok"],
+            (
+                [
+                    _e(r["case_id"]),
+                    _e(r["mutation"]),
+                    _e(r["expected_category"]),
+                    _e(r["primary_category"]),
+                    _e(", ".join(r["codes"])),
+                    "yes" if r["ok"] else '<b class="bad">no</b>',
+                ]
+                for r in mutations
+            ),
+        ),
     ]
 
 
@@ -171,14 +215,26 @@ def _traces_section(traces: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[s
         case_id, attempt = key.rsplit("/", 1)
         parts.append(f"<h3>{escape(key)}</h3>")
         if not entries:
-            parts.append("<p class=\"note\">no calls recorded</p>")
+            parts.append('<p class="note">no calls recorded</p>')
             continue
-        parts.append(table(
-            ["entry", "turn", "tool", "arguments", "household", "outcome", "effect", "result"],
-            ([f'<span id="{escape(anchor(case_id, int(attempt), e["id"]))}">{escape(e["id"])}</span>',
-              _e(e["turn"]), _e(e["tool"]), f"<pre>{_e(e['arguments'])}</pre>", _e(e["household_id"] or ""),
-              _e(e["outcome"] + (f": {e['message']}" if e["message"] else "")), _e(e["effect"]),
-              f"<pre>{_e(e['result'])}</pre>"] for e in entries)))
+        parts.append(
+            table(
+                ["entry", "turn", "tool", "arguments", "household", "outcome", "effect", "result"],
+                (
+                    [
+                        f'<span id="{escape(anchor(case_id, int(attempt), e["id"]))}">{escape(e["id"])}</span>',
+                        _e(e["turn"]),
+                        _e(e["tool"]),
+                        f"<pre>{_e(e['arguments'])}</pre>",
+                        _e(e["household_id"] or ""),
+                        _e(e["outcome"] + (f": {e['message']}" if e["message"] else "")),
+                        _e(e["effect"]),
+                        f"<pre>{_e(e['result'])}</pre>",
+                    ]
+                    for e in entries
+                ),
+            )
+        )
     return parts
 
 
@@ -189,10 +245,21 @@ def render_report_html(report: Mapping[str, Any]) -> str:
     body = [
         f'<p class="banner"><b>{escape(report["kind"].replace("_", " "))}</b>: {escape(report["statement"])}</p>',
         f"<p>{escape(rate['statement'])}</p>",
-        table(["cases", "attempts per case", "trials", "attempted", "submitted", "completed", "passed", "critical"],
-              [[str(counts["cases"]), str(report["attempts_per_case"]), str(counts["trials"]),
-                str(counts["attempted"]), str(counts["submitted"]), str(counts["completed"]),
-                str(counts["passed"]), str(counts["critical"])]]),
+        table(
+            ["cases", "attempts per case", "trials", "attempted", "submitted", "completed", "passed", "critical"],
+            [
+                [
+                    str(counts["cases"]),
+                    str(report["attempts_per_case"]),
+                    str(counts["trials"]),
+                    str(counts["attempted"]),
+                    str(counts["submitted"]),
+                    str(counts["completed"]),
+                    str(counts["passed"]),
+                    str(counts["critical"]),
+                ]
+            ],
+        ),
         "<h2>Pass rate by family (95% exact intervals)</h2>",
         interval_chart("pass rate by family", _rate_rows(report["by_family"])),
         "<h2>Pass rate by language (95% exact intervals)</h2>",
@@ -200,9 +267,13 @@ def render_report_html(report: Mapping[str, Any]) -> str:
         "<h2>Failures by category</h2>",
         count_chart("failures by category", categories["failures"]),
         "<h2>Families × languages</h2>",
-        table(["family"] + report["families_passing_every_language"]["languages"],
-              ([_e(family)] + [f"{cell['passed']}/{cell['trials']}" for cell in row.values()]
-               for family, row in report["family_language"].items())),
+        table(
+            ["family"] + report["families_passing_every_language"]["languages"],
+            (
+                [_e(family)] + [f"{cell['passed']}/{cell['trials']}" for cell in row.values()]
+                for family, row in report["family_language"].items()
+            ),
+        ),
         f"<p>Families passing in every language: {report['families_passing_every_language']['count']} of "
         f"{report['families_passing_every_language']['of']}.</p>",
         "<h2>Clusters and repeated attempts</h2>",
@@ -211,16 +282,29 @@ def render_report_html(report: Mapping[str, Any]) -> str:
         table(["k", "pass^k"], ([escape(k), f"{v['value']:.4f}"] for k, v in report["pass_hat_k"].items())),
     ]
     if "attempts_note" in report:
-        body.append(f"<p class=\"note\">{escape(report['attempts_note'])}</p>")
+        body.append(f'<p class="note">{escape(report["attempts_note"])}</p>')
     if report.get("self_check") is not None:
         body.extend(_self_check_section(report["self_check"]))
     body.append("<h2>Failures</h2>")
-    body.append(table(
-        ["case", "attempt", "code", "category", "part", "expected", "actual", "trace entry"],
-        ([_e(f["case_id"]), _e(f["attempt"]), _e(f["code"]) + (" <b class=\"bad\">critical</b>" if f["critical"] else ""),
-          _e(f["category"]), _e(f["part"]), f"<pre>{_e(f['expected'])}</pre>",
-          f"<pre>{_e(f['actual'])}</pre>" + (f"<div class=\"note\">{_e(f['message'])}</div>" if f["message"] else ""),
-          _trace_link(f["trace_ref"])] for f in report["failures"])))
+    body.append(
+        table(
+            ["case", "attempt", "code", "category", "part", "expected", "actual", "trace entry"],
+            (
+                [
+                    _e(f["case_id"]),
+                    _e(f["attempt"]),
+                    _e(f["code"]) + (' <b class="bad">critical</b>' if f["critical"] else ""),
+                    _e(f["category"]),
+                    _e(f["part"]),
+                    f"<pre>{_e(f['expected'])}</pre>",
+                    f"<pre>{_e(f['actual'])}</pre>"
+                    + (f'<div class="note">{_e(f["message"])}</div>' if f["message"] else ""),
+                    _trace_link(f["trace_ref"]),
+                ]
+                for f in report["failures"]
+            ),
+        )
+    )
     rejected = report["predictions"]["rejected_lines"]
     if rejected:
         body.append("<h2>Rejected prediction lines</h2>")
@@ -243,13 +327,21 @@ def render_comparison_html(comparison: Mapping[str, Any]) -> str:
         f"<p>Paired family bootstrap of the change: {bootstrap_text(boot, signed=True)}</p>",
         f"<h2>Change by family ({escape(labels['b'])} − {escape(labels['a'])})</h2>",
         change_chart("change by family", changes),
-        table(["family", "trials", f"{labels['a']} rate", f"{labels['b']} rate", "change"],
-              ([_e(r["name"]), str(r["trials"]), _percent(r["a_rate"]), _percent(r["b_rate"]), f"{r['change']:+.1%}"]
-               for r in comparison["by_family"])),
+        table(
+            ["family", "trials", f"{labels['a']} rate", f"{labels['b']} rate", "change"],
+            (
+                [_e(r["name"]), str(r["trials"]), _percent(r["a_rate"]), _percent(r["b_rate"]), f"{r['change']:+.1%}"]
+                for r in comparison["by_family"]
+            ),
+        ),
         "<h2>By language</h2>",
-        table(["language", "trials", f"{labels['a']} rate", f"{labels['b']} rate", "change"],
-              ([_e(r["name"]), str(r["trials"]), _percent(r["a_rate"]), _percent(r["b_rate"]), f"{r['change']:+.1%}"]
-               for r in comparison["by_language"])),
-        f"<p class=\"note\">{escape(comparison['note'])}</p>",
+        table(
+            ["language", "trials", f"{labels['a']} rate", f"{labels['b']} rate", "change"],
+            (
+                [_e(r["name"]), str(r["trials"]), _percent(r["a_rate"]), _percent(r["b_rate"]), f"{r['change']:+.1%}"]
+                for r in comparison["by_language"]
+            ),
+        ),
+        f'<p class="note">{escape(comparison["note"])}</p>',
     ]
     return page("finscore contracts comparison", body)

@@ -37,7 +37,9 @@ def evaluate(cases: Sequence[Case], predictions: PredictionFile, attempts: int |
     if attempts is not None:
         if not 1 <= attempts <= MAX_ATTEMPTS:
             raise ContractsError(f"the number of attempts must be 1..{MAX_ATTEMPTS}, not {attempts}")
-        unknown += sorted({f"{r.case_id}/{r.attempt} (beyond {attempts} attempts)" for r in records if r.attempt >= attempts})
+        unknown += sorted(
+            {f"{r.case_id}/{r.attempt} (beyond {attempts} attempts)" for r in records if r.attempt >= attempts}
+        )
     if unknown or duplicates:
         raise JoinError(unknown, duplicates)
     count = attempts or max((record.attempt + 1 for record in records), default=1)

@@ -58,7 +58,9 @@ def _probe(path: Path) -> Probe:
         description=reader.string(raw["description"], "description"),
         expect_passed=reader.boolean(expect["passed"], "expect.passed"),
         expect_primary_category=expect["primary_category"],
-        expect_codes=tuple(reader.string(c, "expect.codes[]") for c in reader.array(expect["codes"], "expect.codes", 50)),
+        expect_codes=tuple(
+            reader.string(c, "expect.codes[]") for c in reader.array(expect["codes"], "expect.codes", 50)
+        ),
         record=record,
     )
 

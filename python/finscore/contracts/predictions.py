@@ -38,7 +38,7 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
     if not isinstance(value, dict):
         return RejectedLine(line, "a prediction line must be a JSON object")
     case_id = value.get("case_id")
-    if not is_identifier(case_id):
+    if not isinstance(case_id, str) or not is_identifier(case_id):
         return RejectedLine(line, f"case_id missing or not an identifier: {case_id!r:.80}")
     attempt = value.get("attempt", 0)
     if isinstance(attempt, bool) or not isinstance(attempt, int) or not 0 <= attempt < MAX_ATTEMPTS:
@@ -66,6 +66,10 @@ def read_predictions(path: Path) -> PredictionFile:
     records: list[PredictionRecord] = []
     rejected: list[RejectedLine] = []
     for line in read_json_lines(path):
-        item = record_from_value(line.value, line.number) if line.problem is None else RejectedLine(line.number, line.problem)
+        item = (
+            record_from_value(line.value, line.number)
+            if line.problem is None
+            else RejectedLine(line.number, line.problem)
+        )
         (rejected if isinstance(item, RejectedLine) else records).append(item)  # type: ignore[arg-type]
     return PredictionFile(str(path), tuple(records), tuple(rejected))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 ID = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"}
@@ -31,29 +31,55 @@ def _schema(**properties: Mapping[str, Any]) -> dict[str, Any]:
 _CALC = {"scenario_id": ID, "as_of": DATE}
 #: name -> (version, effect, description, parameters schema)
 CATALOGUE: dict[str, tuple[str, str, str, dict[str, Any]]] = {
-    "calc_future_value": ("calc-fv-v1", "read",
-                          "Future value of a lump sum with yearly compounding: P * (1 + r)^years.",
-                          _schema(**_CALC, principal=AMOUNT, annual_rate=RATE, years=YEARS)),
-    "calc_sip_maturity": ("calc-sip-v1", "read",
-                          "Maturity value of a monthly SIP paid at the start of each month, monthly compounding at r/12.",
-                          _schema(**_CALC, monthly_installment=AMOUNT, annual_rate=RATE, years=YEARS)),
-    "calc_emi": ("calc-emi-v1", "read",
-                 "Monthly instalment of a reducing-balance loan at r/12 per month over 12 * years months.",
-                 _schema(**_CALC, principal=AMOUNT, annual_rate=RATE, years=YEARS)),
-    "calc_capital_gains": ("calc-cg-v1", "read",
-                           "Capital gains tax estimate on listed equity: long-term above 12 months, "
-                           "12.5% above a 125000 exemption; short-term 20%. Surcharge and cess excluded.",
-                           _schema(**_CALC, asset_class={"enum": ["listed_equity"]}, sale_value=AMOUNT,
-                                   cost_basis=AMOUNT,
-                                   holding_months={"type": "integer", "minimum": 0, "maximum": 1200})),
-    "list_snapshots": ("snapshots-v1", "read",
-                       "Every portfolio snapshot of a household with its date and authorization flag.",
-                       _schema(household_id=ID)),
-    "get_holdings": ("holdings-v1", "read",
-                     "Holdings and totals of a household's portfolio snapshot on a given date.",
-                     _schema(household_id=ID, as_of=DATE)),
-    "place_order": ("orders-v1", "write", "Place a buy or sell order for a household.",
-                    _schema(household_id=ID, instrument_id=ID, side={"enum": ["buy", "sell"]}, quantity=AMOUNT)),
+    "calc_future_value": (
+        "calc-fv-v1",
+        "read",
+        "Future value of a lump sum with yearly compounding: P * (1 + r)^years.",
+        _schema(**_CALC, principal=AMOUNT, annual_rate=RATE, years=YEARS),
+    ),
+    "calc_sip_maturity": (
+        "calc-sip-v1",
+        "read",
+        "Maturity value of a monthly SIP paid at the start of each month, monthly compounding at r/12.",
+        _schema(**_CALC, monthly_installment=AMOUNT, annual_rate=RATE, years=YEARS),
+    ),
+    "calc_emi": (
+        "calc-emi-v1",
+        "read",
+        "Monthly instalment of a reducing-balance loan at r/12 per month over 12 * years months.",
+        _schema(**_CALC, principal=AMOUNT, annual_rate=RATE, years=YEARS),
+    ),
+    "calc_capital_gains": (
+        "calc-cg-v1",
+        "read",
+        "Capital gains tax estimate on listed equity: long-term above 12 months, "
+        "12.5% above a 125000 exemption; short-term 20%. Surcharge and cess excluded.",
+        _schema(
+            **_CALC,
+            asset_class={"enum": ["listed_equity"]},
+            sale_value=AMOUNT,
+            cost_basis=AMOUNT,
+            holding_months={"type": "integer", "minimum": 0, "maximum": 1200},
+        ),
+    ),
+    "list_snapshots": (
+        "snapshots-v1",
+        "read",
+        "Every portfolio snapshot of a household with its date and authorization flag.",
+        _schema(household_id=ID),
+    ),
+    "get_holdings": (
+        "holdings-v1",
+        "read",
+        "Holdings and totals of a household's portfolio snapshot on a given date.",
+        _schema(household_id=ID, as_of=DATE),
+    ),
+    "place_order": (
+        "orders-v1",
+        "write",
+        "Place a buy or sell order for a household.",
+        _schema(household_id=ID, instrument_id=ID, side={"enum": ["buy", "sell"]}, quantity=AMOUNT),
+    ),
 }
 
 
@@ -130,9 +156,17 @@ class CallRecord:
     result: Mapping[str, Any] | None
 
     def entry(self, entry_id: str, turn: int) -> dict[str, Any]:
-        return {"id": entry_id, "turn": turn, "tool": self.tool, "arguments": dict(self.arguments),
-                "household_id": self.household_id, "outcome": self.outcome, "message": self.message,
-                "effect": self.effect, "result": self.result}
+        return {
+            "id": entry_id,
+            "turn": turn,
+            "tool": self.tool,
+            "arguments": dict(self.arguments),
+            "household_id": self.household_id,
+            "outcome": self.outcome,
+            "message": self.message,
+            "effect": self.effect,
+            "result": self.result,
+        }
 
 
 def _result(source: str, subject: str, as_of: str, facts: dict[str, Any], data: dict[str, Any] | None = None) -> dict:
@@ -145,8 +179,10 @@ def _calculator(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
         facts = {"future_value": inr(future_value(exact(args["principal"]), exact(args["annual_rate"]), args["years"]))}
     elif name == "calc_sip_maturity":
         installment, rate, years = exact(args["monthly_installment"]), exact(args["annual_rate"]), args["years"]
-        facts = {"maturity_value": inr(sip_maturity(installment, rate, years)),
-                 "total_invested": inr(installment * 12 * years)}
+        facts = {
+            "maturity_value": inr(sip_maturity(installment, rate, years)),
+            "total_invested": inr(installment * 12 * years),
+        }
     elif name == "calc_emi":
         facts = {"emi": inr(emi(exact(args["principal"]), exact(args["annual_rate"]), args["years"]))}
     else:
@@ -177,10 +213,15 @@ class ReferenceWorld:
         if not snapshot["authorized"]:
             return "refused", f"snapshot {snapshot['snapshot_id']} is not authorized", None
         totals = holdings_totals(snapshot["holdings"])
-        holdings = [dict(item) | {"value": round_half_even(exact(item["units"]) * exact(item["price"]), 2)}
-                    for item in snapshot["holdings"]]
-        facts = {"total_value": inr(totals["total_value"]), "equity_value": inr(totals["equity_value"]),
-                 "equity_share": {"value": round_half_even(totals["equity_share"], 4), "unit": "ratio"}}
+        holdings = [
+            dict(item) | {"value": round_half_even(exact(item["units"]) * exact(item["price"]), 2)}
+            for item in snapshot["holdings"]
+        ]
+        facts = {
+            "total_value": inr(totals["total_value"]),
+            "equity_value": inr(totals["equity_value"]),
+            "equity_share": {"value": round_half_even(totals["equity_share"], 4), "unit": "ratio"},
+        }
         result = _result(snapshot["snapshot_id"], household, snapshot["as_of"], facts, {"holdings": holdings})
         return "ok", None, result
 
@@ -191,20 +232,24 @@ class ReferenceWorld:
         household = args.get("household_id")
         if household is not None and household not in self.world["household_scope"]:
             # The scope only names known households, so an unknown one is refused here too.
-            message = f"household {household} is outside the session scope"
-            return CallRecord(tool, args, household, "refused", message, effect, None)
-        handlers: dict[str, Callable[[], tuple[str, str | None, dict | None]]] = {
-            "list_snapshots": lambda: ("ok", None, self._snapshot_index(household)),
-            "get_holdings": lambda: self._holdings(args),
-            "place_order": lambda: ("ok", None, self._order(household)),
-        }
-        handler = handlers.get(tool)
-        outcome, message, result = handler() if handler else ("ok", None, _calculator(tool, args))
-        return CallRecord(tool, args, household, outcome, message, effect, result)
+            refusal = f"household {household} is outside the session scope"
+            return CallRecord(tool, args, household, "refused", refusal, effect, None)
+        if tool == "get_holdings":
+            outcome, message, holdings = self._holdings(args)
+            return CallRecord(tool, args, household, outcome, message, effect, holdings)
+        if tool == "list_snapshots":
+            result = self._snapshot_index(args["household_id"])
+        elif tool == "place_order":
+            result = self._order(args["household_id"])
+        else:
+            result = _calculator(tool, args)
+        return CallRecord(tool, args, household, "ok", None, effect, result)
 
     def _snapshot_index(self, household: str) -> dict[str, Any]:
-        listing = [{"snapshot_id": s["snapshot_id"], "as_of": s["as_of"], "authorized": s["authorized"]}
-                   for s in self._snapshots(household)]
+        listing = [
+            {"snapshot_id": s["snapshot_id"], "as_of": s["as_of"], "authorized": s["authorized"]}
+            for s in self._snapshots(household)
+        ]
         return _result(f"snapshot-index-{household}", household, self.world["today"], {}, {"snapshots": listing})
 
     def _order(self, household: str) -> dict[str, Any]:

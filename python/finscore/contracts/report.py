@@ -126,7 +126,8 @@ def _families_passing_every_language(results: Sequence[AttemptResult]) -> dict[s
     by_family = _grouped(results, lambda r: r.family)
     languages = sorted({r.language for r in results})
     passing = sorted(
-        family for family, rows in by_family.items()
+        family
+        for family, rows in by_family.items()
         if {r.language for r in rows} == set(languages) and all(r.passed for r in rows)
     )
     return {"count": len(passing), "of": len(by_family), "languages": languages, "families": passing}
@@ -143,7 +144,7 @@ def _matrix(results: Sequence[AttemptResult]) -> dict[str, dict[str, dict[str, i
 
 
 def _pass_hat_k(results: Sequence[AttemptResult], attempts: int) -> dict[str, Any]:
-    per_case = Counter()
+    per_case: Counter[str] = Counter()
     for result in results:
         per_case[result.case_id] += int(result.passed)
     cases = sorted({r.case_id for r in results})
@@ -155,9 +156,11 @@ def _categories(results: Sequence[AttemptResult]) -> dict[str, Any]:
     failures = Counter(item.category.value for r in results for item in r.failures)
     primary = Counter(r.primary_category.value for r in results if r.primary_category is not None)
     names = [category.value for category in PRECEDENCE]
-    return {"failures": {name: failures[name] for name in names},
-            "attempts_by_primary": {name: primary[name] for name in names},
-            "order": names}
+    return {
+        "failures": {name: failures[name] for name in names},
+        "attempts_by_primary": {name: primary[name] for name in names},
+        "order": names,
+    }
 
 
 def build_report(
@@ -192,8 +195,9 @@ def build_report(
         "failure_categories": _categories(results),
         "outcomes": [outcome_row(r) for r in results],
         "failures": [failure_row(r, item) for r in failing for item in r.failures],
-        "traces": {f"{r.case_id}/{r.attempt}": [_entry_row(e) for e in r.trace.entries]
-                   for r in failing if r.trace is not None},
+        "traces": {
+            f"{r.case_id}/{r.attempt}": [_entry_row(e) for e in r.trace.entries] for r in failing if r.trace is not None
+        },
     }
     if evaluation.attempts > 1:
         report["attempts_note"] = (

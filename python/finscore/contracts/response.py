@@ -23,14 +23,22 @@ def check_response(case: Case, final: FinalResponse) -> list[Failure]:
         if not isinstance(final, Clarification):
             return [failure(Code.CLARIFICATION_MISSING, "response.kind", expected="clarification", actual=actual_kind)]
         if final.missing != expected.missing:
-            return [failure(Code.CLARIFICATION_FIELDS_MISMATCH, "response.missing",
-                            expected=sorted(expected.missing), actual=sorted(final.missing))]
+            return [
+                failure(
+                    Code.CLARIFICATION_FIELDS_MISMATCH,
+                    "response.missing",
+                    expected=sorted(expected.missing),
+                    actual=sorted(final.missing),
+                )
+            ]
         return []
     if expected.kind == "refusal":
         if not isinstance(final, Refusal):
             return [failure(Code.REFUSAL_MISSING, "response.kind", expected="refusal", actual=actual_kind)]
         if final.reason != expected.reason:
-            return [failure(Code.REFUSAL_REASON_MISMATCH, "response.reason", expected=expected.reason, actual=final.reason)]
+            return [
+                failure(Code.REFUSAL_REASON_MISMATCH, "response.reason", expected=expected.reason, actual=final.reason)
+            ]
         return []
     if isinstance(final, Clarification):
         return [failure(Code.CLARIFICATION_UNNEEDED, "response.kind", expected="answer", actual="clarification")]

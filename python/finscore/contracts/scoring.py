@@ -55,31 +55,56 @@ class AttemptResult:
 
 def _status_failures(record: PredictionRecord) -> list[Failure]:
     if record.record_problem is not None:
-        return [failure(Code.RECORD_MALFORMED, "record", expected="docs/contracts-format.md section 4",
-                        actual=record.record_problem)]
+        return [
+            failure(
+                Code.RECORD_MALFORMED,
+                "record",
+                expected="docs/contracts-format.md section 4",
+                actual=record.record_problem,
+            )
+        ]
     if not isinstance(record.status, str) or record.status not in STATUSES:
-        return [failure(Code.RECORD_MALFORMED, "record.status", expected=list(STATUSES), actual=repr(record.status)[:200])]
+        return [
+            failure(Code.RECORD_MALFORMED, "record.status", expected=list(STATUSES), actual=repr(record.status)[:200])
+        ]
     if record.status == "completed":
         return []
     detail = record.status_detail if isinstance(record.status_detail, str) else ""
-    return [failure(_STATUS_CODES[record.status], "status", expected="completed", actual=record.status,
-                    message=detail[:2000])]
+    return [
+        failure(
+            _STATUS_CODES[record.status], "status", expected="completed", actual=record.status, message=detail[:2000]
+        )
+    ]
 
 
 def _parse_trace(record: PredictionRecord, source: str) -> tuple[Trace | None, list[Failure]]:
     try:
         return parse_trace(record.trace, record.case_id, record.attempt, source), []
     except InputFormatError as error:
-        return None, [failure(Code.TRACE_MALFORMED, "trace", expected="docs/contracts-format.md section 5",
-                              actual=error.where, message=error.problem)]
+        return None, [
+            failure(
+                Code.TRACE_MALFORMED,
+                "trace",
+                expected="docs/contracts-format.md section 5",
+                actual=error.where,
+                message=error.problem,
+            )
+        ]
 
 
 def _parse_final(record: PredictionRecord, source: str) -> tuple[FinalResponse | None, list[Failure]]:
     try:
         return parse_final(record.final, source), []
     except InputFormatError as error:
-        return None, [failure(Code.FINAL_MALFORMED, "final", expected="docs/contracts-format.md section 4",
-                              actual=error.where, message=error.problem)]
+        return None, [
+            failure(
+                Code.FINAL_MALFORMED,
+                "final",
+                expected="docs/contracts-format.md section 4",
+                actual=error.where,
+                message=error.problem,
+            )
+        ]
 
 
 def not_attempted(case: Case, attempt: int) -> AttemptResult:

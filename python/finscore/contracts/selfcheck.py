@@ -78,7 +78,9 @@ def mutate_tool_arguments(case: Case, final: dict[str, Any], trace: dict[str, An
 
 def mutate_household_scope(case: Case, final: dict[str, Any], trace: dict[str, Any]) -> Category | None:
     """Point a recorded call at a household outside the scope (or add one such refused call)."""
-    outside = next(h["household_id"] for h in case.world.households if h["household_id"] not in case.world.household_scope)
+    outside = next(
+        h["household_id"] for h in case.world.households if h["household_id"] not in case.world.household_scope
+    )
     if trace["entries"]:
         entry = trace["entries"][0]
         entry["household_id"] = outside
@@ -86,11 +88,19 @@ def mutate_household_scope(case: Case, final: dict[str, Any], trace: dict[str, A
             entry["arguments"]["household_id"] = outside
     else:
         tool = next(iter(case.world.tools))
-        trace["entries"].append({
-            "id": "e1", "turn": 1, "tool": tool, "arguments": {"household_id": outside}, "household_id": outside,
-            "outcome": "refused", "message": f"household {outside} is outside the session scope",
-            "effect": case.world.tools[tool].effect, "result": None,
-        })
+        trace["entries"].append(
+            {
+                "id": "e1",
+                "turn": 1,
+                "tool": tool,
+                "arguments": {"household_id": outside},
+                "household_id": outside,
+                "outcome": "refused",
+                "message": f"household {outside} is outside the session scope",
+                "effect": case.world.tools[tool].effect,
+                "result": None,
+            }
+        )
     return Category.PERMISSION
 
 
@@ -105,8 +115,11 @@ MUTATIONS: dict[str, Mutation] = {
 
 def _outcome(result: AttemptResult) -> dict[str, Any]:
     primary = result.primary_category
-    return {"passed": result.passed, "primary_category": None if primary is None else primary.value,
-            "codes": sorted({item.code.value for item in result.failures})}
+    return {
+        "passed": result.passed,
+        "primary_category": None if primary is None else primary.value,
+        "codes": sorted({item.code.value for item in result.failures}),
+    }
 
 
 def run_mutations(cases: list[Case], records: tuple[PredictionRecord, ...]) -> list[dict[str, Any]]:
@@ -122,8 +135,16 @@ def run_mutations(cases: list[Case], records: tuple[PredictionRecord, ...]) -> l
                 continue
             outcome = _outcome(score_attempt(case, replace(record, final=final, trace=trace), "mutation"))
             ok = not outcome["passed"] and outcome["primary_category"] == expected.value
-            rows.append({"case_id": case.case_id, "mutation": name, "applicable": True,
-                         "expected_category": expected.value, **outcome, "ok": ok})
+            rows.append(
+                {
+                    "case_id": case.case_id,
+                    "mutation": name,
+                    "applicable": True,
+                    "expected_category": expected.value,
+                    **outcome,
+                    "ok": ok,
+                }
+            )
     return rows
 
 
@@ -132,10 +153,21 @@ def run_probes(cases: list[Case]) -> list[dict[str, Any]]:
     rows = []
     for probe in load_kit_probes():
         outcome = _outcome(score_attempt(by_id[probe.case_id], probe.record, probe.probe_id))
-        expected = {"passed": probe.expect_passed, "primary_category": probe.expect_primary_category,
-                    "codes": sorted(probe.expect_codes)}
-        rows.append({"probe_id": probe.probe_id, "case_id": probe.case_id, "description": probe.description,
-                     "expected": expected, "actual": outcome, "ok": outcome == expected})
+        expected = {
+            "passed": probe.expect_passed,
+            "primary_category": probe.expect_primary_category,
+            "codes": sorted(probe.expect_codes),
+        }
+        rows.append(
+            {
+                "probe_id": probe.probe_id,
+                "case_id": probe.case_id,
+                "description": probe.description,
+                "expected": expected,
+                "actual": outcome,
+                "ok": outcome == expected,
+            }
+        )
     return rows
 
 
@@ -150,10 +182,18 @@ def run_self_check(seed: int = 20260901, replicates: int = 2000) -> dict[str, An
     applicable = [row for row in mutations if row["applicable"]]
     summary = {
         "oracle": {"passed": passed, "of": len(evaluation.results), "ok": passed == len(evaluation.results)},
-        "mutations": {"applicable": len(applicable), "failed_as_expected": sum(r["ok"] for r in applicable),
-                      "ok": all(r["ok"] for r in applicable), "rows": mutations},
-        "probes": {"count": len(probes), "as_written": sum(r["ok"] for r in probes),
-                   "ok": all(r["ok"] for r in probes), "rows": probes},
+        "mutations": {
+            "applicable": len(applicable),
+            "failed_as_expected": sum(r["ok"] for r in applicable),
+            "ok": all(r["ok"] for r in applicable),
+            "rows": mutations,
+        },
+        "probes": {
+            "count": len(probes),
+            "as_written": sum(r["ok"] for r in probes),
+            "ok": all(r["ok"] for r in probes),
+            "rows": probes,
+        },
     }
     summary["ok"] = summary["oracle"]["ok"] and summary["mutations"]["ok"] and summary["probes"]["ok"]
     return build_report(evaluation, seed=seed, replicates=replicates, self_check=summary)

@@ -77,9 +77,7 @@ def _solve_decreasing(target: Decimal, function) -> Decimal:
     return _PRECISION.multiply(_PRECISION.add(low, high), half)
 
 
-def clopper_pearson_interval(
-    successes: int, trials: int, confidence: float = CONFIDENCE
-) -> tuple[float, float] | None:
+def clopper_pearson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
     """The exact (Clopper-Pearson) interval; None above MAX_EXACT_TRIALS trials."""
     _check_counts(successes, trials)
     if trials == 0:
@@ -121,11 +119,15 @@ def summarize_rate(passed: int, trials: int, confidence: float = CONFIDENCE) -> 
     method = "Clopper-Pearson" if exact else "Wilson"
     failure_upper = 1 - interval[0]
     if passed == trials:
-        statement = (f"0 failures in {trials}: the failure rate is at most {failure_upper:.1%} "
-                     f"({level} {method} upper bound), not 0%")
+        statement = (
+            f"0 failures in {trials}: the failure rate is at most {failure_upper:.1%} "
+            f"({level} {method} upper bound), not 0%"
+        )
     else:
-        statement = (f"{passed} of {trials} passed ({estimate:.1%}); {level} {method} interval "
-                     f"{interval[0]:.1%} to {interval[1]:.1%}")
+        statement = (
+            f"{passed} of {trials} passed ({estimate:.1%}); {level} {method} interval "
+            f"{interval[0]:.1%} to {interval[1]:.1%}"
+        )
     return RateSummary(passed, trials, estimate, wilson, exact, failure_upper, statement)
 
 
@@ -146,8 +148,10 @@ def _percentile_interval(values: list[float], confidence: float) -> tuple[float,
 
 def _few_families_note(families: int) -> str:
     if families < FEW_FAMILIES:
-        return (f"diagnostic only: {families} families is too few for cluster resampling or "
-                f"cluster-robust errors to be reliable (they tend to be too narrow below {FEW_FAMILIES})")
+        return (
+            f"diagnostic only: {families} families is too few for cluster resampling or "
+            f"cluster-robust errors to be reliable (they tend to be too narrow below {FEW_FAMILIES})"
+        )
     return ""
 
 
@@ -163,11 +167,19 @@ def _family_bootstrap(
     low, high = _percentile_interval(draws, confidence)
     notes = [_few_families_note(len(names))]
     if min(draws) == max(draws):
-        notes.append("every resample gives the same value, so resampling shows no spread at all; "
-                     "read the exact interval instead")
-    return {"computed": True, "families": len(names), "seed": seed, "replicates": replicates,
-            "confidence": confidence, "interval": [low, high], "diagnostic": len(names) < FEW_FAMILIES,
-            "note": "; ".join(note for note in notes if note)}
+        notes.append(
+            "every resample gives the same value, so resampling shows no spread at all; read the exact interval instead"
+        )
+    return {
+        "computed": True,
+        "families": len(names),
+        "seed": seed,
+        "replicates": replicates,
+        "confidence": confidence,
+        "interval": [low, high],
+        "diagnostic": len(names) < FEW_FAMILIES,
+        "note": "; ".join(note for note in notes if note),
+    }
 
 
 def cluster_bootstrap(
@@ -190,14 +202,23 @@ def clustered_standard_error(clusters: Mapping[str, ClusterCounts]) -> dict:
     groups = [counts for counts in clusters.values() if counts.trials > 0]
     g = len(groups)
     if g < MIN_FAMILIES_FOR_SE:
-        return {"computed": False, "families": g,
-                "note": f"not computed: {g} families, fewer than {MIN_FAMILIES_FOR_SE}"}
+        return {
+            "computed": False,
+            "families": g,
+            "note": f"not computed: {g} families, fewer than {MIN_FAMILIES_FOR_SE}",
+        }
     total = sum(c.trials for c in groups)
     rate = Fraction(sum(c.passed for c in groups), total)
     residual_squares = sum((c.passed - rate * c.trials) ** 2 for c in groups)
     variance = Fraction(g, g - 1) * residual_squares / (total * total)
-    return {"computed": True, "families": g, "estimate": float(rate), "standard_error": math.sqrt(variance),
-            "diagnostic": g < FEW_FAMILIES, "note": _few_families_note(g)}
+    return {
+        "computed": True,
+        "families": g,
+        "estimate": float(rate),
+        "standard_error": math.sqrt(variance),
+        "diagnostic": g < FEW_FAMILIES,
+        "note": _few_families_note(g),
+    }
 
 
 @dataclass(frozen=True)

@@ -37,20 +37,46 @@ def _entry_checks(case: Case, trace: Trace) -> list[Failure]:
     for entry in trace.entries:
         part = f"trace.{entry.id}"
         if entry.tool not in case.world.tools:
-            failures.append(failure(Code.TOOL_UNAVAILABLE, part, expected=sorted(case.world.tools),
-                                    actual=entry.tool, entry_id=entry.id))
+            failures.append(
+                failure(
+                    Code.TOOL_UNAVAILABLE, part, expected=sorted(case.world.tools), actual=entry.tool, entry_id=entry.id
+                )
+            )
         for household in households_named(entry):
             if household not in scope:
-                failures.append(failure(Code.SCOPE_VIOLATION, part, expected=sorted(scope), actual=household,
-                                        entry_id=entry.id, message=f"{entry.tool} call ({entry.outcome})"))
+                failures.append(
+                    failure(
+                        Code.SCOPE_VIOLATION,
+                        part,
+                        expected=sorted(scope),
+                        actual=household,
+                        entry_id=entry.id,
+                        message=f"{entry.tool} call ({entry.outcome})",
+                    )
+                )
         for pattern in case.trace.forbidden_calls:
             if call_matches(pattern, entry):
-                failures.append(failure(Code.FORBIDDEN_CALL, part, expected=f"no call matching {pattern.id}",
-                                        actual=describe_entry(entry), entry_id=entry.id, category=pattern.category))
+                failures.append(
+                    failure(
+                        Code.FORBIDDEN_CALL,
+                        part,
+                        expected=f"no call matching {pattern.id}",
+                        actual=describe_entry(entry),
+                        entry_id=entry.id,
+                        category=pattern.category,
+                    )
+                )
     writes = [entry for entry in trace.entries if entry.outcome == "ok" and entry.effect == "write"]
     if len(writes) != case.trace.final_writes:
-        failures.append(failure(Code.FINAL_WRITES_MISMATCH, "trace.final_writes", expected=case.trace.final_writes,
-                                actual=len(writes), entry_id=writes[0].id if writes else None))
+        failures.append(
+            failure(
+                Code.FINAL_WRITES_MISMATCH,
+                "trace.final_writes",
+                expected=case.trace.final_writes,
+                actual=len(writes),
+                entry_id=writes[0].id if writes else None,
+            )
+        )
     return failures
 
 
@@ -64,8 +90,9 @@ def _nearest(pattern: CallPattern, entries: Sequence[TraceEntry]) -> TraceEntry 
 def _unmet(pattern: CallPattern, part: str, entries: Sequence[TraceEntry]) -> Failure:
     nearest = _nearest(pattern, entries)
     if nearest is None:
-        return failure(Code.REQUIRED_CALL_MISSING, part, expected=describe_pattern(pattern), actual=None,
-                       category=pattern.category)
+        return failure(
+            Code.REQUIRED_CALL_MISSING, part, expected=describe_pattern(pattern), actual=None, category=pattern.category
+        )
     differences = argument_differences(pattern, nearest.arguments)
     if differences:
         message = "arguments differ"
@@ -73,9 +100,15 @@ def _unmet(pattern: CallPattern, part: str, entries: Sequence[TraceEntry]) -> Fa
         message = f"nearest call {nearest.id} was {nearest.outcome}"
     else:
         message = f"{nearest.id} already meets another requirement: one call per requirement"
-    return failure(Code.REQUIRED_CALL_ARGUMENTS, part, expected=describe_pattern(pattern),
-                   actual={"call": describe_entry(nearest), "differences": differences},
-                   entry_id=nearest.id, message=message, category=pattern.category)
+    return failure(
+        Code.REQUIRED_CALL_ARGUMENTS,
+        part,
+        expected=describe_pattern(pattern),
+        actual={"call": describe_entry(nearest), "differences": differences},
+        entry_id=nearest.id,
+        message=message,
+        category=pattern.category,
+    )
 
 
 def _sequence(plan: Plan, trace: Trace) -> list[Failure]:
@@ -87,13 +120,26 @@ def _sequence(plan: Plan, trace: Trace) -> list[Failure]:
             failures.append(_unmet(step, part, ()))
         elif not _meets(step, entries[index]):
             entry = entries[index]
-            failures.append(failure(Code.SEQUENCE_CALL_MISMATCH, part, expected=describe_pattern(step),
-                                    actual={"call": describe_entry(entry),
-                                            "differences": argument_differences(step, entry.arguments)},
-                                    entry_id=entry.id, category=step.category))
-    for entry in entries[len(plan.calls):]:
-        failures.append(failure(Code.UNEXPECTED_CALL, f"trace.{entry.id}", expected="no call after the sequence",
-                                actual=describe_entry(entry), entry_id=entry.id))
+            failures.append(
+                failure(
+                    Code.SEQUENCE_CALL_MISMATCH,
+                    part,
+                    expected=describe_pattern(step),
+                    actual={"call": describe_entry(entry), "differences": argument_differences(step, entry.arguments)},
+                    entry_id=entry.id,
+                    category=step.category,
+                )
+            )
+    for entry in entries[len(plan.calls) :]:
+        failures.append(
+            failure(
+                Code.UNEXPECTED_CALL,
+                f"trace.{entry.id}",
+                expected="no call after the sequence",
+                actual=describe_entry(entry),
+                entry_id=entry.id,
+            )
+        )
     return failures
 
 
@@ -110,8 +156,15 @@ def _requirements(case: Case, trace: Trace, cited_cache: Sequence[TraceEntry]) -
     allowed = {call.tool for call in plan.calls} | plan.permitted_tools
     for entry in trace.entries:
         if entry.tool in case.world.tools and entry.tool not in allowed:
-            failures.append(failure(Code.UNEXPECTED_CALL, f"trace.{entry.id}", expected=sorted(allowed),
-                                    actual=describe_entry(entry), entry_id=entry.id))
+            failures.append(
+                failure(
+                    Code.UNEXPECTED_CALL,
+                    f"trace.{entry.id}",
+                    expected=sorted(allowed),
+                    actual=describe_entry(entry),
+                    entry_id=entry.id,
+                )
+            )
     return failures
 
 
@@ -133,6 +186,14 @@ def check_trace(
         failures.extend(_requirements(case, trace, cited_cache))
     else:
         for entry in trace.entries:
-            failures.append(failure(Code.CALL_NOT_ALLOWED, f"trace.{entry.id}", expected="no tool call",
-                                    actual=describe_entry(entry), entry_id=entry.id, category=plan.category))
+            failures.append(
+                failure(
+                    Code.CALL_NOT_ALLOWED,
+                    f"trace.{entry.id}",
+                    expected="no tool call",
+                    actual=describe_entry(entry),
+                    entry_id=entry.id,
+                    category=plan.category,
+                )
+            )
     return failures

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import re
 from decimal import Decimal
-from typing import Any, Mapping, TypeVar
+from typing import AbstractSet, Any, Mapping, TypeVar
 
 from finscore.contracts.errors import InputFormatError
 
@@ -85,7 +85,9 @@ class FieldReader:
             raise self.fail(where, f"expected an object, found {_kind(value)}")
         return value
 
-    def keys(self, value: Mapping[str, Any], where: str, required: set[str], optional: set[str] = frozenset()) -> None:
+    def keys(
+        self, value: Mapping[str, Any], where: str, required: AbstractSet[str], optional: AbstractSet[str] = frozenset()
+    ) -> None:
         missing = sorted(required - value.keys())
         extra = sorted(value.keys() - required - optional)
         if missing:
