@@ -126,14 +126,14 @@ def test_unicode_digits_only_from_the_declared_script():
     assert value_of("३३,४५,५६३.९४", {"digits_devanagari", "grouping_indian"}) == Decimal("3345563.94")
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(bounded_decimals)
 def test_canonical_text_round_trips_against_decimal(value):
     text = format(value, "f")
     assert read_value(text, NONE, "INR").value == Decimal(text)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=0, max_value=10**14), st.integers(min_value=0, max_value=99))
 def test_western_grouping_from_python_formatting(integer, cents):
     text = f"{integer:,}.{cents:02d}"  # CPython's own thousands grouping
@@ -152,7 +152,7 @@ def _indian(integer: int) -> str:
     return ",".join(groups + [tail])
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=0, max_value=10**14))
 def test_indian_grouping_is_read_as_declared(integer):
     text = _indian(integer)
@@ -161,7 +161,7 @@ def test_indian_grouping_is_read_as_declared(integer):
         assert value_of(text, {"grouping_western"}) is None
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(
     bounded_decimals.filter(lambda d: d >= 0),
     st.sampled_from([("digits_devanagari", 0x0966), ("digits_tamil", 0x0BE6)]),
@@ -177,7 +177,7 @@ def test_script_digits_agree_with_cpython(value, script):
     assert value_of(text) is None
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)
 @given(
     st.one_of(
         st.text(max_size=40),
@@ -198,7 +198,7 @@ def test_any_json_value_reads_or_fails_cleanly(raw, declared, unit):
         assert set(reading.applied) <= set(declared)
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)
 @given(
     bounded_decimals,
     bounded_decimals,
