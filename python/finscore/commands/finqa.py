@@ -46,7 +46,7 @@ class _FinqaParser(argparse.ArgumentParser):
 
     equal_jsonl_parser: argparse.ArgumentParser
 
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
         if args and args[0] == EQUAL_JSONL:
             return self.equal_jsonl_parser.parse_known_args(list(args[1:]), namespace)
         return super().parse_known_args(args, namespace)

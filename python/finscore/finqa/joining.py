@@ -17,7 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, Prediction, PredictionFile, listing
+from finscore.finqa.inputs import (
+    FinqaInputError,
+    GoldExample,
+    GoldFile,
+    MalformedEntry,
+    Prediction,
+    PredictionFile,
+    listing,
+)
 
 MALFORMED_ENTRY = "malformed_entry"
 UNKNOWN_ID = "unknown_id"
@@ -122,7 +130,8 @@ def join_predictions(predictions: PredictionFile, gold: GoldFile, *, exclude_bad
     good = {p.position: p for p in predictions.entries}
 
     copies_by_id: dict[str, list[int]] = {}
-    for entry in sorted([*predictions.entries, *predictions.malformed], key=lambda e: e.position):
+    everything: list[Prediction | MalformedEntry] = [*predictions.entries, *predictions.malformed]
+    for entry in sorted(everything, key=lambda e: e.position):
         if entry.id is not None:
             copies_by_id.setdefault(entry.id, []).append(entry.position)
 
