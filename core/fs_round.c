@@ -85,14 +85,20 @@ static int bit_at(u128 v, int i) {
     return (int)((i >= 64 ? v.hi >> (i - 64) : v.lo >> i) & 1u);
 }
 
-/* The low s bits of v compared with 2**(s-1): -1 below half, 0 exactly half, 1 above. */
+/* Whether any of the low s bits of v (0 <= s <= 128) is set. */
+static int any_low_bits(u128 v, int s) {
+    if (s <= 0) return 0;
+    if (s < 64) return (v.lo & ((UINT64_C(1) << s) - 1u)) != 0;
+    if (v.lo != 0) return 1;
+    if (s == 64) return 0;
+    if (s < 128) return (v.hi & ((UINT64_C(1) << (s - 64)) - 1u)) != 0;
+    return v.hi != 0;
+}
+
+/* The low s bits of v (s >= 1) compared with 2**(s-1): -1 below half, 0 exactly half, 1 above. */
 static int compare_low_bits_with_half(u128 v, int s) {
-    int i;
     if (!bit_at(v, s - 1)) return -1;
-    for (i = 0; i < s - 1; i++) {
-        if (bit_at(v, i)) return 1;
-    }
-    return 0;
+    return any_low_bits(v, s - 1) ? 1 : 0;
 }
 
 static u128 add_one(u128 v) {
@@ -163,8 +169,12 @@ double fs_round_places(double x, int places) {
     if (versus_half > 0 || (versus_half == 0 && (rounded.lo & 1u))) rounded = add_one(rounded);
     if (rounded.hi == 0 && rounded.lo == 0) return copysign(0.0, x);
 
-    /* x rounded = rounded / 10**places = (rounded / 5**places) * 2**-places.
-     * Scale the numerator up to 127 bits so the quotient keeps at least 75 bits. */
+    /* x rounded = rounded / 10**places. When the integer fits a double exactly, one IEEE
+     * division by the exact power of ten is the correctly rounded quotient. */
+    if (rounded.hi == 0 && rounded.lo <= (UINT64_C(1) << 53))
+        return copysign((double)rounded.lo / POWERS_OF_TEN[places], x);
+    /* Otherwise (rounded / 5**places) * 2**-places, computed exactly: scale the numerator
+     * up to 127 bits so that the quotient keeps at least 75 bits. */
     shift = 127 - bit_length(rounded);
     numerator = shift_left(rounded, shift);
     quotient = divide_by_small(numerator, power_of_five(places), &inexact);

@@ -9,6 +9,7 @@ fails loudly instead of returning wrong numbers.
 from __future__ import annotations
 
 import struct
+import sys
 from array import array
 from dataclasses import dataclass
 from enum import IntEnum
@@ -102,17 +103,21 @@ class CoreProgram:
 
 @dataclass(frozen=True)
 class CoreResult:
-    """One program's outcome as the core reports it (see fs_result in the header)."""
+    """One program's outcome as the core reports it (see fs_result in the header).
+
+    `step_values` and `step_types` hold one entry per step of the program; a step
+    that did not run has type ValueType.NONE (0).
+    """
 
     status: int
     has_value: bool
-    value_type: ValueType
+    value_type: int
     failed_step: int
     value: float
     unrounded: float
     steps_executed: int
-    step_values: tuple[float, ...]
-    step_types: tuple[ValueType, ...]
+    step_values: Sequence[float]
+    step_types: Sequence[int]
 
 
 def _align8(size: int) -> int:
@@ -193,25 +198,17 @@ def unpack_results(
     values.frombytes(step_values)
     types = array("i")
     types.frombytes(step_types)
+    if sys.byteorder != "little":  # the module's memory is little-endian
+        values.byteswap()
+        types.byteswap()
     out: list[CoreResult] = []
     first = 0
     for program, fields in zip(programs, RESULT_STRUCT.iter_unpack(results)):
         status, has_value, value_type, failed_step, value, unrounded, executed, _ = fields
-        count = len(program.steps)
-        out.append(
-            CoreResult(
-                status=status,
-                has_value=bool(has_value),
-                value_type=ValueType(value_type),
-                failed_step=failed_step,
-                value=value,
-                unrounded=unrounded,
-                steps_executed=executed,
-                step_values=tuple(values[first : first + count]),
-                step_types=tuple(ValueType(t) for t in types[first : first + count]),
-            )
-        )
-        first += count
+        end = first + len(program.steps)
+        out.append(CoreResult(status, bool(has_value), value_type, failed_step, value, unrounded, executed,
+                              values[first:end], types[first:end]))
+        first = end
     return out
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Union
+from functools import cached_property
+from typing import Any, Callable, Union
 
 from finscore.reader.program import Argument, Ignored, Literal, Quirk, Reference, Row
 from finscore.status import DESCRIPTIONS, Status
@@ -66,20 +67,31 @@ def json_value(value: StepValue | None) -> Any:
     return value
 
 
+def _no_steps() -> tuple[StepTrace, ...]:
+    return ()
+
+
 @dataclass(frozen=True)
 class Execution:
+    """`steps` is built on first access: scoring thousands of programs rarely needs them."""
+
     invalid: int
     result: Result
     status: Status
     failed_step: int | None
     message: str
-    steps: tuple[StepTrace, ...]
     quirks: tuple[Quirk, ...] = ()
     skipped: tuple[int, ...] = ()
     unrounded: StepValue | None = None
     profile: str = "official"
     python: str = "3.11"
     via_walker: bool = field(default=False, compare=False)
+    step_source: Callable[[], tuple[StepTrace, ...]] = field(default=_no_steps, compare=False, repr=False)
+
+    @cached_property
+    def steps(self) -> tuple[StepTrace, ...]:
+        """Each step that ran (and the refused one, with no value), in order."""
+        return self.step_source()
 
     @property
     def ok(self) -> bool:

@@ -9,6 +9,7 @@ results of greater flowing on, the integer sum of an empty row, complex powers).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterable, Sequence
 
 from finscore.abi import CoreResult, SumRule, ValueType
@@ -61,6 +62,37 @@ class _Pending:
     lowered: Lowered | None
 
 
+def _core_traces(read: ReadProgram, official_index: tuple[int, ...], result: CoreResult) -> tuple[StepTrace, ...]:
+    """Step traces of a program the core ran: each executed step, then the refused one."""
+    by_index = {step.index: step for step in read.steps}
+    traces = []
+    for k in range(result.steps_executed):
+        step = by_index[official_index[k]]
+        value: StepValue = result.step_values[k]
+        kind = "float"
+        if result.step_types[k] == ValueType.BOOL:
+            value, kind = ("yes" if value else "no"), "bool"
+        traces.append(StepTrace(step.index, step.op, (step.first, step.second), value, kind))
+    if result.status != Status.OK and 0 <= result.failed_step < len(official_index):
+        step = by_index[official_index[result.failed_step]]
+        traces.append(StepTrace(step.index, step.op, (step.first, step.second), None, "none"))
+    return tuple(traces)
+
+
+def _walk_traces(read: ReadProgram, outcome: Walk) -> tuple[StepTrace, ...]:
+    """Step traces of a program the walker ran, with Python's types for its values."""
+    traces = []
+    for step in read.steps:
+        if step.index in outcome.values:
+            value = outcome.values[step.index]
+            kind = "bool" if step.op == "greater" and value in ("yes", "no") else type(value).__name__
+            traces.append(StepTrace(step.index, step.op, (step.first, step.second), value, kind))
+        elif step.index == outcome.failed_step:
+            traces.append(StepTrace(step.index, step.op, (step.first, step.second), None, "none"))
+            break
+    return tuple(traces)
+
+
 class _Run:
     def __init__(self, core: Core, profile: str, python: str) -> None:
         self.core = core
@@ -75,57 +107,37 @@ class _Run:
                          python=self.python, **fields)
 
     def invalid(self, read: ReadProgram, status: Status, step: int | None, message: str,
-                steps: tuple[StepTrace, ...], **extra: Any) -> Execution:
+                source: Callable[[], tuple[StepTrace, ...]], **extra: Any) -> Execution:
         return self.make(read, invalid=1, result="n/a", status=status, failed_step=step,
-                         message=message, steps=steps, **extra)
+                         message=message, step_source=source, **extra)
 
     def from_core(self, pending: _Pending, result: CoreResult) -> Execution:
         read, lowered = pending.read, pending.lowered
         assert lowered is not None
-        official_index = lowered.official_index
-        read_steps = {s.index: s for s in read.steps}
-        traces = []
-        for k in range(result.steps_executed):
-            step = read_steps[official_index[k]]
-            value: StepValue = result.step_values[k]
-            kind = "float"
-            if result.step_types[k] == ValueType.BOOL:
-                value, kind = ("yes" if value else "no"), "bool"
-            traces.append(StepTrace(step.index, step.op, (step.first, step.second), value, kind))
+        source = partial(_core_traces, read, lowered.official_index, result)
         status = Status(result.status)
         if status is Status.OK or status is Status.NO_STEPS:
             if read.failure is not None:
                 f = read.failure
-                return self.invalid(read, f.status, f.step, f.message, tuple(traces))
+                return self.invalid(read, f.status, f.step, f.message, source)
             if status is Status.NO_STEPS:
                 if self.official:  # officially a program without steps is valid, "n/a"
                     return self.make(read, invalid=0, result="n/a", status=Status.OK, failed_step=None,
-                                     message="no steps", steps=())
-                return self.invalid(read, status, None, "the program has no steps", ())
+                                     message="no steps")
+                return self.invalid(read, status, None, "the program has no steps", source)
             final: Result = result.value
+            unrounded: StepValue = result.unrounded
             if result.value_type == ValueType.BOOL:
-                final = "yes" if result.value else "no"
+                final = unrounded = "yes" if result.value else "no"
             return self.make(read, invalid=0, result=final, status=Status.OK, failed_step=None,
-                             message="", steps=tuple(traces), unrounded=traces[-1].value)
-        failed = official_index[result.failed_step] if result.failed_step >= 0 else None
-        if failed is not None:
-            step = read_steps[failed]
-            traces.append(StepTrace(step.index, step.op, (step.first, step.second), None, "none"))
-        return self.invalid(read, status, failed, self.core.status_name(result.status), tuple(traces))
+                             message="", step_source=source, unrounded=unrounded)
+        failed = lowered.official_index[result.failed_step] if result.failed_step >= 0 else None
+        return self.invalid(read, status, failed, self.core.status_name(result.status), source)
 
     def from_walk(self, read: ReadProgram, outcome: Walk) -> Execution:
-        traces = []
-        for step in read.steps:
-            if step.index in outcome.values:
-                value = outcome.values[step.index]
-                kind = "bool" if step.op == "greater" and value in ("yes", "no") else type(value).__name__
-                traces.append(StepTrace(step.index, step.op, (step.first, step.second), value, kind))
-            elif step.index == outcome.failed_step:
-                traces.append(StepTrace(step.index, step.op, (step.first, step.second), None, "none"))
-                break
-        steps = tuple(traces)
+        source = partial(_walk_traces, read, outcome)
         if outcome.status is not Status.OK:
-            return self.invalid(read, outcome.status, outcome.failed_step, outcome.message, steps,
+            return self.invalid(read, outcome.status, outcome.failed_step, outcome.message, source,
                                 via_walker=True)
         final = outcome.final
         if isinstance(final, str) and final in ("yes", "no", "n/a"):
@@ -135,12 +147,12 @@ class _Run:
         elif isinstance(final, int):
             rounded = final  # Python's round(int, 5) is the int itself
         else:
-            last = steps[-1].index if steps else None
+            last = read.steps[-1].index if read.steps else None
             return self.invalid(read, Status.RESULT_NOT_A_NUMBER, last,
                                 f"the final value is a {type(final).__name__}, which round() refuses",
-                                steps, via_walker=True)
+                                source, via_walker=True)
         return self.make(read, invalid=0, result=rounded, status=Status.OK, failed_step=None, message="",
-                         steps=steps, unrounded=final, via_walker=True)
+                         step_source=source, unrounded=final, via_walker=True)
 
     # -- running ---------------------------------------------------------------
     def run_chunk(self, chunk: Sequence[tuple[Program, Table]]) -> list[Execution]:

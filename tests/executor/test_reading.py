@@ -8,6 +8,8 @@ with the arithmetic done by CPython in the test itself; the recorded vectors
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from finscore import Status, execute, execute_many
 
@@ -136,3 +138,17 @@ def test_many_programs_keep_their_order_across_chunks() -> None:
     outcomes = execute_many(items, chunk_size=1000, progress=done.append)
     assert [o.result for o in outcomes] == [k + 0.5 for k in range(2500)]
     assert done == [1000, 2000, 2500]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="0123456789.-", min_size=1, max_size=8))
+def test_plain_character_shortcut_agrees_with_the_strict_pattern(text: str) -> None:
+    """Texts of digits, '.' and '-' that float() accepts are exactly those the pattern accepts."""
+    from finscore.reader import numbers
+
+    try:
+        float(text)
+    except ValueError:
+        return
+    assert numbers.is_strict_number(text)
+    assert numbers._STRICT_NUMBER.fullmatch(text)

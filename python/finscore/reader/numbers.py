@@ -65,15 +65,34 @@ def official_reference(text: str) -> int | None:
         return None
 
 
+# Characters of the commonest plain forms ("34.8", "-0.5", "1234"). Every text made of
+# these alone that float() accepts has the form -?(d+(.d*)?|.d+), which the strict
+# pattern matches: the shortcut only saves the regular expression on the common case.
+_PLAIN_CHARACTERS = str.maketrans("", "", "0123456789.-")
+
+
+def _only_plain_characters(text: str) -> bool:
+    return text.isascii() and not text.translate(_PLAIN_CHARACTERS)
+
+
 def is_strict_number(text: str) -> bool:
-    """A literal in the plain form gold programs use (`1,234.5`, `23.6%`, `const_100`)."""
+    """A literal in the plain form gold programs use (`1,234.5`, `23.6%`, `const_100`).
+
+    Only asked of text the official reading accepted as a number.
+    """
+    if _only_plain_characters(text):
+        return True
     return bool(_STRICT_NUMBER.fullmatch(text) or _STRICT_CONSTANT.fullmatch(text))
 
 
 def is_strict_cell(text: str) -> bool:
     """A table cell (after the official `$` removal and `(` cut) in plain decimal form."""
+    if _only_plain_characters(text):
+        return True
     return bool(_STRICT_NUMBER.fullmatch(text))
 
 
 def is_strict_reference(text: str) -> bool:
+    if text[:1] == "#" and text[1:].isascii() and text[1:].isdigit():
+        return True
     return bool(_STRICT_REFERENCE.fullmatch(text))
