@@ -110,7 +110,9 @@ class StaticServer:
     requested: list[tuple[str, str]]
 
     def serves(self, url: str) -> bool:
-        """Is `url` one of the page's own static files?"""
+        """Is `url` one of the page's own static files (or a blob the page made in memory)?"""
+        if url.startswith(f"blob:{self.base_url.rstrip('/')}/"):
+            return True
         if not url.startswith(self.base_url):
             return False
         path = urllib.parse.unquote(urllib.parse.urlsplit(url).path).lstrip("/") or "index.html"
@@ -202,8 +204,13 @@ def page(playground: Watched) -> Iterator[Any]:
     assert not playground.foreign_requests(), f"requests beyond the page's own files: {playground.foreign_requests()}"
 
 
-def screenshot(page: Any, name: str) -> Path:
+def artifact_path(name: str) -> Path:
+    """Where a test keeps a file for people to look at (test-artifacts/, git-ignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / name
+    return ARTIFACTS / name
+
+
+def screenshot(page: Any, name: str) -> Path:
+    path = artifact_path(name)
     page.screenshot(path=str(path), full_page=True)
     return path

@@ -13,6 +13,8 @@ are compared with the package's.
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from finscore import PROFILES, Execution, execute, execute_many, sum_rule_for
@@ -228,8 +230,126 @@ def execute_rows(rows_json: str, profile: str = "official") -> str:
 
 # -- the file scorer ---------------------------------------------------------------
 
+#: Failing examples listed by the text report (the command line's default).
+TEXT_REPORT_EXAMPLES = 10
+
+
 def prepare_scorer() -> None:
     """Import the file scorer and sympy now, while the page waits, not on the first click."""
     import sympy  # noqa: F401  (program equivalence falls back to it)
 
     import finscore.finqa.scoring  # noqa: F401
+
+
+def _upload_name(name: str, fallback: str) -> str:
+    """A file name fit for the in-memory file system: its last component, bounded."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].replace("\0", "")[:200]
+    return base if base not in ("", ".", "..") else fallback
+
+
+def _decode(data: bytes, name: str, what: str) -> Any:
+    """Decode an uploaded file exactly as `finscore finqa` decodes a file on disk.
+
+    The bytes go to Pyodide's in-memory file system (nothing leaves the browser)
+    and through the command line's own reader, so the encoding rules and the
+    error messages are the command line's; the scratch folder is cut from them.
+    """
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
+
+    with tempfile.TemporaryDirectory(prefix="finscore-upload-") as scratch:
+        path = Path(scratch) / _upload_name(name, f"{what.replace(' ', '_')}.json")
+        path.write_bytes(data)
+        try:
+            return read_json_file(path, what)
+        except FinqaInputError as error:
+            raise PlaygroundInputError(str(error).replace(f"{scratch}/", "")) from None
+
+
+def _figure_texts(report_json: dict[str, Any]) -> dict[str, Any]:
+    """Each accuracy as Python prints it (0.0 stays 0.0), by profile, denominator and metric."""
+    return {
+        profile: {
+            denominator: {
+                metric: "undefined (no denominator)" if figure["value"] is None else repr(figure["value"])
+                for metric, figure in metrics.items()
+            }
+            for denominator, metrics in by_denominator.items()
+        }
+        for profile, by_denominator in report_json["figures"].items()
+    }
+
+
+def _failing_examples(report: Any, gold: Any) -> list[dict[str, Any]]:
+    """Every failing prediction, in gold order, with what the step view needs to replay it:
+    the predicted tokens, the gold table, and its outcome as Python spells it."""
+    tables = {example.get("id"): example.get("table") for example in (gold if isinstance(gold, list) else ())
+              if isinstance(example, dict)}
+    failing = []
+    for row in report.examples:
+        execution = row.execution
+        if row.execution_correct or row.predicted_tokens is None or execution is None:
+            continue
+        if execution.invalid:
+            where = "" if execution.failed_step is None else f" at #{execution.failed_step}"
+            outcome = f"{execution.status_name}{where}"
+        else:
+            outcome = f"predicted {value_text(execution.result)}, gold {value_text(row.gold_answer)}"
+        failing.append({
+            "id": row.id,
+            "category": row.category,
+            "outcome": outcome,
+            "predicted_tokens": list(row.predicted_tokens),
+            "table": tables.get(row.id),
+            "gold_program": row.gold_program,
+            "gold_answer_text": value_text(row.gold_answer),
+        })
+    return failing
+
+
+def score_files(predictions: Any, predictions_name: str, gold: Any, gold_name: str, options_json: str = "{}",
+                progress: Callable[[str, int, int], None] | None = None) -> str:
+    """Score a prediction file against a gold file, as `finscore finqa PREDICTIONS GOLD --json OUT` does.
+
+    `predictions` and `gold` are the files' bytes (a JavaScript Uint8Array under
+    Pyodide). options: {"profile", "python", "exclude_bad_ids"}. The answer holds
+    the command line's JSON report, its text report, and the failing predictions
+    ready for the step view.
+    """
+    from finscore.finqa.inputs import FinqaInputError
+    from finscore.finqa.scoring import score_predictions
+    from finscore.finqa.terminal import render_report
+
+    def work() -> dict[str, Any]:
+        options = json.loads(options_json)
+        profile, python = options.get("profile", "official"), options.get("python", "3.11")
+        _check_options(profile, python)
+        predictions_data = _decode(_as_bytes(predictions), predictions_name, "prediction file")
+        gold_data = _decode(_as_bytes(gold), gold_name, "gold file")
+        try:
+            report = score_predictions(predictions_data, gold_data, profile=profile, python=python,
+                                       exclude_bad_ids=bool(options.get("exclude_bad_ids", False)),
+                                       progress=progress)
+        except FinqaInputError as error:
+            raise PlaygroundInputError(str(error)) from None
+        report_json = report.to_json()
+        return {
+            "report": report_json,
+            # the JSON report as `finscore finqa --json OUT` writes it, for the page's "save" link
+            "report_file": json.dumps(report_json, ensure_ascii=False, indent=1) + "\n",
+            "figure_texts": _figure_texts(report_json),
+            "text": render_report(report, examples=TEXT_REPORT_EXAMPLES),
+            "failing": _failing_examples(report, gold_data),
+        }
+
+    return _answer(work)
+
+
+def _as_bytes(data: Any) -> bytes:
+    """Bytes from Python bytes or a JavaScript buffer (Pyodide's JsProxy has to_bytes)."""
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    to_bytes = getattr(data, "to_bytes", None)
+    if to_bytes is None:
+        raise PlaygroundInputError("a file must arrive as bytes")
+    return bytes(to_bytes())

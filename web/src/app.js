@@ -91,6 +91,12 @@ function startPython(coreModule) {
         scorer.resolve(worker);
       }
     },
+    onScoreProgress: ({ stage, done, total }) => {
+      const bar = $("#score-progress");
+      bar.max = Math.max(total, 1);
+      bar.value = done;
+      $("#score-stage").textContent = `${stage}: ${done} of ${total}`;
+    },
     onFailed: ({ what, error }) => {
       setEngine(engine, "failed", `Python: ${what === "exec" ? "could not start" : "the file scorer could not load"} (${error})`);
       if (what === "exec") {
@@ -212,9 +218,14 @@ function wireDropZones() {
   }
 }
 
-async function scoreTexts(predictionsText, goldText, options = {}) {
+/** Score two files' bytes (Uint8Arrays) in Python; resolves to {ok, report, report_file, figure_texts, text, failing} or {ok: false, error}. */
+async function scoreBytes(predictions, predictionsName, gold, goldName, options = {}) {
   const ready = await scorer.promise;
-  return ready.call("score_files", predictionsText, goldText, JSON.stringify(options));
+  return ready.call("score_files", predictions, predictionsName, gold, goldName, JSON.stringify(options));
+}
+
+async function fileBytes(file) {
+  return new Uint8Array(await file.arrayBuffer());
 }
 
 function scoreFromForm(event) {
@@ -233,7 +244,9 @@ async function scoreFiles() {
   enable(button, false, "Scoring…");
   try {
     const options = { profile: checked("profile"), python: checked("python") };
-    const answer = await scoreTexts(await files.predictions.text(), await files.gold.text(), options);
+    $("#score-status").hidden = false;
+    const answer = await scoreBytes(await fileBytes(files.predictions), files.predictions.name,
+      await fileBytes(files.gold), files.gold.name, options);
     if (!answer.ok) {
       $("#report").hidden = true;
       showError(error, answer.error);
@@ -249,6 +262,7 @@ async function scoreFiles() {
     });
     return answer;
   } finally {
+    $("#score-status").hidden = true;
     enable(button, true, "Score");
   }
 }
@@ -279,7 +293,7 @@ window.finscore = {
   runForm: () => runFromForm(),
   executeRows: async (rows, profile = "official") =>
     (await python.promise).call("execute_rows", JSON.stringify(rows), profile),
-  scoreTexts,
+  scoreBytes,
   roundHalfEven: async (x, places) => roundHalfEven((await core.promise).instance, x, places),
   doubleHex,
 };

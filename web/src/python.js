@@ -2,7 +2,7 @@
 // Calls pass text in and get JSON text back; every answer is decided in Python.
 
 export class PythonWorker {
-  constructor(url, { onProgress, onReady, onFailed }) {
+  constructor(url, { onProgress, onReady, onFailed, onScoreProgress }) {
     this.worker = new Worker(url, { type: "module" });
     this.pending = new Map();
     this.nextId = 1;
@@ -12,6 +12,7 @@ export class PythonWorker {
       else if (message.type === "ready") onReady(message);
       else if (message.type === "failed") onFailed(message);
       else if (message.type === "result") this.settle(message);
+      else if (message.type === "score-progress") onScoreProgress(message);
     };
     this.worker.onerror = (event) => {
       event.preventDefault();

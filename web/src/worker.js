@@ -80,7 +80,10 @@ async function call(id, name, args) {
   try {
     if (!PYTHON_FUNCTIONS.has(name)) throw new Error(`no such call: ${name}`);
     await (NEEDS_SCORER.has(name) ? scorerReady : execReady);
-    const value = playground[name](...args);
+    const value = name === "score_files"
+      ? playground.score_files(...args, (stage, done, total) =>
+        self.postMessage({ type: "score-progress", stage, done, total }))
+      : playground[name](...args);
     self.postMessage({ type: "result", id, ok: true, value });
   } catch (error) {
     self.postMessage({ type: "result", id, ok: false, error: describe(error) });
