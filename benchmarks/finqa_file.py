@@ -9,6 +9,8 @@ Measures, side by side on this machine, interleaved run by run:
    both must give the same (invalid, result) for every prediction;
 3. where the finscore run spends its time (start-up and imports, reading JSON,
    each scoring stage), to say what limits it.
+Each figure is given as CPU time (user + system, steadier on a shared machine)
+and wall time, median of --runs runs.
 
 Run it from a virtualenv that has finscore installed plus numpy, tqdm and sympy 1.14
 (see benchmarks/README.md): python benchmarks/finqa_file.py [--runs 7]
@@ -28,7 +30,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from official_evaluator import FINQA_DATA, NO_FMA, ensure_no_fma, extracted, load_module, machine, summary, timed_runs
+from official_evaluator import (
+    FINQA_DATA,
+    NO_FMA,
+    Timings,
+    ensure_no_fma,
+    extracted,
+    load_module,
+    machine,
+    ratio,
+    same_value,
+    timed_runs,
+)
 
 
 def _finscore_command() -> list[str]:
@@ -44,24 +57,24 @@ def _official_numbers(stdout: str) -> tuple[float, float]:
     return float(exe.group(1)), float(prog.group(1))
 
 
-def _whole_runs(evaluate: Path, predictions: Path, gold: Path, runs: int) -> tuple[list[float], list[float]]:
+def _whole_runs(evaluate: Path, predictions: Path, gold: Path, runs: int) -> tuple[Timings, Timings]:
     env = {**os.environ, **NO_FMA}
-    official_cmd = [sys.executable, str(evaluate), str(predictions), str(gold)]
-    finscore_cmd = [*_finscore_command(), "finqa", str(predictions), str(gold), "--quiet"]
-    official_times: list[float] = []
-    finscore_times: list[float] = []
+    commands = {
+        "official": [sys.executable, str(evaluate), str(predictions), str(gold)],
+        "finscore": [*_finscore_command(), "finqa", str(predictions), str(gold), "--quiet"],
+    }
+    timings = {name: Timings() for name in commands}
+    numbers: dict[str, tuple[float, float]] = {}
     for _ in range(runs):  # interleaved, so that load on a shared machine hits both alike
-        for command, times in ((official_cmd, official_times), (finscore_cmd, finscore_times)):
-            start = time.perf_counter()
-            run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=evaluate.parent, check=True)
-            times.append(time.perf_counter() - start)
-            numbers = _official_numbers(run.stdout)
-            if command is official_cmd:
-                official = numbers
-            elif numbers != official:
-                raise RuntimeError(f"different numbers: official {official}, finscore {numbers}")
-    print(f"  both print execution accuracy {official[0]!r} and program accuracy {official[1]!r}")
-    return official_times, finscore_times
+        for name, command in commands.items():
+            run = timings[name].measure(lambda: subprocess.run(
+                command, capture_output=True, text=True, env=env, cwd=evaluate.parent, check=True))
+            numbers[name] = _official_numbers(run.stdout)  # type: ignore[attr-defined]
+        if numbers["official"] != numbers["finscore"]:
+            raise RuntimeError(f"different numbers: {numbers}")
+    exe, prog = numbers["official"]
+    print(f"  both print execution accuracy {exe!r} and program accuracy {prog!r}")
+    return timings["official"], timings["finscore"]
 
 
 def _load(path: Path) -> Any:
@@ -70,7 +83,7 @@ def _load(path: Path) -> Any:
 
 
 def _execution_alone(module: Any, predictions: list[dict[str, Any]], gold: list[dict[str, Any]],
-                     runs: int) -> tuple[list[float], list[float]]:
+                     runs: int) -> tuple[Timings, Timings]:
     import finscore
 
     tables = {example["id"]: example["table"] for example in gold}
@@ -78,50 +91,50 @@ def _execution_alone(module: Any, predictions: list[dict[str, Any]], gold: list[
     official = [module.eval_program(program, table) for program, table in pairs]
     ours = finscore.execute_many(pairs)  # also loads the core once, outside the timing
     mismatches = sum(1 for (flag, value), e in zip(official, ours)
-                     if flag != e.invalid or (not flag and not _same(value, e.result)))
+                     if flag != e.invalid or (not flag and not same_value(value, e.result)))
     print(f"  (invalid, result) mismatches between the two executors: {mismatches} of {len(pairs)}")
     if mismatches:
         raise RuntimeError("the executors disagree; timing them would be meaningless")
-    official_times = timed_runs(lambda: [module.eval_program(p, t) for p, t in pairs], runs)
-    finscore_times = timed_runs(lambda: finscore.execute_many(pairs), runs)
+    official_times, finscore_times = Timings(), Timings()
+    for _ in range(runs):
+        official_times.measure(lambda: [module.eval_program(p, t) for p, t in pairs])
+        finscore_times.measure(lambda: finscore.execute_many(pairs))
     return official_times, finscore_times
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return a.hex() == b.hex() or (a != a and b != b)
-    return type(a) is type(b) and a == b
-
-
 def _breakdown(predictions_path: Path, gold_path: Path, runs: int) -> None:
-    """Where a finscore run's time goes: a fresh process for start-up, then each stage in process."""
-    start_cmd = [sys.executable, "-c", "import finscore.cli; finscore.cli.build_parser()"]
-    startup = timed_runs(lambda: subprocess.run(start_cmd, check=True), runs)
+    """Where a finscore run's time goes: fresh processes for start-up, then each stage in process."""
     bare = timed_runs(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), runs)
+    own = "import finscore.commands.finqa, finscore.finqa.scoring, finscore.finqa.equivalence, finscore.core"
+    only_finqa = timed_runs(lambda: subprocess.run([sys.executable, "-c", own], check=True), runs)
+    every_command = timed_runs(lambda: subprocess.run(
+        [sys.executable, "-c", "import finscore.cli; finscore.cli.build_parser()"], check=True), runs)
     from finscore.finqa import scoring
     from finscore.finqa.files import read_json_file
 
     reading = timed_runs(lambda: (read_json_file(predictions_path, "p"), read_json_file(gold_path, "g")), runs)
     predictions, gold = read_json_file(predictions_path, "p"), read_json_file(gold_path, "g")
     stages: dict[str, list[float]] = {}
+    clock = [0.0]
 
     def record(stage: str, done: int, total: int) -> None:
-        now = time.perf_counter()
         if done == total:
-            stages.setdefault(stage, []).append(now - record.last)  # type: ignore[attr-defined]
-            record.last = now  # type: ignore[attr-defined]
+            now = time.process_time()
+            stages.setdefault(stage, []).append(now - clock[0])
+            clock[0] = now
 
     def scored() -> None:
-        record.last = time.perf_counter()  # type: ignore[attr-defined]
+        clock[0] = time.process_time()
         scoring.score_predictions(predictions, gold, progress=record)
 
     scoring_times = timed_runs(scored, runs)
-    print(f"  interpreter start-up alone (python -c pass): {summary(bare)}")
-    print(f"  start-up + imports + parser (all commands registered): {summary(startup)}")
-    print(f"  reading both JSON files: {summary(reading)}")
-    print(f"  score_predictions: {summary(scoring_times)}")
+    print(f"  interpreter start-up alone (python -c pass): {bare.summary()}")
+    print(f"  start-up + importing what finscore finqa needs: {only_finqa.summary()}")
+    print(f"  start-up + finscore.cli building its parser (imports every command): {every_command.summary()}")
+    print(f"  reading both JSON files: {reading.summary()}")
+    print(f"  score_predictions: {scoring_times.summary()}")
     for stage, times in stages.items():
-        print(f"    {stage}: median {statistics.median(times):.4f} s")
+        print(f"    {stage}: CPU median {statistics.median(times):.4f} s")
 
 
 def main() -> None:
@@ -138,16 +151,16 @@ def main() -> None:
     with extracted() as evaluate:
         print(f"1. whole run, {args.runs} interleaved runs each (new process every time):")
         official, ours = _whole_runs(evaluate, args.predictions, args.gold, args.runs)
-        print(f"  official evaluate.py: {summary(official)}")
-        print(f"  finscore finqa:       {summary(ours)}")
-        print(f"  ratio of medians: {statistics.median(official) / statistics.median(ours):.1f}x (aim: 30x)")
+        print(f"  official evaluate.py: {official.summary()}")
+        print(f"  finscore finqa:       {ours.summary()}")
+        print(f"  ratio of medians: {ratio(official, ours)} (aim: 30x)")
         module = load_module(evaluate)
         predictions, gold = _load(args.predictions), _load(args.gold)
         print(f"2. execution alone, {len(predictions)} predictions, in process, {args.runs} runs each:")
         official, ours = _execution_alone(module, predictions, gold, args.runs)
-        print(f"  official eval_program loop: {summary(official)}")
-        print(f"  finscore execute_many:      {summary(ours)}")
-        print(f"  ratio of medians: {statistics.median(official) / statistics.median(ours):.1f}x (aim: 3x)")
+        print(f"  official eval_program loop: {official.summary()}")
+        print(f"  finscore execute_many:      {ours.summary()}")
+        print(f"  ratio of medians: {ratio(official, ours)} (aim: 3x)")
     print("3. where the finscore run spends its time:")
     _breakdown(args.predictions, args.gold, args.runs)
 

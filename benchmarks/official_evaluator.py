@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator
@@ -58,18 +60,51 @@ def load_module(path: Path) -> ModuleType:
     return module
 
 
-def timed_runs(action: Callable[[], object], runs: int) -> list[float]:
-    """Wall-clock seconds of `runs` calls of `action`."""
-    times = []
+@dataclass
+class Timings:
+    """Wall-clock and CPU seconds per run. CPU time (this process and the children it waited
+    for, user + system) is far less disturbed by other work on a shared machine than wall time."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def measure(self, action: Callable[[], object]) -> object:
+        cpu_start, wall_start = _cpu_seconds(), time.perf_counter()
+        outcome = action()
+        self.wall.append(time.perf_counter() - wall_start)
+        self.cpu.append(_cpu_seconds() - cpu_start)
+        return outcome
+
+    def median(self, which: str = "cpu") -> float:
+        return statistics.median(getattr(self, which))
+
+    def summary(self) -> str:
+        return (f"CPU median {self.median('cpu'):.4f} s (min {min(self.cpu):.4f}, max {max(self.cpu):.4f}); "
+                f"wall median {self.median('wall'):.4f} s (min {min(self.wall):.4f}); {len(self.cpu)} runs")
+
+
+def _cpu_seconds() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def timed_runs(action: Callable[[], object], runs: int) -> Timings:
+    timings = Timings()
     for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return times
+        timings.measure(action)
+    return timings
 
 
-def summary(times: list[float]) -> str:
-    return f"median {statistics.median(times):.4f} s (min {min(times):.4f}, max {max(times):.4f}, {len(times)} runs)"
+def ratio(slow: Timings, fast: Timings) -> str:
+    return (f"{slow.median('cpu') / fast.median('cpu'):.1f}x by CPU time, "
+            f"{slow.median('wall') / fast.median('wall'):.1f}x by wall time")
+
+
+def same_value(a: object, b: object) -> bool:
+    """Bit-identical floats (NaN as NaN), or equal values of the same type."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a.hex() == b.hex() or (a != a and b != b)
+    return type(a) is type(b) and a == b
 
 
 def machine() -> str:

@@ -140,6 +140,6 @@ def test_refusal_categories() -> None:
 def test_progress_reports_every_stage() -> None:
     calls: list[tuple[str, int, int]] = []
     score_predictions(good_predictions(), gold_file(), progress=lambda *call: calls.append(call))
-    assert {stage for stage, _, _ in calls} == {"execute official", "execute strict", "equivalence"}
+    assert {stage for stage, _, _ in calls} == {"read", "execute official", "execute strict", "equivalence"}
     assert all(done == total == 3 for _, done, total in calls if done == total)
     assert ("equivalence", 3, 3) in calls

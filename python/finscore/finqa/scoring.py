@@ -24,7 +24,7 @@ from finscore.finqa.quirk_accounting import count_quirks
 from finscore.finqa.report import Equivalence, ExampleResult, Figure, Figures, FinqaReport
 
 #: progress(stage, done, total): called as each stage advances; stages are
-#: "execute official", "execute strict" and "equivalence".
+#: "read", "execute official", "execute strict" and "equivalence".
 Progress = Callable[[str, int, int], None]
 EQUIVALENCE_PROGRESS_EVERY = 50
 EXECUTION_CHUNK = 2000
@@ -101,6 +101,8 @@ def score_predictions(
     _check_options(profile, python)
     gold_file = read_gold(gold)
     join = join_predictions(read_predictions(predictions), gold_file, exclude_bad=exclude_bad_ids)
+    if progress is not None:
+        progress("read", join.prediction_entries, join.prediction_entries)
     other = next(p for p in PROFILES if p != profile)
     runs = {name: _execute(join, name, python, progress) for name in (profile, other)}
     equivalences = _equivalences(join, progress)
