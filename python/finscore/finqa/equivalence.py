@@ -62,8 +62,8 @@ class EquivalenceDecision:
 
 def equal_program(gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> EquivalenceDecision:
     """Decide as official ``equal_program(gold, pred)``; never raises on lists of strings."""
-    _require_tokens("gold_tokens", gold_tokens)
-    _require_tokens("pred_tokens", pred_tokens)
+    require_token_list("gold_tokens", gold_tokens)
+    require_token_list("pred_tokens", pred_tokens)
     return _Pair(gold_tokens, pred_tokens).decide()
 
 
@@ -74,7 +74,8 @@ def equal_program_text(gold_program: str, pred_tokens: Sequence[str]) -> Equival
     return equal_program(tokenize_gold_program(gold_program), pred_tokens)
 
 
-def _require_tokens(name: str, tokens: object) -> None:
+def require_token_list(name: str, tokens: object) -> None:
+    """Raise a TypeError naming ``name`` unless ``tokens`` is a list (sequence) of str."""
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence):
         raise TypeError(f"{name} must be a list of strings, got {type(tokens).__name__}")
     for position, token in enumerate(tokens):

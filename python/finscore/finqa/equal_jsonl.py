@@ -1,0 +1,139 @@
+"""Decide program equivalence for a stream of JSON lines, one pair per line.
+
+Input lines are objects ``{"gold": [...], "pred": [...], ...}`` (token lists,
+each usually ending in ``EOF``); each is written back, in order and with its
+other keys kept, with ``"equal": true|false`` added (replacing any ``equal``
+already there, so recorded decisions can be diffed against ours). When the
+official evaluator would have crashed on the pair, ``"divergence"`` says so.
+
+A line that cannot be decided is never dropped and never stops the stream:
+it is written back with an ``"error"`` naming its line number (an object
+keeps its keys; anything else is written as ``{"line", "error", "text"}``),
+and the summary lists it as an `EqualJsonlLineError`, so a caller can exit
+non-zero at the end. Whitespace-only lines hold no row and are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from finscore.finqa.equivalence import equal_program, require_token_list
+
+#: Longest line read; a longer one is reported (its text is not kept).
+MAX_LINE_CHARS = 1 << 24
+_DRAIN_CHUNK = 1 << 20
+
+
+class EqualJsonlLineError(ValueError):
+    """One input line that could not be decided."""
+
+    def __init__(self, line_number: int, message: str) -> None:
+        super().__init__(f"line {line_number}: {message}")
+        self.line_number = line_number
+        self.message = message
+
+
+@dataclass
+class EqualJsonlSummary:
+    decided: int = 0
+    equal: int = 0
+    used_sympy: int = 0
+    divergences: int = 0
+    errors: list[EqualJsonlLineError] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """Non-zero when any line could not be decided."""
+        return 1 if self.errors else 0
+
+
+def stream_equal_jsonl(
+    source: TextIO, sink: TextIO, *, explain: bool = False
+) -> EqualJsonlSummary:
+    """Read pairs from ``source``, write them with ``"equal"`` to ``sink``.
+
+    With ``explain``, each decided line also gets ``"equal_method"`` (how it
+    was decided) and ``"used_sympy"``.
+    """
+    summary = EqualJsonlSummary()
+    line_number = 0
+    while True:
+        line, complete = _read_line(source)
+        if not line and complete:
+            return summary
+        line_number += 1
+        if not complete:
+            _report(sink, summary, line_number, f"longer than {MAX_LINE_CHARS} characters", None)
+            continue
+        if not line.strip():
+            continue
+        row = _parse_row(line)
+        if isinstance(row, _BadRow):
+            content = row.row if row.row is not None else line.rstrip("\r\n")
+            _report(sink, summary, line_number, row.message, content)
+            continue
+        decision = equal_program(row["gold"], row["pred"])
+        row["equal"] = decision.equal
+        if decision.divergence is not None:
+            row["divergence"] = decision.divergence
+            summary.divergences += 1
+        if explain:
+            row["equal_method"] = decision.method
+            row["used_sympy"] = decision.used_sympy
+        summary.decided += 1
+        summary.equal += decision.equal
+        summary.used_sympy += decision.used_sympy
+        sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def _read_line(source: TextIO) -> tuple[str, bool]:
+    """One line, bounded; (text, False) for an overlong line, whose rest is consumed."""
+    line = source.readline(MAX_LINE_CHARS + 1)
+    if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
+        return line, True
+    while True:
+        rest = source.readline(_DRAIN_CHUNK)
+        if not rest or rest.endswith("\n"):
+            return "", False
+
+
+@dataclass(frozen=True)
+class _BadRow:
+    row: dict[str, Any] | None  # the object, when the line was one
+    message: str
+
+
+def _parse_row(line: str) -> dict[str, Any] | _BadRow:
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError) as error:
+        return _BadRow(None, f"not valid JSON ({error})")
+    if not isinstance(row, dict):
+        return _BadRow(None, f"expected a JSON object, got {type(row).__name__}")
+    for key in ("gold", "pred"):
+        if key not in row:
+            return _BadRow(row, f"missing {key!r}")
+        try:
+            require_token_list(key, row[key])
+        except TypeError as error:
+            return _BadRow(row, str(error))
+    return row
+
+
+def _report(
+    sink: TextIO,
+    summary: EqualJsonlSummary,
+    line_number: int,
+    message: str,
+    content: dict[str, Any] | str | None,
+) -> None:
+    error = EqualJsonlLineError(line_number, message)
+    summary.errors.append(error)
+    if isinstance(content, dict):
+        content["error"] = str(error)
+        out: dict[str, Any] = content
+    else:
+        out = {"line": line_number, "error": str(error), "text": content}
+    sink.write(json.dumps(out, ensure_ascii=False) + "\n")

@@ -1,0 +1,46 @@
+"""Program equivalence against the official evaluator's recorded decisions.
+
+`equal.jsonl.gz` and `rewrites.jsonl.gz` hold `equal_program(gold, pred)` as
+the official evaluator (sympy 1.14) decided it; the official program accuracy
+of the example predictions is the figure the FinQA evaluator prints.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.shared import FINQA, require, vector_rows
+
+from finscore.finqa.equivalence import equal_program, equal_program_text
+
+
+@pytest.mark.parametrize("name", ["equal", "rewrites"])
+def test_every_recorded_decision(name: str) -> None:
+    mismatches = []
+    rows = 0
+    for row in vector_rows(name):
+        rows += 1
+        decision = equal_program(row["gold"], row["pred"])
+        if decision.equal != row["equal"] or decision.divergence is not None:
+            mismatches.append((row["id"], row["equal"], decision))
+    assert rows == {"equal": 6000, "rewrites": 1500}[name]
+    assert mismatches == []
+
+
+def test_recorded_pairs_mostly_avoid_sympy() -> None:
+    """The exact paths decide every equal.jsonl row (a property of the data we rely on)."""
+    used = [row["id"] for row in vector_rows("equal") if equal_program(row["gold"], row["pred"]).used_sympy]
+    assert used == []
+
+
+def test_official_program_accuracy_of_the_example_predictions() -> None:
+    with open(require(FINQA / "example_predictions.json"), encoding="utf-8") as handle:
+        predictions = json.load(handle)
+    with open(require(FINQA / "finqa_test.json"), encoding="utf-8") as handle:
+        programs = {example["id"]: example["qa"]["program"] for example in json.load(handle)}
+    decisions = [equal_program_text(programs[p["id"]], p["predicted"]) for p in predictions]
+    assert len(decisions) == 1050
+    assert sum(d.equal for d in decisions) / len(decisions) == 0.6876190476190476
+    assert [d for d in decisions if d.divergence is not None] == []
+    assert [d for d in decisions if d.used_sympy] == []
