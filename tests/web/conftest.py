@@ -12,8 +12,8 @@ static files.
 from __future__ import annotations
 
 import functools
-import gzip
 import http.server
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -28,11 +28,9 @@ from typing import Any
 
 import pytest
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+from support.shared import FINQA, REPOSITORY, require, vector_rows
+
 WEB = REPOSITORY / "web"
-SHARED = REPOSITORY.parent / "shared"
-VECTORS = SHARED / "vectors"
-FINQA = SHARED / "data" / "finqa"
 ARTIFACTS = REPOSITORY / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = (
@@ -45,30 +43,27 @@ CHROMIUM_ARGS = (
 PYTHON_READY_MS = 300_000
 CALL_MS = 600_000
 
-
-# -- shared material ------------------------------------------------------------------
-
-def require_shared(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"shared material not found at {path} (tests read ../shared from the repository root)")
-    return path
-
-
-def vector_rows(name: str) -> Iterator[dict[str, Any]]:
-    with gzip.open(require_shared(VECTORS / f"{name}.jsonl.gz"), "rt", encoding="utf-8") as lines:
-        for line in lines:
-            yield json.loads(line)
+__all__ = ["FINQA", "require", "vector_rows"]  # shared helpers the test modules take from here
 
 
 @functools.lru_cache(maxsize=None)
 def finqa_examples() -> dict[str, dict[str, Any]]:
-    """Every FinQA example we have (train subset, dev, test), by id."""
+    """Every FinQA example we have (train subset, dev, test), by id, with its question and answer."""
     examples: dict[str, dict[str, Any]] = {}
     for split in ("train", "dev", "test"):
-        with open(require_shared(FINQA / f"finqa_{split}.json"), encoding="utf-8") as handle:
+        with open(require(FINQA / f"finqa_{split}.json"), encoding="utf-8") as handle:
             for example in json.load(handle):
                 examples[example["id"]] = example
     return examples
+
+
+def load_playground_module() -> Any:
+    """The page's Python side (web/py/finscore_playground.py), imported here under CPython."""
+    spec = importlib.util.spec_from_file_location("finscore_playground_cpython", WEB / "py" / "finscore_playground.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # -- the built page and its server ----------------------------------------------------

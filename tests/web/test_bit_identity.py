@@ -17,7 +17,9 @@ import pytest
 
 from finscore import execute_many
 
-from .conftest import finqa_examples, vector_rows
+from support.shared import same_outcome, table_of
+
+from .conftest import vector_rows
 
 #: Every STRIDE-th row of each file, plus every row whose recorded answer is a special float.
 STRIDES = {"gold": 4, "mutants": 5, "fuzz": 60, "fuzz-py312": 60}
@@ -33,16 +35,6 @@ def _special(result: dict[str, str]) -> bool:
     return math.isnan(value) or math.isinf(value) or (value == 0.0 and math.copysign(1.0, value) < 0)
 
 
-def _table(row: dict[str, Any]) -> tuple[bool, Any]:
-    if "table" in row:
-        return True, row["table"]
-    ref = row.get("table_ref")
-    if ref is None:
-        return True, None
-    example = finqa_examples().get(ref)
-    return example is not None, example["table"] if example else None
-
-
 def sample(name: str) -> list[dict[str, Any]]:
     rows, specials = [], 0
     for number, row in enumerate(vector_rows(name)):
@@ -51,7 +43,7 @@ def sample(name: str) -> list[dict[str, Any]]:
         special = row["invalid"] == 0 and _special(row["result"]) and specials < SPECIALS_PER_FILE
         if number % STRIDES[name] and not special:
             continue
-        available, table = _table(row)
+        available, table = table_of(row)
         if not available:
             continue
         specials += special
@@ -60,19 +52,9 @@ def sample(name: str) -> list[dict[str, Any]]:
     return rows
 
 
-def same_as_recorded(row: dict[str, Any], answer: dict[str, Any]) -> bool:
-    """The recorded flag, and for a valid row the recorded bits (NaN as NaN)."""
-    if answer["invalid"] != row["invalid"]:
-        return False
-    if row["invalid"]:
-        return True  # a refused program's recorded result carries no meaning
-    recorded, given = row["result"], answer["result"]
-    if "float" in recorded:
-        if "float" not in given:
-            return False
-        expected, got = float.fromhex(recorded["float"]), float.fromhex(given["float"])
-        return math.isnan(got) if math.isnan(expected) else expected.hex() == got.hex()
-    return given == recorded
+def _result(answer: dict[str, Any]) -> Any:
+    """The Python value of a result written as the vectors write it."""
+    return float.fromhex(answer["result"]["float"]) if "float" in answer["result"] else answer["result"]["str"]
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +93,8 @@ def test_page_matches_recorded_vectors_and_cpython(page: Any, samples: dict[str,
         for position, execution in zip(positions, executions):
             in_cpython[position] = {"invalid": execution.invalid, "result": execution.vector_result()}
 
-    differ_from_recorded = [row["id"] for row, answer in zip(rows, in_page) if not same_as_recorded(row, answer)]
+    differ_from_recorded = [row["id"] for row, answer in zip(rows, in_page)
+                            if not same_outcome(row, answer["invalid"], _result(answer))]
     differ_from_cpython = [row["id"] for row, mine, theirs in zip(rows, in_page, in_cpython) if mine != theirs]
     assert differ_from_recorded == [], f"{len(differ_from_recorded)} rows differ from the recording"
     assert differ_from_cpython == [], f"{len(differ_from_cpython)} rows differ from the package under CPython"

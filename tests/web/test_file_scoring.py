@@ -19,7 +19,7 @@ import pytest
 
 from finscore import execute
 
-from .conftest import FINQA, artifact_path as screenshot_path, require_shared
+from .conftest import FINQA, artifact_path as screenshot_path, require
 
 #: What the official evaluate.py prints for example_predictions.json against finqa_test.json.
 OFFICIAL_EXECUTION_ACCURACY = 0.7
@@ -32,8 +32,8 @@ HOST_FIELDS = ("host_python",)
 @pytest.fixture(scope="module")
 def cli_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
     """(JSON report, text report) of `finscore finqa` run here under CPython."""
-    predictions = require_shared(FINQA / "example_predictions.json")
-    gold = require_shared(FINQA / "finqa_test.json")
+    predictions = require(FINQA / "example_predictions.json")
+    gold = require(FINQA / "finqa_test.json")
     out = tmp_path_factory.mktemp("cli") / "report.json"
     completed = subprocess.run(
         [sys.executable, "-m", "finscore", "finqa", str(predictions), str(gold), "--json", str(out), "--quiet"],
@@ -44,8 +44,8 @@ def cli_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any]
 @pytest.fixture(scope="module")
 def scored_page(playground: Any) -> Any:
     page = playground.page
-    page.set_input_files("#predictions-file", str(require_shared(FINQA / "example_predictions.json")))
-    page.set_input_files("#gold-file", str(require_shared(FINQA / "finqa_test.json")))
+    page.set_input_files("#predictions-file", str(require(FINQA / "example_predictions.json")))
+    page.set_input_files("#gold-file", str(require(FINQA / "finqa_test.json")))
     page.wait_for_selector("#score:not([disabled])")
     page.click("#score")
     page.wait_for_selector("body:not([data-busy])")
@@ -75,7 +75,7 @@ def test_official_figures_and_honest_denominators(page: Any, scored_page: Any) -
                                    "c.querySelector('.fraction').textContent])")
     executed = round(OFFICIAL_EXECUTION_ACCURACY * OFFICIAL_PREDICTIONS)
     programs = round(OFFICIAL_PROGRAM_ACCURACY * OFFICIAL_PREDICTIONS)
-    gold_examples = len(json.loads(require_shared(FINQA / "finqa_test.json").read_text(encoding="utf-8")))
+    gold_examples = len(json.loads(require(FINQA / "finqa_test.json").read_text(encoding="utf-8")))
     assert cards == [
         [repr(OFFICIAL_EXECUTION_ACCURACY), f"{executed} / {OFFICIAL_PREDICTIONS} predictions"],
         [repr(OFFICIAL_PROGRAM_ACCURACY), f"{programs} / {OFFICIAL_PREDICTIONS} predictions"],

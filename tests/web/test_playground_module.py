@@ -6,7 +6,6 @@ tests/web/test_playground_page.py checks that it answers exactly as here.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from typing import Any
 
@@ -14,18 +13,10 @@ import pytest
 
 from finscore import execute, execute_many
 
-from .conftest import WEB
+from .conftest import load_playground_module
 
 
-def _load() -> Any:
-    spec = importlib.util.spec_from_file_location("finscore_playground_under_test", WEB / "py" / "finscore_playground.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-playground = _load()
+playground = load_playground_module()
 ROWS = [["", "2008", "2007"], ["revenue", "$ 12", "$ -3 ( 3 )"]]
 
 

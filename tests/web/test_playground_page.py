@@ -7,7 +7,6 @@ package run here under CPython.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -17,20 +16,12 @@ import pytest
 
 from finscore import execute
 
-from .conftest import PYTHON_READY_MS, WEB, finqa_examples, screenshot, vector_rows, watch
+from .conftest import PYTHON_READY_MS, WEB, finqa_examples, load_playground_module, screenshot, vector_rows, watch
 
 EXAMPLES = json.loads((WEB / "src" / "examples.json").read_text(encoding="utf-8"))["examples"]
 
 
-def _load_playground_module() -> Any:
-    spec = importlib.util.spec_from_file_location("finscore_playground_cpython", WEB / "py" / "finscore_playground.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CPYTHON_PLAYGROUND = _load_playground_module()
+CPYTHON_PLAYGROUND = load_playground_module()
 
 
 def run_form(page: Any, program: str, table: str = "", *, table_format: str = "auto",
