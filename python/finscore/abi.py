@@ -13,7 +13,8 @@ import sys
 from array import array
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable, Sequence
+from collections.abc import Sequence as SequenceABC
+from typing import Iterable, NamedTuple, Sequence, overload
 
 ABI_VERSION = 1
 
@@ -56,8 +57,7 @@ RESULT_STRUCT = struct.Struct("<iiiiddii")
 assert STEP_STRUCT.size == 56 and PROGRAM_STRUCT.size == 8 and RESULT_STRUCT.size == 40
 
 
-@dataclass(frozen=True)
-class CoreArg:
+class CoreArg(NamedTuple):
     """One resolved argument: a literal, a reference to an earlier step, or a table row.
 
     For a table row, `index` and `length` are a slice of the program's own table
@@ -86,23 +86,20 @@ class CoreArg:
 UNUSED_ARG = CoreArg(ArgKind.LITERAL)
 
 
-@dataclass(frozen=True)
-class CoreStep:
+class CoreStep(NamedTuple):
     op: Op
     first: CoreArg
     second: CoreArg
 
 
-@dataclass(frozen=True)
-class CoreProgram:
+class CoreProgram(NamedTuple):
     """A resolved program: what the core executes, nothing left to interpret."""
 
     steps: tuple[CoreStep, ...]
     table_values: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
-class CoreResult:
+class CoreResult(NamedTuple):
     """One program's outcome as the core reports it (see fs_result in the header).
 
     `step_values` and `step_types` hold one entry per step of the program; a step
@@ -160,56 +157,84 @@ def pack_batch(programs: Sequence[CoreProgram]) -> tuple[BatchLayout, bytearray]
     table_count = sum(len(p.table_values) for p in programs)
     layout = BatchLayout.of(len(programs), step_count, table_count)
     buffer = bytearray(layout.results)  # inputs only; outputs are written by the core
+    pack_step, pack_program = STEP_STRUCT.pack_into, PROGRAM_STRUCT.pack_into
+    row = ArgKind.TABLE_ROW
+    step_at, program_at = layout.steps, layout.programs
     first_step = 0
-    table_base = 0
     table = array("d")
-    pack_step = STEP_STRUCT.pack_into
-    for number, program in enumerate(programs):
-        PROGRAM_STRUCT.pack_into(
-            buffer, layout.programs + number * PROGRAM_STRUCT.size, first_step, len(program.steps)
-        )
-        for offset, step in enumerate(program.steps, start=first_step):
-            a, b = step.first, step.second
-            a_index = a.index + table_base if a.kind == ArgKind.TABLE_ROW else a.index
-            b_index = b.index + table_base if b.kind == ArgKind.TABLE_ROW else b.index
-            pack_step(
-                buffer, layout.steps + offset * STEP_STRUCT.size,
-                int(step.op), 0,
-                int(a.kind), a_index, a.length, 0, a.number,
-                int(b.kind), b_index, b.length, 0, b.number,
-            )
-        first_step += len(program.steps)
+    for program in programs:
+        steps, table_base = program.steps, len(table)
+        pack_program(buffer, program_at, first_step, len(steps))
+        program_at += PROGRAM_STRUCT.size
+        for op, (a_kind, a_number, a_index, a_length), (b_kind, b_number, b_index, b_length) in steps:
+            if a_kind == row:
+                a_index += table_base
+            if b_kind == row:
+                b_index += table_base
+            pack_step(buffer, step_at, op, 0, a_kind, a_index, a_length, 0, a_number,
+                      b_kind, b_index, b_length, 0, b_number)
+            step_at += STEP_STRUCT.size
+        first_step += len(steps)
         table.extend(program.table_values)
-        table_base += len(program.table_values)
+    if sys.byteorder != "little":  # the module's memory is little-endian
+        table.byteswap()
     table_bytes = table.tobytes()
     buffer[layout.table : layout.table + len(table_bytes)] = table_bytes
     return layout, buffer
 
 
-def unpack_results(
-    layout: BatchLayout,
-    programs: Sequence[CoreProgram],
-    results: bytes,
-    step_values: bytes,
-    step_types: bytes,
-) -> list[CoreResult]:
-    """Read the output half of a batch back into one CoreResult per program."""
-    values = array("d")
-    values.frombytes(step_values)
-    types = array("i")
-    types.frombytes(step_types)
-    if sys.byteorder != "little":  # the module's memory is little-endian
-        values.byteswap()
-        types.byteswap()
-    out: list[CoreResult] = []
-    first = 0
-    for program, fields in zip(programs, RESULT_STRUCT.iter_unpack(results)):
-        status, has_value, value_type, failed_step, value, unrounded, executed, _ = fields
-        end = first + len(program.steps)
-        out.append(CoreResult(status, bool(has_value), value_type, failed_step, value, unrounded, executed,
-                              values[first:end], types[first:end]))
-        first = end
-    return out
+class BatchOutput(SequenceABC[CoreResult]):
+    """The output half of one batch, read in place.
+
+    The fields a scorer needs for every program (status, value, value type) are
+    read straight from the result records; a program's full CoreResult, with its
+    own step values, is made only when indexed.
+    """
+
+    def __init__(self, programs: Sequence[CoreProgram], results: bytes, step_values: bytes,
+                 step_types: bytes) -> None:
+        self._fields = [RESULT_STRUCT.unpack_from(results, offset)
+                        for offset in range(0, len(programs) * RESULT_STRUCT.size, RESULT_STRUCT.size)]
+        self._values = array("d")
+        self._values.frombytes(step_values)
+        self._types = array("i")
+        self._types.frombytes(step_types)
+        if sys.byteorder != "little":  # the module's memory is little-endian
+            self._values.byteswap()
+            self._types.byteswap()
+        self._first: list[int] = []
+        first = 0
+        for program in programs:
+            self._first.append(first)
+            first += len(program.steps)
+        self._first.append(first)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def status(self, index: int) -> int:
+        return self._fields[index][0]
+
+    def value_type(self, index: int) -> int:
+        return self._fields[index][2]
+
+    def value(self, index: int) -> float:
+        return self._fields[index][4]
+
+    @overload
+    def __getitem__(self, index: int) -> CoreResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[CoreResult]: ...
+
+    def __getitem__(self, index: int | slice) -> CoreResult | list[CoreResult]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        status, has_value, value_type, failed_step, value, unrounded, executed, _ = self._fields[index]
+        index = index % len(self._fields)
+        first, end = self._first[index], self._first[index + 1]
+        return CoreResult(status, bool(has_value), value_type, failed_step, value, unrounded, executed,
+                          self._values[first:end], self._types[first:end])
 
 
 def float_array_bytes(values: Iterable[float]) -> bytes:

@@ -17,11 +17,10 @@ from finscore.abi import (
     RESULT_STRUCT,
     STEP_STRUCT,
     CoreProgram,
-    CoreResult,
+    BatchOutput,
     SumRule,
     float_array_bytes,
     pack_batch,
-    unpack_results,
 )
 from finscore.host.backend import CoreLoadError, WasmBackend, load_backend
 
@@ -90,10 +89,10 @@ class Core:
 
     def execute_batch(
         self, programs: Sequence[CoreProgram], sum_rule: SumRule = SumRule.PY311
-    ) -> list[CoreResult]:
+    ) -> BatchOutput:
         """Run many resolved programs in one call; one CoreResult per program, in order."""
         if not programs:
-            return []
+            return BatchOutput((), b"", b"", b"")
         layout, inputs = pack_batch(programs)
         with self._lock:
             base = self._reserve(layout.total)
@@ -113,7 +112,7 @@ class Core:
             results = self._backend.read(base + layout.results, layout.program_count * RESULT_STRUCT.size)
             values = self._backend.read(base + layout.step_values, layout.step_count * 8)
             types = self._backend.read(base + layout.step_types, layout.step_count * 4)
-        return unpack_results(layout, programs, results, values, types)
+        return BatchOutput(programs, results, values, types)
 
     def _name_unlocked(self, status: int) -> str:
         address = self._backend.call("fs_status_name", status)

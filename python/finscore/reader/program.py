@@ -1,32 +1,29 @@
 """What the reader hands on: steps whose arguments are already numbers, rows or references.
 
 Step indices are the official ones (`#i` counts the pieces the official split
-produced), so diagnostics name the step a user sees in the program text.
+produced), so diagnostics name the step a user sees in the program text. The
+per-step records are named tuples: immutable, and cheap enough to make millions of.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import NamedTuple, Union
 
 from finscore.status import Status
 
 
-@dataclass(frozen=True)
-class Literal:
+class Literal(NamedTuple):
     text: str
     value: float
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     text: str
     step: int  # official index of the step whose value is used
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """A table row's numbers. `reused_from` is set when the official evaluator reused the
     row of an earlier table step because the argument was a `#i` reference."""
 
@@ -36,8 +33,7 @@ class Row:
     reused_from: int | None = None
 
 
-@dataclass(frozen=True)
-class Ignored:
+class Ignored(NamedTuple):
     """The second argument of a table op, which nothing reads."""
 
     text: str
@@ -52,8 +48,7 @@ class StepKind(Enum):
     COPY = "copy"  # an op containing "table" but none of the four: keeps the previous value
 
 
-@dataclass(frozen=True)
-class ReadStep:
+class ReadStep(NamedTuple):
     index: int
     op: str
     kind: StepKind
@@ -61,15 +56,13 @@ class ReadStep:
     second: Argument
 
 
-@dataclass(frozen=True)
-class ReadFailure:
+class ReadFailure(NamedTuple):
     status: Status
     step: int | None  # None: the program as a whole
     message: str
 
 
-@dataclass(frozen=True)
-class Quirk:
+class Quirk(NamedTuple):
     """A place where the official reading tolerated what the strict one refuses."""
 
     status: Status
@@ -77,8 +70,7 @@ class Quirk:
     message: str
 
 
-@dataclass(frozen=True)
-class ReadProgram:
+class ReadProgram(NamedTuple):
     steps: tuple[ReadStep, ...]
     failure: ReadFailure | None
     piece_count: int
