@@ -3,7 +3,10 @@
 The public API of the program executor:
 
 - `execute(program, table=None, *, profile="official", python="3.11") -> Execution`
-- `execute_many([(program, table), ...], ...) -> list[Execution]` (one core call per 10,000)
+- `execute_batch([(program, table), ...], ...) -> ExecutionBatch`: one core call per
+  10,000 programs; the official pair of each at once (columns `invalid`, `results`,
+  `statuses`), the full Execution when indexed
+- `execute_many(...) -> list[Execution]`: the same, as a list
 - `round_half_even_scaled(x, scale) -> float` (CPython's round(x, n), scale = 10.0 ** n)
 - `status_name(code) -> str` and the `Status` enum
 
@@ -12,7 +15,15 @@ table is the FinQA table (a list of rows, each starting with its name).
 """
 
 from finscore.execution import Execution, StepTrace
-from finscore.executor import PROFILES, execute, execute_many, round_half_even_scaled, sum_rule_for
+from finscore.executor import (
+    PROFILES,
+    ExecutionBatch,
+    execute,
+    execute_batch,
+    execute_many,
+    round_half_even_scaled,
+    sum_rule_for,
+)
 from finscore.status import Status, status_label
 
 __version__ = "0.1.0"
@@ -26,9 +37,11 @@ def status_name(code: int) -> str:
 __all__ = [
     "PROFILES",
     "Execution",
+    "ExecutionBatch",
     "Status",
     "StepTrace",
     "execute",
+    "execute_batch",
     "execute_many",
     "round_half_even_scaled",
     "status_name",
