@@ -186,6 +186,8 @@ def playground(browser_context: Any, server: StaticServer) -> Watched:
     watched.page.set_default_timeout(CALL_MS)
     watched.page.goto(server.base_url)
     watched.page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
+    watched.page.wait_for_selector("#score:not([disabled])", timeout=PYTHON_READY_MS)
+    assert not watched.console_errors, f"the page logged console errors while loading: {watched.console_errors}"
     return watched
 
 

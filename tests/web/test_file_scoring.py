@@ -130,3 +130,31 @@ def test_report_is_readable_at_width(page: Any, scored_page: Any, width: int) ->
         page.locator("#report").screenshot(path=str(screenshot_path(f"playground-report-{width}.png")))
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+DROP = """([kind, name, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type: "application/json" }));
+    document.querySelector(`[data-drop="${kind}"]`).dispatchEvent(
+        new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+}"""
+
+
+def test_dropped_files_are_scored_with_the_clis_messages(page: Any, tmp_path: Path) -> None:
+    """Files dropped on the page; a broken one gets the command line's own message."""
+    broken = '[{"id": "x", "predicted": ["add(", "1"'
+    gold = (FINQA / "finqa_dev.json").read_text(encoding="utf-8")
+    page.evaluate(DROP, ["predictions", "broken.json", broken])
+    page.evaluate(DROP, ["gold", "finqa_dev.json", gold])
+    assert "Chosen: broken.json" in page.text_content("[data-drop=predictions]")
+    assert "Chosen: finqa_dev.json" in page.text_content("[data-drop=gold]")
+    page.click("#score")
+    page.wait_for_selector("body:not([data-busy])")
+    shown = page.text_content("#score-error")
+    (tmp_path / "broken.json").write_text(broken, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "finscore", "finqa", "broken.json", str(FINQA / "finqa_dev.json"), "--quiet"],
+        capture_output=True, text=True, cwd=tmp_path)
+    assert completed.returncode == 2
+    assert completed.stderr.strip() == f"finscore finqa: {shown}"
+    assert page.is_hidden("#report")
