@@ -11,14 +11,23 @@ nested infix strings and compares ``simplify`` of each with ``==`` (sympy
   would receive equal inputs;
 - "canonical-form": both strings evaluate, under sympy's automatic rules
   reproduced exactly in `equivalence_canonical`, to the same expression;
-- "kinds-differ" / "values-differ": a comparison against an arithmetic
-  result, or different exact values at a rational point (`equivalence_points`
-  explains why this proves the simplified forms differ);
+- "kinds-differ": one program ends in ``greater`` and the other does not;
+  simplify turns a relational into a sympy Boolean and an arithmetic
+  expression into an Expr, and those never compare equal;
+- "values-differ": different exact values at a rational point
+  (`equivalence_points` explains why this proves the simplified forms differ);
+- "pred-not-symbolic": the prediction's expansion fails or sympy refuses it
+  (a negative reference, a ``greater`` result used as an operand, ...):
+  officially a plain False;
 - "sympy": the official check itself, memoized per string.
 
-The positive fast paths also rely on ``simplify`` not raising on a string
-whose automatic evaluation is modelled (no zoo, nan or bare numbers there);
-the tests check this on the recorded vectors and on generated programs.
+Methods after the prediction checks also rely on the gold program reaching
+sympy without error (officially checked before the prediction's expansion):
+for a gold program whose automatic evaluation is modelled (no zoo or nan
+there) we rely on ``simplify`` not raising, which the tests check on the
+recorded vectors and generated programs; any other gold program is handed
+to sympy first. "gold-not-symbolic" and "too-large" are the answers where the
+official evaluator would crash or never finish (see below).
 
 Where the official evaluator crashes instead of answering (an unreadable gold
 step, a gold reference it cannot resolve, sympy raising on the gold program)
@@ -118,6 +127,14 @@ class _Pair:
             f"the official evaluator crashes: {reason}; we answer not equivalent",
         )
 
+    def _too_large(self) -> EquivalenceDecision:
+        return self._decision(
+            False,
+            "too-large",
+            "a program expands beyond what we hand to sympy; the official evaluator "
+            "would spend unbounded time and memory on it; we answer not equivalent",
+        )
+
     def decide(self) -> EquivalenceDecision:
         steps = read_prediction(self.pred_tokens, self.gold.symbols)
         if isinstance(steps, Rejection):
@@ -148,12 +165,7 @@ class _Pair:
         """Run sympy on a gold program outside the modelled fragment; None if it succeeds."""
         text = official_text(self.table, gold_root)
         if text is None:
-            return self._decision(
-                False,
-                "too-large",
-                "the gold program expands beyond what we hand to sympy; "
-                "the official evaluator would try; we answer not equivalent",
-            )
+            return self._too_large()
         self.used_sympy = True
         outcome = simplified(text)
         if not outcome.ok:
@@ -178,12 +190,7 @@ class _Pair:
         gold_text = official_text(self.table, gold_root)
         pred_text = official_text(self.table, pred_root)
         if gold_text is None or pred_text is None:
-            return self._decision(
-                False,
-                "too-large",
-                "a program expands beyond what we hand to sympy; "
-                "the official evaluator would try; we answer not equivalent",
-            )
+            return self._too_large()
         self.used_sympy = True
         gold = simplified(gold_text)
         if not gold.ok:

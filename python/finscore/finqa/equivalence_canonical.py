@@ -43,7 +43,7 @@ class Form:
 
     __slots__ = ("_key", "_hash")
 
-    def __init__(self, key: tuple) -> None:
+    def __init__(self, key: tuple[object, ...]) -> None:
         self._key = key
         self._hash = hash(key)
 
@@ -412,7 +412,7 @@ class Evaluator:
                 raise OutsideFragment("a fractional power of a product")
             return PowF(base, exp)
         if isinstance(base, PowF):
-            if _is_integer(exp):
+            if isinstance(exp, Num) and exp.value.denominator == 1:
                 if isinstance(base.exp, Num):
                     combined: Form = Num(base.exp.value * exp.value)
                 else:
