@@ -29,6 +29,8 @@ def test_an_oracle_run_writes_predictions_manifest_and_a_passing_report(
     ]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert (report["counts"]["passed"], report["counts"]["trials"]) == (24, 24)
+    assert report["kind"] == "scripted_run" and "not a model accuracy" in report["statement"]
+    assert "not a model accuracy" in (tmp_path / "report.html").read_text(encoding="utf-8")
     manifest = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert manifest["statuses"] == {"completed": 24} and "not a model accuracy" in manifest["note"]
     assert "passed 24 of 24" in capsys.readouterr().out

@@ -194,7 +194,8 @@ def run_command(args: argparse.Namespace) -> int:
         write_manifest(out, run_manifest)
         report = None
         if not args.no_score:
-            report = score_predictions(case_set, predictions, args.attempts, seed=args.seed, replicates=args.bootstrap)
+            report = score_predictions(case_set, predictions, args.attempts, seed=args.seed, replicates=args.bootstrap,
+                                       scripted=bool(args.agent))
             write_report(out, report)
     except RunnerError as error:
         print(f"finscore run: error: {error}", file=sys.stderr)

@@ -33,6 +33,16 @@ SELF_CHECK_STATEMENT = (
     "contracts themselves (oracle answers, their deliberate mutations and the authored probes), so "
     "this run tests the scorer, and says nothing about any model."
 )
+SCRIPTED_RUN_STATEMENT = (
+    "Scripted agent run, not a model accuracy: the agent followed a written plan (or made one "
+    "deliberate mistake), so this run tests the runner and the scorer, and says nothing about any model."
+)
+
+
+def _kind(self_check: bool, scripted: bool) -> str:
+    if self_check:
+        return "instrument_self_check"
+    return "scripted_run" if scripted else "evaluation"
 
 
 def case_set_digest(cases: Sequence[Case]) -> str:
@@ -164,17 +174,27 @@ def _categories(results: Sequence[AttemptResult]) -> dict[str, Any]:
 
 
 def build_report(
-    evaluation: Evaluation, *, seed: int = 20260901, replicates: int = 2000, self_check: dict[str, Any] | None = None
+    evaluation: Evaluation,
+    *,
+    seed: int = 20260901,
+    replicates: int = 2000,
+    self_check: dict[str, Any] | None = None,
+    scripted: bool = False,
 ) -> dict[str, Any]:
-    """The full JSON report of an evaluation (or of the instrument self-check)."""
+    """The full JSON report of an evaluation (or of the instrument self-check).
+
+    `scripted` marks predictions made by a scripted agent, whose report must not
+    read as a model accuracy.
+    """
     results = evaluation.results
     by_family = _grouped(results, lambda r: r.family)
     clusters = {family: ClusterCounts(sum(r.passed for r in rows), len(rows)) for family, rows in by_family.items()}
     failing = [r for r in results if not r.passed]
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
-        "kind": "instrument_self_check" if self_check is not None else "evaluation",
-        "statement": SELF_CHECK_STATEMENT if self_check is not None else EVALUATION_STATEMENT,
+        "kind": _kind(self_check is not None, scripted),
+        "statement": {"instrument_self_check": SELF_CHECK_STATEMENT, "scripted_run": SCRIPTED_RUN_STATEMENT,
+                      "evaluation": EVALUATION_STATEMENT}[_kind(self_check is not None, scripted)],
         "case_set": {"count": len(evaluation.cases), "sha256": case_set_digest(evaluation.cases)},
         "predictions": {
             "source": evaluation.source,

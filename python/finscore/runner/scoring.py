@@ -30,11 +30,15 @@ def score_predictions(
     *,
     seed: int = DEFAULT_SEED,
     replicates: int = DEFAULT_REPLICATES,
+    scripted: bool = False,
 ) -> dict[str, Any]:
-    """The scorer's JSON report of a predictions file against the case set it was run on."""
+    """The scorer's JSON report of a predictions file against the case set it was run on.
+
+    `scripted`: the predictions come from a scripted agent, and the report says so.
+    """
     try:
         evaluation = evaluate(list(case_set.cases), read_predictions(predictions), attempts)
-        return build_report(evaluation, seed=seed, replicates=replicates)
+        return build_report(evaluation, seed=seed, replicates=replicates, scripted=scripted)
     except ContractsError as error:
         raise RunnerError(f"scoring failed: {error}") from None
 
