@@ -280,3 +280,32 @@ def test_only_the_pages_own_files_were_requested(playground: Any, server: Any) -
     for needed in ("/finscore_core.wasm", "/pyodide/pyodide.asm.wasm", "/manifest.json"):
         assert needed in asked
     assert all(Path(server.root, path.lstrip("/").split("?")[0] or "index.html").is_file() for path in asked)
+
+
+PROBING_WORKER = (
+    "fetch('http://finscore-probe.invalid/from-worker').catch(() => null);\n"
+    "self.onmessage = () => {};\n"
+)
+
+
+def test_the_watch_sees_console_errors_and_foreign_requests(browser_context: Any, server: Any) -> None:
+    """The checks above are not vacuous: console errors and requests elsewhere are seen, and the
+    page's Content-Security-Policy refuses a connection elsewhere from the page itself.
+    Nothing leaves the machine: the browser resolves no host but 127.0.0.1."""
+    watched = watch(browser_context, server)
+    page = watched.page
+    page.route("**/worker.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body=PROBING_WORKER))
+    try:
+        with page.expect_request(lambda request: "finscore-probe" in request.url):
+            page.goto(server.base_url)
+        assert watched.foreign_requests() == ["http://finscore-probe.invalid/from-worker"]
+        with page.expect_console_message(lambda message: message.text == "probe"):
+            page.evaluate("() => console.error('probe')")
+        with page.expect_console_message(lambda message: "Content Security Policy" in message.text):
+            page.evaluate("() => fetch('http://finscore-probe.invalid/from-page').catch(() => null)")
+        assert "probe" in watched.console_errors
+        assert any("Content Security Policy" in error and "from-page" in error for error in watched.console_errors)
+        assert "http://finscore-probe.invalid/from-page" not in watched.requests
+    finally:
+        page.close()
