@@ -102,39 +102,47 @@ def _execution_alone(module: Any, predictions: list[dict[str, Any]], gold: list[
     return official_times, finscore_times
 
 
+_COLD_STAGES = """
+import json, sys, time
+start = time.process_time()
+import finscore
+from finscore.finqa import scoring
+from finscore.finqa.files import read_json_file
+from finscore.finqa.terminal import render_report
+stages = {"imports": time.process_time() - start}
+clock = [time.process_time()]
+def lap(stage):
+    now = time.process_time()
+    stages[stage] = now - clock[0]
+    clock[0] = now
+finscore.execute("add(1, 2)")
+lap("core load (wasmtime compiles the module)")
+predictions = read_json_file(sys.argv[1], "p")
+gold = read_json_file(sys.argv[2], "g")
+lap("reading both JSON files")
+report = scoring.score_predictions(predictions, gold, progress=lambda s, d, t: d == t and lap("scoring: " + s))
+render_report(report)
+lap("text report")
+print(json.dumps(stages))
+"""
+
+
 def _breakdown(predictions_path: Path, gold_path: Path, runs: int) -> None:
-    """Where a finscore run's time goes: fresh processes for start-up, then each stage in process."""
+    """Where a finscore run's time goes, each stage measured cold, in a fresh process per run."""
     bare = timed_runs(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), runs)
-    own = "import finscore.commands.finqa, finscore.finqa.scoring, finscore.finqa.equivalence, finscore.core"
-    only_finqa = timed_runs(lambda: subprocess.run([sys.executable, "-c", own], check=True), runs)
     every_command = timed_runs(lambda: subprocess.run(
         [sys.executable, "-c", "import finscore.cli; finscore.cli.build_parser()"], check=True), runs)
-    from finscore.finqa import scoring
-    from finscore.finqa.files import read_json_file
-
-    reading = timed_runs(lambda: (read_json_file(predictions_path, "p"), read_json_file(gold_path, "g")), runs)
-    predictions, gold = read_json_file(predictions_path, "p"), read_json_file(gold_path, "g")
     stages: dict[str, list[float]] = {}
-    clock = [0.0]
-
-    def record(stage: str, done: int, total: int) -> None:
-        if done == total:
-            now = time.process_time()
-            stages.setdefault(stage, []).append(now - clock[0])
-            clock[0] = now
-
-    def scored() -> None:
-        clock[0] = time.process_time()
-        scoring.score_predictions(predictions, gold, progress=record)
-
-    scoring_times = timed_runs(scored, runs)
+    for _ in range(runs):
+        run = subprocess.run([sys.executable, "-c", _COLD_STAGES, str(predictions_path), str(gold_path)],
+                             capture_output=True, text=True, check=True)
+        for stage, seconds in json.loads(run.stdout).items():
+            stages.setdefault(stage, []).append(seconds)
     print(f"  interpreter start-up alone (python -c pass): {bare.summary()}")
-    print(f"  start-up + importing what finscore finqa needs: {only_finqa.summary()}")
     print(f"  start-up + finscore.cli building its parser (imports every command): {every_command.summary()}")
-    print(f"  reading both JSON files: {reading.summary()}")
-    print(f"  score_predictions: {scoring_times.summary()}")
+    print("  stages of a scoring run in a fresh process (CPU medians):")
     for stage, times in stages.items():
-        print(f"    {stage}: CPU median {statistics.median(times):.4f} s")
+        print(f"    {stage}: {statistics.median(times):.4f} s")
 
 
 def main() -> None:
