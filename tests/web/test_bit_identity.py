@@ -106,10 +106,6 @@ def test_page_matches_recorded_vectors_and_cpython(page: Any, samples: dict[str,
 NEWER_ZEROS = ("\U00011f50", "\U0001e4f0", "\U00010d40")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known divergence, reported to the lead: the reader (finscore/reader/numbers.py) reads literals "
-    "and references with the interpreter's own float()/int(), whose Unicode database is newer under "
-    "Pyodide's Python 3.14 than CPython 3.11's, so these digits are numbers in the page"))
 def test_digits_newer_than_unicode_14_are_refused_in_the_page(page: Any) -> None:
     programs = []
     for zero in NEWER_ZEROS:
