@@ -16,8 +16,19 @@ from typing import Sequence
 #: Command modules, in the order `--help` lists them.
 COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "run")
 
+#: The module of each command name, so that running one command imports only its module
+#: (a test checks this against what the modules register).
+COMMAND_MODULE_OF: dict[str, str] = {
+    "exec": "execute",
+    "exec-jsonl": "execute",
+    "contracts": "contracts",
+    "compare": "compare",
+    "finqa": "finqa",
+    "run": "run",
+}
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="finscore",
         description=(
@@ -29,13 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"finscore {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(f"finscore.commands.{name}").register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = COMMAND_MODULE_OF.get(argv[0]) if argv else None
+    parser = build_parser((chosen,) if chosen else COMMAND_MODULES)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
