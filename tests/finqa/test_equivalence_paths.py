@@ -174,12 +174,26 @@ def test_odd_predictions_are_not_equivalent(pred: list[str]) -> None:
     assert decision.equal is False and decision.divergence is None
 
 
-def test_deep_prediction_is_refused_like_sympy_refuses_it() -> None:
-    """Python accepts at most 200 nested parentheses; sympify of 250 nested sums fails."""
-    gold = tokens(("add", "1", "2"))
-    pred = tokens(("add", "1", "2"), *[("add", f"#{i}", "1") for i in range(249)])
-    decision = equal_program(gold, pred)
-    assert decision.equal is False and decision.divergence is None
+def chain(operations: int, op: str = "multiply") -> list[str]:
+    """add(1, 2) then `operations` nested steps: depth operations + 1."""
+    return tokens(("add", "1", "2"), *[(op, f"#{i}", "3") for i in range(operations)])
+
+
+def test_python_nesting_limit_decides_deep_programs() -> None:
+    """Python parses at most 200 nested parentheses; sympy writes one more per symbol."""
+    deepest = chain(198)  # 199 nested ops: sympy parses it
+    assert equal_program(deepest, deepest) == EquivalenceDecision(True, "identical", None, True)
+    too_deep = chain(199)  # 200 nested ops: sympify raises, the official run crashes
+    decision = equal_program(too_deep, too_deep)
+    assert (decision.equal, decision.method, decision.used_sympy) == (False, "gold-not-symbolic", False)
+    assert decision.divergence is not None and "nested parentheses" in decision.divergence
+
+
+@pytest.mark.parametrize("op", ["multiply", "exp"])
+def test_a_very_deep_prediction_is_a_plain_false(op: str) -> None:
+    gold = tokens(("add", "1", "2"), ("multiply", "#0", "3"))
+    decision = equal_program(gold, chain(50_000, op))
+    assert (decision.equal, decision.divergence, decision.used_sympy) == (False, None, False)
 
 
 def test_an_exponential_expansion_is_not_handed_to_sympy() -> None:

@@ -46,7 +46,7 @@ from finscore.finqa.equivalence_canonical import Form, canonical_forms
 from finscore.finqa.equivalence_graph import BuildFailure, ExpressionTable, build_expression
 from finscore.finqa.equivalence_points import values_differ
 from finscore.finqa.equivalence_reading import Rejection, read_gold, read_prediction
-from finscore.finqa.equivalence_sympy import official_text, simplified
+from finscore.finqa.equivalence_sympy import SympyOutcome, official_text, simplified, unparsable
 from finscore.reader.tokens import tokenize_gold_program
 
 #: Programs deeper or larger than this skip the sympy-free positive paths:
@@ -161,13 +161,22 @@ class _Pair:
             return self._decision(False, "pred-not-symbolic")
         return self._compare(gold_root, pred_root, gold_form, forms.get(pred_root))
 
+    def _simplify(self, root: int) -> SympyOutcome | None:
+        """The official ``simplify`` of one program; None when too large to attempt."""
+        refused = unparsable(self.table, root)
+        if refused is not None:
+            return refused
+        text = official_text(self.table, root)
+        if text is None:
+            return None
+        self.used_sympy = True
+        return simplified(text)
+
     def _gold_simplify_error(self, gold_root: int) -> EquivalenceDecision | None:
         """Run sympy on a gold program outside the modelled fragment; None if it succeeds."""
-        text = official_text(self.table, gold_root)
-        if text is None:
+        outcome = self._simplify(gold_root)
+        if outcome is None:
             return self._too_large()
-        self.used_sympy = True
-        outcome = simplified(text)
         if not outcome.ok:
             return self._gold_crash(f"sympy raises on the gold program ({outcome.value})")
         return None
@@ -187,15 +196,17 @@ class _Pair:
         return self._sympy_comparison(gold_root, pred_root)
 
     def _sympy_comparison(self, gold_root: int, pred_root: int) -> EquivalenceDecision:
-        gold_text = official_text(self.table, gold_root)
-        pred_text = official_text(self.table, pred_root)
-        if gold_text is None or pred_text is None:
+        # The gold program is known to reach sympy without error by now.
+        if unparsable(self.table, pred_root) is not None:
+            return self._decision(False, "pred-not-symbolic")
+        gold = self._simplify(gold_root)
+        if gold is None:
             return self._too_large()
-        self.used_sympy = True
-        gold = simplified(gold_text)
         if not gold.ok:
             return self._gold_crash(f"sympy raises on the gold program ({gold.value})")
-        pred = simplified(pred_text)
+        pred = self._simplify(pred_root)
+        if pred is None:
+            return self._too_large()
         if not pred.ok:
             return self._decision(False, "pred-not-symbolic")
         return self._decision(bool(gold.value == pred.value), "sympy")

@@ -16,6 +16,10 @@ from finscore.finqa.equivalence_graph import INFIX, SYMBOL, ExpressionTable
 #: Expanded programs with more symbols than this are never handed to sympy
 #: (the official evaluator would spend unbounded time and memory on them).
 MAX_SYMPY_LEAVES = 5000
+#: Python's tokenizer refuses more than 200 nested parentheses, and the
+#: official string nests one level per op plus one for each ``Symbol(...)``
+#: that sympy's parser writes: from 200 nested ops on, sympify always raises.
+MAX_PARSABLE_DEPTH = 199
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,22 @@ class SympyOutcome:
 
     ok: bool
     value: Any  # the simplified sympy object when ok, else the error text
+
+
+def unparsable(table: ExpressionTable, root: int) -> SympyOutcome | None:
+    """The error sympify raises, decided by nesting alone; None if it may parse.
+
+    Deeper programs fail officially without any algebra (``symbol_recur`` may
+    even hit Python's recursion limit first, or run out of memory expanding a
+    huge program): on the gold side the run crashes, on the prediction side
+    the answer is False, whichever error comes first.
+    """
+    depth = table.shapes[root].depth
+    if depth <= MAX_PARSABLE_DEPTH:
+        return None
+    return SympyOutcome(
+        False, f"SympifyError: {depth} nested operations exceed Python's 200 nested parentheses"
+    )
 
 
 def official_text(table: ExpressionTable, root: int) -> str | None:
