@@ -81,7 +81,8 @@ enum fs_status {
     FS_ERR_BAD_SCALE = 1417,             /* round scale not an exact power of ten 1..1e22 */
     FS_ERR_EXP_COMPLEX_OVERFLOW = 1418,  /* negative base, non-integer exponent, and even the
                                             complex result overflows (Python: OverflowError) */
-    FS_ERR_RESERVED_19 = 1419
+    FS_DEFERRED = 1419                   /* fs_read_execute_batch: not plain text; the host's
+                                            own reader decides this program */
 };
 #define FS_STATUS_FIRST 1400
 #define FS_STATUS_LAST 1419
@@ -170,6 +171,29 @@ int32_t fs_python_pow(double base, double exponent, double *out);
 /* CPython's sum() of a list of floats under a summation rule (average = sum / length is the
  * caller's business). An empty list is FS_ERR_EMPTY_ROW (Python would return the integer 0). */
 int32_t fs_python_sum(const double *values, int32_t length, int32_t sum_rule, double *out);
+
+/* Read plain FinQA token programs and execute them, all in one call.
+ *
+ * text holds program_count programs separated by 0x1E, each a token list separated by
+ * 0x1F (tokens as the prediction format has them, the last one EOF). tables holds the
+ * tables, each spanning tables[table_spans[2t], +table_spans[2t+1]), rows separated by
+ * 0x1E and cells by 0x1F; program_tables[p] is the table of program p, or -1.
+ * A program in the plain form (op( arg arg ) groups, ASCII decimals, const_N, #j
+ * references to earlier numeric steps, rows found once by name with plain cells) is
+ * read exactly as the official evaluator reads it, into steps, and executed; any other
+ * gets the status FS_DEFERRED, for the host's full reader. program_spans receives each
+ * program's first step and step count in steps/step_values/step_types (count 0 when
+ * deferred). Returns FS_OK, or a refusal of the batch as a whole. */
+int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32_t program_count,
+                              const unsigned char *tables, int32_t tables_len,
+                              const int32_t *table_spans, int32_t table_count,
+                              const int32_t *program_tables, int32_t program_tables_len,
+                              int32_t sum_rule, fs_step *steps, int32_t steps_len,
+                              double *table_values, int32_t table_values_len,
+                              double *step_values, int32_t step_values_len,
+                              int32_t *step_types, int32_t step_types_len,
+                              int32_t *program_spans, int32_t program_spans_len,
+                              fs_result *results, int32_t results_len);
 
 /* The name of a status code ("ok", "divide_by_zero", ...), or "unknown_status". */
 const char *fs_status_name(int32_t status);

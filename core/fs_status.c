@@ -21,7 +21,7 @@ static const char *const STATUS_NAMES[FS_STATUS_LAST - FS_STATUS_FIRST + 1] = {
     "unknown_sum_rule",
     "bad_scale",
     "exp_complex_overflow",
-    "reserved_1419",
+    "deferred",
 };
 
 const char *fs_status_name(int32_t status) {

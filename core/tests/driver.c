@@ -7,7 +7,10 @@
  *   round X N          -> fs_round_half_even_scaled(X, 10**N)
  *   pow A B            -> fs_python_pow(A, B)
  *   sum RULE K X1..XK  -> fs_python_sum over K values (K <= 64)
- * Output, one line each: STATUS BITS (BITS is 0 when there is no value).
+ *   read N TEXT TABLE  -> fs_read_execute_batch of N programs (N <= 64); TEXT and TABLE are
+ *                         hex bytes ("-" for none), the table shared by every program
+ * Output, one line each: STATUS BITS (BITS is 0 when there is no value); for read, one
+ * STATUS BITS pair per program on the line.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "finscore_core.h"
 
 #define MAX_VALUES 64
+#define MAX_TEXT 4096
 
 static double from_bits(uint64_t bits) {
     double d;
@@ -27,6 +31,50 @@ static uint64_t to_bits(double d) {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     return bits;
+}
+
+
+/* Hex text into bytes; the byte count, or -1. "-" is empty. */
+static int32_t read_hex(unsigned char *out, int32_t capacity) {
+    char hex[2 * MAX_TEXT + 2];
+    int32_t i, n;
+    if (scanf("%8193s", hex) != 1) return -1;
+    if (strcmp(hex, "-") == 0) return 0;
+    n = (int32_t)strlen(hex);
+    if (n % 2 || n / 2 > capacity) return -1;
+    for (i = 0; i < n / 2; i++) {
+        unsigned int byte;
+        if (sscanf(hex + 2 * i, "%2x", &byte) != 1) return -1;
+        out[i] = (unsigned char)byte;
+    }
+    return n / 2;
+}
+
+static int run_read(void) {
+    static unsigned char text[MAX_TEXT], tables[MAX_TEXT];
+    static fs_step steps[256];
+    static double table_values[256], values[256];
+    static int32_t types[256], program_tables[MAX_VALUES], spans[2 * MAX_VALUES];
+    static fs_result results[MAX_VALUES];
+    int32_t count, text_len, tables_len, status, p, table_span[2];
+    if (scanf("%d", &count) != 1 || count < 0 || count > MAX_VALUES) return 2;
+    text_len = read_hex(text, MAX_TEXT);
+    tables_len = read_hex(tables, MAX_TEXT);
+    if (text_len < 0 || tables_len < 0) return 2;
+    table_span[0] = 0;
+    table_span[1] = tables_len;
+    for (p = 0; p < count; p++) program_tables[p] = tables_len > 0 ? 0 : -1;
+    status = fs_read_execute_batch(text, text_len, count, tables, tables_len, table_span, 1,
+                                   program_tables, count, FS_SUM_PY311, steps, 256, table_values,
+                                   256, values, 256, types, 256, spans, 2 * count, results, count);
+    printf("%d", (int)status);
+    if (status == FS_OK) {
+        for (p = 0; p < count; p++)
+            printf(" %d %016" PRIx64, (int)results[p].status,
+                   results[p].has_value ? to_bits(results[p].value) : (uint64_t)0);
+    }
+    printf("\n");
+    return 0;
 }
 
 int main(void) {
@@ -56,6 +104,9 @@ int main(void) {
                 values[i] = from_bits(x);
             }
             status = fs_python_sum(values, k, rule, &out);
+        } else if (strcmp(verb, "read") == 0) {
+            if (run_read() != 0) return 2;
+            continue;
         } else {
             return 2;
         }

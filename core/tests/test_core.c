@@ -260,6 +260,65 @@ static void test_buffer_checks(void) {
     CHECK(fs_execute_batch(programs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) == FS_OK);
 }
 
+/* fs_read_execute_batch over text laid out as the host does (0x1E, 0x1F separators). */
+#define US "\x1f"
+#define RS "\x1e"
+static int32_t read_batch(const char *text, int32_t count, const char *tables, const int32_t *spans,
+                          int32_t table_count, const int32_t *program_tables, int32_t steps_len,
+                          int32_t table_values_len, fs_result *results, int32_t *program_spans) {
+    static fs_step steps[64];
+    static double table_values[64], values[64];
+    static int32_t types[64];
+    return fs_read_execute_batch((const unsigned char *)text, (int32_t)strlen(text), count,
+                                 (const unsigned char *)tables, tables ? (int32_t)strlen(tables) : 0,
+                                 spans, table_count, program_tables, count, FS_SUM_PY311, steps,
+                                 steps_len, table_values, table_values_len, values, steps_len,
+                                 types, steps_len, program_spans, 2 * count, results, count);
+}
+
+static void test_plain_reader(void) {
+    /* subtract(34.8, 1.2), divide(#0, 34.8), multiply(#1, const_100) | a loose literal |
+     * table_average(revenue, none) | no EOF | 12% of 1,000 | divide by zero */
+    const char *text =
+        "subtract(" US "34.8" US "1.2" US ")" US "divide(" US "#0" US "34.8" US ")" US
+        "multiply(" US "#1" US "const_100" US ")" US "EOF"
+        RS "add(" US "1_000" US "2" US ")" US "EOF"
+        RS "table_average(" US "revenue" US "none" US ")" US "EOF"
+        RS "add(" US "1" US "2" US ")"
+        RS "multiply(" US "12%" US "1,000" US ")" US "EOF"
+        RS "divide(" US "1" US "0" US ")" US "EOF";
+    const char *tables = US "2019" US "2018" RS "revenue" US "$ 13,053" US "18,874 ( a )";
+    const int32_t spans[2] = {0, (int32_t)strlen(tables)};
+    const int32_t program_tables[6] = {-1, -1, 0, -1, -1, -1};
+    fs_result results[6];
+    int32_t program_spans[12];
+
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 64, 64, results, program_spans) == FS_OK);
+    CHECK(results[0].status == FS_OK && results[0].value == 96.55172 && program_spans[1] == 3);
+    CHECK(results[1].status == FS_DEFERRED && program_spans[3] == 0);
+    CHECK(results[2].status == FS_OK && results[2].value == 15963.5);
+    CHECK(results[3].status == FS_DEFERRED);
+    CHECK(results[4].status == FS_OK && results[4].value == 120.0);
+    CHECK(results[5].status == FS_ERR_DIVIDE_BY_ZERO && results[5].failed_step == 0);
+
+    /* too little room for steps or table cells: those programs are deferred, nothing overflows */
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 2, 1, results, program_spans) == FS_OK);
+    CHECK(results[0].status == FS_DEFERRED && results[2].status == FS_DEFERRED);
+    CHECK(results[4].status == FS_OK && results[5].status == FS_ERR_DIVIDE_BY_ZERO);
+
+    /* the text must hold exactly the declared number of programs; spans must lie in the tables */
+    CHECK(read_batch(text, 5, tables, spans, 1, program_tables, 64, 64, results, program_spans) ==
+          FS_ERR_BUFFER_TOO_SHORT);
+    {
+        const int32_t bad_spans[2] = {5, 1000};
+        CHECK(read_batch(text, 6, tables, bad_spans, 1, program_tables, 64, 64, results, program_spans) ==
+              FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS);
+    }
+    CHECK(fs_read_execute_batch(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) == FS_OK);
+    CHECK(fs_read_execute_batch((const unsigned char *)"x", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                0, 0, 0, 0, 0, 0) == FS_ERR_NULL_BUFFER);
+}
+
 static void test_status_names(void) {
     int32_t s;
     CHECK(strcmp(fs_status_name(FS_OK), "ok") == 0);
@@ -278,6 +337,7 @@ int main(void) {
     test_sum_rules();
     test_refusals();
     test_buffer_checks();
+    test_plain_reader();
     test_status_names();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);

@@ -191,35 +191,58 @@ class BatchOutput(SequenceABC[CoreResult]):
     own step values, is made only when indexed.
     """
 
-    def __init__(self, programs: Sequence[CoreProgram], results: bytes, step_values: bytes,
-                 step_types: bytes) -> None:
-        self._fields = [RESULT_STRUCT.unpack_from(results, offset)
-                        for offset in range(0, len(programs) * RESULT_STRUCT.size, RESULT_STRUCT.size)]
+    def __init__(self, results: bytes, step_values: bytes, step_types: bytes,
+                 spans: Sequence[tuple[int, int]]) -> None:
+        """`spans`: each program's first step and step count in the step arrays."""
+        self._ints, self._doubles = array("i"), array("d")
+        self._ints.frombytes(results)  # the same records, seen as int32s and as doubles
+        self._doubles.frombytes(results)
         self._values = array("d")
         self._values.frombytes(step_values)
         self._types = array("i")
         self._types.frombytes(step_types)
         if sys.byteorder != "little":  # the module's memory is little-endian
-            self._values.byteswap()
-            self._types.byteswap()
-        self._first: list[int] = []
-        first = 0
+            for column in (self._ints, self._doubles, self._values, self._types):
+                column.byteswap()
+        self._spans = spans
+        self.programs: list[CoreProgram | None] | None = None  # see Core.read_execute_batch
+
+    # A record is 10 int32s or 5 doubles: status at int 0, value type at int 2,
+    # failed step at int 3, value at double 2, unrounded at double 3, steps run at int 8.
+    _INTS, _DOUBLES = RESULT_STRUCT.size // 4, RESULT_STRUCT.size // 8
+
+    def statuses(self) -> list[int]:
+        return self._ints[0 :: self._INTS].tolist()
+
+    def value_types(self) -> list[int]:
+        return self._ints[2 :: self._INTS].tolist()
+
+    def values(self) -> list[float]:
+        return self._doubles[2 :: self._DOUBLES].tolist()
+
+    def step_count(self, index: int) -> int:
+        return self._spans[index][1]
+
+    @staticmethod
+    def spans_of(programs: Sequence[CoreProgram]) -> list[tuple[int, int]]:
+        """Where each program's steps lie when a batch packs them one after another."""
+        spans, first = [], 0
         for program in programs:
-            self._first.append(first)
+            spans.append((first, len(program.steps)))
             first += len(program.steps)
-        self._first.append(first)
+        return spans
 
     def __len__(self) -> int:
-        return len(self._fields)
+        return len(self._spans)
 
     def status(self, index: int) -> int:
-        return self._fields[index][0]
+        return self._ints[self._INTS * index]
 
     def value_type(self, index: int) -> int:
-        return self._fields[index][2]
+        return self._ints[self._INTS * index + 2]
 
     def value(self, index: int) -> float:
-        return self._fields[index][4]
+        return self._doubles[self._DOUBLES * index + 2]
 
     @overload
     def __getitem__(self, index: int) -> CoreResult: ...
@@ -230,11 +253,35 @@ class BatchOutput(SequenceABC[CoreResult]):
     def __getitem__(self, index: int | slice) -> CoreResult | list[CoreResult]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        status, has_value, value_type, failed_step, value, unrounded, executed, _ = self._fields[index]
-        index = index % len(self._fields)
-        first, end = self._first[index], self._first[index + 1]
-        return CoreResult(status, bool(has_value), value_type, failed_step, value, unrounded, executed,
-                          self._values[first:end], self._types[first:end])
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("batch output index out of range")
+        i, d = self._INTS * index, self._DOUBLES * index
+        first, count = self._spans[index]
+        return CoreResult(self._ints[i], bool(self._ints[i + 1]), self._ints[i + 2], self._ints[i + 3],
+                          self._doubles[d + 2], self._doubles[d + 3], self._ints[i + 8],
+                          self._values[first : first + count], self._types[first : first + count])
+
+
+def decode_program(steps: bytes, table_values: bytes, first: int, count: int) -> CoreProgram:
+    """A program back from step records, its table rows re-based to its own table values."""
+    table = array("d")
+    table.frombytes(table_values)
+    if sys.byteorder != "little":
+        table.byteswap()
+    decoded, values = [], []
+    for k in range(first, first + count):
+        fields = STEP_STRUCT.unpack_from(steps, k * STEP_STRUCT.size)
+        args = []
+        for kind, index, length, _, number in (fields[2:7], fields[7:12]):
+            if kind == ArgKind.TABLE_ROW:
+                args.append(CoreArg.row(len(values), length))
+                values.extend(table[index : index + length])
+            else:
+                args.append(CoreArg(ArgKind(kind), number, index, length))
+        decoded.append(CoreStep(Op(fields[0]), args[0], args[1]))
+    return CoreProgram(tuple(decoded), tuple(values))
 
 
 def float_array_bytes(values: Iterable[float]) -> bytes:

@@ -8,7 +8,9 @@ so the runtime's per-call cost is paid per batch, not per program.
 from __future__ import annotations
 
 import struct
+import sys
 import threading
+from array import array
 from typing import Sequence
 
 from finscore.abi import (
@@ -19,12 +21,15 @@ from finscore.abi import (
     CoreProgram,
     BatchOutput,
     SumRule,
+    decode_program,
     float_array_bytes,
     pack_batch,
 )
 from finscore.host.backend import CoreLoadError, WasmBackend, load_backend
+from finscore.plain_text import PlainBatch
 
 _DOUBLE = struct.Struct("<d")
+_DEFERRED = 1419
 _NAME_LIMIT = 64  # longest status name is far shorter; bounds the read
 
 
@@ -92,7 +97,7 @@ class Core:
     ) -> BatchOutput:
         """Run many resolved programs in one call; one CoreResult per program, in order."""
         if not programs:
-            return BatchOutput((), b"", b"", b"")
+            return BatchOutput(b"", b"", b"", [])
         layout, inputs = pack_batch(programs)
         with self._lock:
             base = self._reserve(layout.total)
@@ -112,7 +117,85 @@ class Core:
             results = self._backend.read(base + layout.results, layout.program_count * RESULT_STRUCT.size)
             values = self._backend.read(base + layout.step_values, layout.step_count * 8)
             types = self._backend.read(base + layout.step_types, layout.step_count * 4)
-        return BatchOutput(programs, results, values, types)
+        return BatchOutput(results, values, types, BatchOutput.spans_of(programs))
+
+    def read_execute_batch(self, plain: PlainBatch, sum_rule: SumRule = SumRule.PY311, *,
+                           keep_programs: bool = False) -> BatchOutput:
+        """Let the core read and run plain token programs in one call (fs_read_execute_batch).
+
+        A program it does not take gets the status DEFERRED (1419), for the full reader.
+        With keep_programs, the programs as the core read them are decoded into the
+        output's `programs` (None where deferred), so that tests can compare readings.
+        """
+        return self.read_execute_text(
+            plain.text() if plain.indices else b"", len(plain.indices), plain.tables, plain.program_tables,
+            steps=plain.token_count // 4 + 1, table_values=4 * plain.table_cells + 64, sum_rule=sum_rule,
+            keep_programs=keep_programs,
+        )
+
+    def read_execute_text(self, text: bytes, count: int, tables: Sequence[bytes], program_tables: Sequence[int],
+                          *, steps: int, table_values: int, sum_rule: SumRule = SumRule.PY311,
+                          keep_programs: bool = False) -> BatchOutput:
+        """fs_read_execute_batch on text already laid out (see finscore.plain_text), with room
+        for `steps` steps and `table_values` table cells."""
+        if not count:
+            empty = BatchOutput(b"", b"", b"", [])
+            empty.programs = [] if keep_programs else None
+            return empty
+        spans = array("i")
+        offset = 0
+        for table in tables:
+            spans.extend((offset, len(table)))
+            offset += len(table)
+        table_count = len(tables)
+        tables = b"".join(tables)
+        program_table_array = array("i", program_tables)
+        sizes = (len(text), len(tables), 4 * len(spans), 4 * count, STEP_STRUCT.size * steps,
+                 8 * table_values, 8 * steps, 4 * steps, 8 * count, RESULT_STRUCT.size * count)
+        offsets, total = [], 0
+        for size in sizes:
+            offsets.append(total)
+            total = (total + size + 7) & ~7
+        (at_text, at_tables, at_spans, at_program_tables, at_steps, at_table_values, at_values,
+         at_types, at_program_spans, at_results) = offsets
+        if sys.byteorder != "little":  # the module's memory is little-endian
+            spans.byteswap()
+            program_table_array.byteswap()
+        with self._lock:
+            base = self._reserve(total)
+            self._backend.write(base + at_text, text)
+            self._backend.write(base + at_tables, tables)
+            self._backend.write(base + at_spans, spans.tobytes())
+            self._backend.write(base + at_program_tables, program_table_array.tobytes())
+            status = self._backend.call(
+                "fs_read_execute_batch",
+                base + at_text, len(text), count,
+                base + at_tables, len(tables), base + at_spans, table_count,
+                base + at_program_tables, count, int(sum_rule),
+                base + at_steps, steps, base + at_table_values, table_values,
+                base + at_values, steps, base + at_types, steps,
+                base + at_program_spans, 2 * count, base + at_results, count,
+            )
+            if status != self.OK:
+                raise CoreError(status, self._name_unlocked(status), "fs_read_execute_batch refused the batch")
+            results = self._backend.read(base + at_results, count * RESULT_STRUCT.size)
+            values = self._backend.read(base + at_values, 8 * steps)
+            types = self._backend.read(base + at_types, 4 * steps)
+            program_spans = array("i")
+            program_spans.frombytes(self._backend.read(base + at_program_spans, 8 * count))
+            if keep_programs:
+                step_bytes = self._backend.read(base + at_steps, STEP_STRUCT.size * steps)
+                table_bytes = self._backend.read(base + at_table_values, 8 * table_values)
+        if sys.byteorder != "little":
+            program_spans.byteswap()
+        pairs = list(zip(program_spans[0::2], program_spans[1::2]))
+        output = BatchOutput(results, values, types, pairs)
+        if keep_programs:
+            output.programs = [
+                decode_program(step_bytes, table_bytes, first, steps_count) if output.status(k) != _DEFERRED else None
+                for k, (first, steps_count) in enumerate(pairs)
+            ]
+        return output
 
     def _name_unlocked(self, status: int) -> str:
         address = self._backend.call("fs_status_name", status)

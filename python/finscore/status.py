@@ -32,7 +32,7 @@ class Status(IntEnum):
     UNKNOWN_SUM_RULE = 1416
     BAD_SCALE = 1417
     EXP_COMPLEX_OVERFLOW = 1418
-    RESERVED_1419 = 1419
+    DEFERRED = 1419
     # reader: what the official evaluator rejects too (1420-1439)
     MALFORMED_STRUCTURE = 1420
     MALFORMED_STEP = 1421
@@ -91,7 +91,7 @@ DESCRIPTIONS: dict[Status, str] = {
     Status.UNKNOWN_SUM_RULE: "unknown summation rule (ABI misuse)",
     Status.BAD_SCALE: "rounding scale is not a power of ten from 1 to 1e22",
     Status.EXP_COMPLEX_OVERFLOW: "a negative number raised to a non-integer power overflows",
-    Status.RESERVED_1419: "reserved",
+    Status.DEFERRED: "not in the plain form the core reads; the full reader decides (never a final status)",
     Status.MALFORMED_STRUCTURE: "tokens are not op(, arg, arg, ) groups",
     Status.MALFORMED_STEP: "a step does not read as op(arg, arg)",
     Status.BAD_NUMBER: "an argument is not a number",

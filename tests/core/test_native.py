@@ -95,3 +95,48 @@ def test_native_build_agrees_with_cpython(native: Path, rule: int, minor: int) -
     assert len(mine) == len(expected) == len(lines)
     bad = [(line, m, e) for line, m, e in zip(lines, mine, expected) if not _same(m, e)]
     assert bad == [], f"{len(bad)} mismatches, e.g. {bad[:5]}"
+
+
+PLAIN_TOKENS = ["add(", "subtract(", "divide(", "exp(", "greater(", "table_max(", "table_sum(", ")", "EOF",
+                "#0", "#1", "#9", "1", "2.5", "-3", "1,000", "12%", "const_100", "const_m1", "r", "none",
+                "", "9007199254740993", "\u00e9", "1e5", "(", "|"]
+
+
+def test_native_plain_reader_survives_hostile_text_under_sanitizers(native: Path) -> None:
+    """Random and mangled programs and tables: no sanitizer report, and the same
+    outcomes as the WebAssembly build of the same reader."""
+    from finscore.core import get_core
+
+    rnd = random.Random(7)
+    lines, batches = [], []
+    for _ in range(3000):
+        programs = []
+        for _ in range(rnd.randrange(1, 6)):
+            tokens = [rnd.choice(PLAIN_TOKENS) for _ in range(rnd.randrange(0, 14))]
+            text = "\x1f".join(tokens).encode("utf-8")
+            if rnd.random() < 0.3:  # mangle bytes, separators included
+                raw = bytearray(text)
+                for _ in range(rnd.randrange(1, 4)):
+                    raw.insert(rnd.randrange(len(raw) + 1), rnd.choice([0x1F, 0x00, 0xFF, 0x28, 0x29, 0x23, 0x2C]))
+                text = bytes(raw).replace(b"\x1e", b"")
+            programs.append(text)
+        table = b"\x1e".join(b"\x1f".join(rnd.choice([b"r", b"", b"$ 1,234", b"( 2 )", b"7 ( a )", b"x\xc3\xa9"])
+                                           for _ in range(rnd.randrange(1, 4))) for _ in range(rnd.randrange(0, 4)))
+        text = b"\x1e".join(programs)
+        lines.append(f"read {len(programs)} {text.hex() or '-'} {table.hex() or '-'}")
+        batches.append((programs, table))
+    native_lines = run_native(native / "driver", "\n".join(lines) + "\n").splitlines()
+    assert len(native_lines) == len(lines)
+    core = get_core()
+    for (programs, table), line in zip(batches, native_lines):
+        output = core.read_execute_text(b"\x1e".join(programs), len(programs), [table] if table else [],
+                                        [0 if table else -1] * len(programs), steps=256, table_values=256)
+        mine = [(str(output.status(k)), _bits(output.value(k)) if output.status(k) == 1400 else "0" * 16)
+                for k in range(len(programs))]
+        status, *pairs = line.split()
+        assert status == "1400"
+        assert mine == list(zip(pairs[0::2], pairs[1::2])), (programs, table)
+
+
+def _bits(x: float) -> str:
+    return f"{double_to_bits(x):016x}"

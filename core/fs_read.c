@@ -1,0 +1,375 @@
+/*
+ * The plain reading of FinQA token programs, in the core.
+ *
+ * Most programs are plain: `op(` arg arg `)` groups ending in EOF, arguments that
+ * are ASCII decimals or `#j` references to earlier numeric steps, and table rows
+ * found once by name with plain numeric cells. For those, the official reading
+ * and the strict one agree, and the decimal-to-double conversion is provably
+ * Python's float(): a mantissa M <= 2**53 and a power of ten 10**f with f <= 22
+ * are both exact doubles, so M / 10**f is one correctly rounded division, which is
+ * what a correctly rounding float() returns. Reading them here saves the host a
+ * per-program reader. Anything else (a quirk, an odd table, a literal outside that
+ * form, a reference to a boolean) is not guessed at: the program gets the status
+ * FS_DEFERRED and the host's full reader decides it.
+ *
+ * Text layout: programs are separated by 0x1E and a program's tokens by 0x1F; a
+ * table's rows are separated by 0x1E and a row's cells by 0x1F (the host makes
+ * sure no token or cell holds either byte). Nothing is allocated; every write is
+ * checked against its buffer's length.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "finscore_core.h"
+#include "fs_internal.h"
+
+#define RECORD_SEPARATOR 0x1E
+#define UNIT_SEPARATOR 0x1F
+#define MAX_CELL_BYTES 64
+#define MAX_REFERENCE_DIGITS 9
+
+typedef struct span {
+    const unsigned char *at;
+    int32_t length;
+} span;
+
+static const char *const OP_TOKENS[FS_OP_COUNT] = {
+    "add(", "subtract(", "multiply(", "divide(", "exp(", "greater(",
+    "table_max(", "table_min(", "table_sum(", "table_average("};
+
+static const double POWERS_OF_TEN[23] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static int span_is(span s, const char *text) {
+    size_t n = strlen(text);
+    return (size_t)s.length == n && memcmp(s.at, text, n) == 0;
+}
+
+static int spans_equal(span a, span b) {
+    return a.length == b.length && memcmp(a.at, b.at, (size_t)a.length) == 0;
+}
+
+/* Python's str.isspace() on an ASCII byte (0x1C-0x1F count as whitespace there). */
+static int is_python_space(unsigned char c) {
+    return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+}
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* An argument the official splitting leaves as it is: not empty, no '|', '(' or ')',
+ * nothing a strip could remove (ASCII whitespace, or any non-ASCII byte at an edge,
+ * which might be Unicode whitespace). */
+static int is_plain_argument(span s) {
+    int32_t i;
+    if (s.length == 0) return 0;
+    if (is_python_space(s.at[0]) || is_python_space(s.at[s.length - 1])) return 0;
+    if (s.at[0] >= 0x80 || s.at[s.length - 1] >= 0x80) return 0;
+    for (i = 0; i < s.length; i++) {
+        unsigned char c = s.at[i];
+        if (c == '|' || c == '(' || c == ')') return 0;
+    }
+    return 1;
+}
+
+/* The plain decimal grammar of gold programs, [+-]?(d{1,3}(,ddd)+(.d*)?|d+(.d*)?|.d+)%?,
+ * read exactly as Python's float() reads it (commas removed, a trailing % dividing by
+ * 100.0). Returns 1 with *out, or 0 where the host must decide. */
+static int read_decimal(span s, double *out) {
+    int32_t i = 0, end = s.length;
+    int negative = 0, percent = 0, integer_digits = 0, fraction_digits = 0, grouped = 0;
+    int32_t group_length = 0;
+    uint64_t mantissa = 0;
+    const uint64_t limit = (uint64_t)1 << 53;
+    double value;
+
+    if (end > 0 && s.at[end - 1] == '%') {
+        percent = 1;
+        end--;
+    }
+    if (i < end && (s.at[i] == '+' || s.at[i] == '-')) negative = s.at[i++] == '-';
+    for (; i < end && (is_digit(s.at[i]) || s.at[i] == ','); i++) {
+        if (s.at[i] == ',') {
+            /* thousands grouping: 1-3 leading digits, then groups of exactly 3 */
+            if (integer_digits == 0 || (grouped ? group_length != 3 : group_length > 3)) return 0;
+            grouped = 1;
+            group_length = 0;
+            continue;
+        }
+        integer_digits++;
+        group_length++;
+        mantissa = mantissa * 10u + (uint64_t)(s.at[i] - '0');
+        if (mantissa > limit) return 0;
+    }
+    if (grouped && group_length != 3) return 0;
+    if (i < end && s.at[i] == '.') {
+        for (i++; i < end && is_digit(s.at[i]); i++) {
+            fraction_digits++;
+            mantissa = mantissa * 10u + (uint64_t)(s.at[i] - '0');
+            if (mantissa > limit || fraction_digits > 22) return 0;
+        }
+        if (integer_digits == 0 && fraction_digits == 0) return 0;
+    } else if (integer_digits == 0) {
+        return 0;
+    }
+    if (i != end) return 0;
+    /* both exact: one correctly rounded division, as a correctly rounding float() */
+    value = (double)mantissa / POWERS_OF_TEN[fraction_digits];
+    if (negative) value = -value;
+    if (percent) value = value / 100.0;
+    *out = value;
+    return 1;
+}
+
+/* A literal argument: a plain decimal, or const_N / const_m1. */
+static int read_literal(span s, double *out) {
+    static const char prefix[] = "const_";
+    const int32_t prefix_length = (int32_t)sizeof prefix - 1;
+    int32_t i;
+    uint64_t n = 0;
+    if (s.length > prefix_length && memcmp(s.at, prefix, (size_t)prefix_length) == 0) {
+        span rest;
+        rest.at = s.at + prefix_length;
+        rest.length = s.length - prefix_length;
+        if (span_is(rest, "m1")) {
+            *out = -1.0;
+            return 1;
+        }
+        for (i = 0; i < rest.length; i++) {
+            if (!is_digit(rest.at[i])) return 0;
+            n = n * 10u + (uint64_t)(rest.at[i] - '0');
+            if (n > ((uint64_t)1 << 53)) return 0;
+        }
+        *out = (double)n;
+        return 1;
+    }
+    return read_decimal(s, out);
+}
+
+/* "#j" with 1 to 9 ASCII digits. */
+static int read_reference(span s, int32_t *out) {
+    int32_t i, j = 0;
+    if (s.length < 2 || s.length > 1 + MAX_REFERENCE_DIGITS || s.at[0] != '#') return 0;
+    for (i = 1; i < s.length; i++) {
+        if (!is_digit(s.at[i])) return 0;
+        j = j * 10 + (s.at[i] - '0');
+    }
+    *out = j;
+    return 1;
+}
+
+static int contains_byte(span s, unsigned char c) {
+    return s.length > 0 && memchr(s.at, c, (size_t)s.length) != NULL;
+}
+
+/* A cell as the official evaluator reads it: every '$' removed, cut at the first '(',
+ * stripped; then a plain decimal. Cells with non-ASCII bytes go to the host. */
+static int read_cell(span cell, double *out) {
+    unsigned char text[MAX_CELL_BYTES];
+    int32_t i, n = 0, start = 0;
+    span stripped;
+    for (i = 0; i < cell.length && cell.at[i] != '('; i++) {
+        unsigned char c = cell.at[i];
+        if (c >= 0x80) return 0;
+        if (c == '$') continue;
+        if (n == MAX_CELL_BYTES) return 0;
+        text[n++] = c;
+    }
+    while (start < n && is_python_space(text[start])) start++;
+    while (n > start && is_python_space(text[n - 1])) n--;
+    stripped.at = text + start;
+    stripped.length = n - start;
+    return read_decimal(stripped, out);
+}
+
+typedef struct table_text {
+    const unsigned char *at; /* NULL: no plain table for this program */
+    int32_t length;
+} table_text;
+
+/* The cells of the one row named `name` into values[0, capacity); the count, or -1. */
+static int32_t read_row(table_text table, span name, double *values, int32_t capacity) {
+    const unsigned char *row = table.at, *end = table.at + table.length;
+    span found = {NULL, 0};
+    int matches = 0;
+    int32_t count = 0;
+    if (table.at == NULL) return -1;
+    while (row <= end) {
+        const unsigned char *row_end = row;
+        span first;
+        while (row_end < end && *row_end != RECORD_SEPARATOR) row_end++;
+        first.at = row;
+        first.length = 0;
+        while (row + first.length < row_end && row[first.length] != UNIT_SEPARATOR) first.length++;
+        if (spans_equal(first, name)) {
+            matches++;
+            found.at = row;
+            found.length = (int32_t)(row_end - row);
+        }
+        row = row_end + 1;
+    }
+    if (matches != 1) return -1; /* missing, or several rows of that name */
+    {
+        const unsigned char *cell = found.at, *row_end = found.at + found.length;
+        while (cell < row_end && *cell != UNIT_SEPARATOR) cell++; /* skip the name */
+        if (cell == row_end) return -1;                          /* no cells */
+        while (cell < row_end) {
+            span text;
+            cell++;
+            text.at = cell;
+            text.length = 0;
+            while (cell < row_end && *cell != UNIT_SEPARATOR) {
+                cell++;
+                text.length++;
+            }
+            if (count == capacity || !read_cell(text, &values[count])) return -1;
+            count++;
+        }
+    }
+    return count;
+}
+
+typedef struct tokenizer {
+    const unsigned char *at, *end;
+    int done;
+} tokenizer;
+
+/* The next token of a program; 0 when there is none left. */
+static int next_token(tokenizer *t, span *out) {
+    const unsigned char *stop = t->at;
+    if (t->done) return 0;
+    while (stop < t->end && *stop != UNIT_SEPARATOR) stop++;
+    out->at = t->at;
+    out->length = (int32_t)(stop - t->at);
+    if (stop == t->end)
+        t->done = 1;
+    else
+        t->at = stop + 1;
+    return 1;
+}
+
+/* Read one program's tokens into steps; its step count, or -1 when the host must decide.
+ * Table rows go to table_values[base, capacity); *used says how many were written. */
+static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
+                            int32_t steps_capacity, double *table_values, int32_t base,
+                            int32_t capacity, int32_t *used) {
+    span token[4];
+    int32_t step = 0, i;
+    uint64_t greater = 0; /* steps 0..63 that are a greater; longer programs go to the host */
+    *used = 0;
+    for (;;) {
+        if (!next_token(&tokens, &token[0])) return -1;
+        if (tokens.done) /* the last token: EOF, after at least one whole step */
+            return step > 0 && span_is(token[0], "EOF") ? step : -1;
+        for (i = 1; i < 4; i++) {
+            if (!next_token(&tokens, &token[i])) return -1; /* a partial step */
+        }
+        if (tokens.done || step == steps_capacity || step == 64) return -1;
+        memset(&steps[step], 0, sizeof steps[step]);
+        for (i = 0; i < FS_OP_COUNT && !span_is(token[0], OP_TOKENS[i]); i++) continue;
+        if (i == FS_OP_COUNT || !span_is(token[3], ")")) return -1;
+        if (!is_plain_argument(token[1]) || !is_plain_argument(token[2])) return -1;
+        steps[step].op = i;
+        if (i >= FS_OP_TABLE_MAX) {
+            int32_t count;
+            if (contains_byte(token[1], '#')) return -1; /* a reused row: the host's quirk */
+            count = read_row(table, token[1], table_values + base + *used, capacity - base - *used);
+            if (count <= 0) return -1;
+            steps[step].args[0].kind = FS_ARG_TABLE_ROW;
+            steps[step].args[0].index = base + *used;
+            steps[step].args[0].length = count;
+            *used += count;
+        } else {
+            int k;
+            for (k = 0; k < 2; k++) {
+                fs_arg *arg = &steps[step].args[k];
+                if (contains_byte(token[1 + k], '#')) {
+                    int32_t j;
+                    if (!read_reference(token[1 + k], &j) || j >= step) return -1;
+                    if (greater & ((uint64_t)1 << j)) return -1; /* text flowing on: the host's */
+                    arg->kind = FS_ARG_REFERENCE;
+                    arg->index = j;
+                } else {
+                    arg->kind = FS_ARG_LITERAL;
+                    if (!read_literal(token[1 + k], &arg->number)) return -1;
+                }
+            }
+            if (i == FS_OP_GREATER) greater |= (uint64_t)1 << step;
+        }
+        step++;
+    }
+}
+
+static void defer(fs_result *result) {
+    memset(result, 0, sizeof *result);
+    result->status = FS_DEFERRED;
+    result->failed_step = -1;
+}
+
+int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32_t program_count,
+                              const unsigned char *tables, int32_t tables_len,
+                              const int32_t *table_spans, int32_t table_count,
+                              const int32_t *program_tables, int32_t program_tables_len,
+                              int32_t sum_rule, fs_step *steps, int32_t steps_len,
+                              double *table_values, int32_t table_values_len,
+                              double *step_values, int32_t step_values_len,
+                              int32_t *step_types, int32_t step_types_len,
+                              int32_t *program_spans, int32_t program_spans_len,
+                              fs_result *results, int32_t results_len) {
+    const unsigned char *at = text, *end = text + text_len, *cursor;
+    int32_t p, t, first_step = 0, table_used = 0, separators;
+
+    if (text_len < 0 || program_count < 0 || tables_len < 0 || table_count < 0 ||
+        program_tables_len < 0 || steps_len < 0 || table_values_len < 0 || step_values_len < 0 ||
+        step_types_len < 0 || program_spans_len < 0 || results_len < 0)
+        return FS_ERR_NULL_BUFFER;
+    if (program_count == 0) return FS_OK;
+    if (text == NULL || results == NULL || program_tables == NULL || program_spans == NULL ||
+        (tables == NULL && tables_len > 0) || (table_spans == NULL && table_count > 0) ||
+        (steps_len > 0 && (steps == NULL || step_values == NULL || step_types == NULL)) ||
+        (table_values == NULL && table_values_len > 0))
+        return FS_ERR_NULL_BUFFER;
+    if (program_count > results_len || program_count > program_tables_len ||
+        2 * (int64_t)program_count > program_spans_len || step_values_len < steps_len ||
+        step_types_len < steps_len)
+        return FS_ERR_BUFFER_TOO_SHORT;
+    if (sum_rule != FS_SUM_PY311 && sum_rule != FS_SUM_PY312) return FS_ERR_UNKNOWN_SUM_RULE;
+    for (t = 0; t < table_count; t++) {
+        int32_t offset = table_spans[2 * t], length = table_spans[2 * t + 1];
+        if (offset < 0 || length < 0 || offset > tables_len || length > tables_len - offset)
+            return FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS;
+    }
+
+    separators = 0;
+    for (cursor = text; cursor < end; cursor++) separators += *cursor == RECORD_SEPARATOR;
+    if (separators != program_count - 1) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree */
+
+    for (p = 0; p < program_count; p++) {
+        const unsigned char *stop = at;
+        table_text table = {NULL, 0};
+        tokenizer tokens;
+        int32_t count, used = 0, which = program_tables[p];
+        while (stop < end && *stop != RECORD_SEPARATOR) stop++;
+        if (which >= 0 && which < table_count) {
+            table.at = tables + table_spans[2 * which];
+            table.length = table_spans[2 * which + 1];
+        }
+        tokens.at = at;
+        tokens.end = stop;
+        tokens.done = 0;
+        count = read_program(tokens, table, steps + first_step, steps_len - first_step,
+                             table_values, table_used, table_values_len, &used);
+        program_spans[2 * p] = first_step;
+        program_spans[2 * p + 1] = count > 0 ? count : 0;
+        if (count <= 0) {
+            defer(&results[p]);
+        } else {
+            fs_execute(steps + first_step, count, count, table_values, table_used + used, sum_rule,
+                       step_values + first_step, count, step_types + first_step, count, &results[p]);
+            first_step += count;
+            table_used += used;
+        }
+        at = stop + 1;
+    }
+    return FS_OK;
+}

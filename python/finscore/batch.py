@@ -1,0 +1,137 @@
+"""Running a batch of programs: the core reads and runs the plain ones, the rest follow.
+
+Per chunk (10,000 programs by default): one call lets the core read and run
+every plain token program; the full reader takes the others, and what it lowers
+runs in a second call; the walker takes what leaves the float world. The
+official pair of every program goes into columns at once; a program's full
+Execution is built when it is indexed.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence as SequenceABC
+from typing import Any, Sequence, overload
+
+from finscore.abi import BatchOutput
+from finscore.execution import Execution, Result
+from finscore.outcomes import Outcomes, Pending
+from finscore.plain_text import lay_out
+from finscore.reader.tokens import tokenize_gold_program
+from finscore.status import Status
+
+_DEFERRED = int(Status.DEFERRED)
+_COMPLEX = int(Status.NEGATIVE_BASE_FRACTIONAL_EXPONENT)
+
+
+class _Chunk:
+    """What one chunk needs to build the Execution of any of its programs later."""
+
+    def __init__(self, outcomes: Outcomes, items: list[tuple[Sequence[str], Any]], plain_output: BatchOutput,
+                 plain_index: list[int], others: dict[int, Execution | tuple[Pending, BatchOutput, int]]) -> None:
+        self.outcomes = outcomes
+        self.items = items
+        self.plain_output = plain_output
+        self.plain_index = plain_index  # per position: its index in plain_output, or -1
+        self.others = others
+
+    def execution(self, position: int) -> Execution:
+        k = self.plain_index[position]
+        if k >= 0:
+            tokens, table = self.items[position]
+            pending = self.outcomes.plain(tokens, table, self.plain_output.step_count(k))
+            return self.outcomes.from_core(pending, self.plain_output, k)
+        other = self.others[position]
+        return other if isinstance(other, Execution) else self.outcomes.from_core(*other)
+
+
+def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
+              columns: tuple[list[int], list[Result], list[int]]) -> _Chunk:
+    """Run one chunk, appending each program's invalid flag, result and status to columns."""
+    items = [(tokenize_gold_program(p) if isinstance(p, str) else p, t) for p, t in chunk]
+    count = len(items)
+    invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
+    decide, official = outcomes.decide, outcomes.official
+
+    # 1. the core reads and runs the plain programs itself, in one call
+    plain = lay_out(items)
+    plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
+    plain_index = [-1] * count
+    for k, (position, status, kind, value) in enumerate(
+        zip(plain.indices, plain_output.statuses(), plain_output.value_types(), plain_output.values())
+    ):
+        if status != _DEFERRED and not (official and status == _COMPLEX):
+            plain_index[position] = k
+            invalid[position], results[position], statuses[position] = decide(status, kind, value)
+
+    # 2. the full reader takes the rest; what it lowers runs in the core, in one call
+    others: dict[int, Execution | tuple[Pending, BatchOutput, int]] = {}
+    rest = {position: outcomes.pend(*items[position]) for position in range(count) if plain_index[position] < 0}
+    runnable = [position for position, pending in rest.items() if pending.program is not None]
+    output = outcomes.core.execute_batch([rest[p].program for p in runnable], outcomes.rule)  # type: ignore[misc]
+    for k, position in enumerate(runnable):
+        pending = rest[position]
+        if official and output.status(k) == _COMPLEX:
+            continue  # left to the walker below
+        failure = pending.read.failure if pending.read is not None else None
+        invalid[position], results[position], statuses[position] = decide(
+            output.status(k), output.value_type(k), output.value(k), failure)
+        others[position] = (pending, output, k)
+
+    # 3. the walker: values that leave the float world, under the official profile
+    for position, pending in rest.items():
+        if position not in others:
+            execution = outcomes.walked(pending)
+            others[position] = execution
+            invalid[position], results[position] = execution.invalid, execution.result
+            statuses[position] = int(execution.status)
+
+    columns[0].extend(invalid)
+    columns[1].extend(results)
+    columns[2].extend(statuses)
+    return _Chunk(outcomes, items, plain_output, plain_index, others)
+
+
+class ExecutionBatch(SequenceABC[Execution]):
+    """The outcomes of many programs, in input order.
+
+    The official pair and the status of every program are ready at once, as the
+    columns `invalid`, `results` and `statuses`; the full `Execution` of a program
+    (steps, quirks, messages) is built when it is first indexed.
+    """
+
+    def __init__(self, outcomes: Outcomes) -> None:
+        self._outcomes = outcomes
+        self.invalid: list[int] = []
+        self.results: list[Result] = []
+        self.statuses: list[int] = []
+        self._chunks: list[_Chunk] = []
+        self._starts: list[int] = []
+        self._built: dict[int, Execution] = {}
+
+    def run(self, chunk: Sequence[tuple[Any, Any]]) -> None:
+        self._starts.append(len(self.invalid))
+        self._chunks.append(run_chunk(self._outcomes, chunk, (self.invalid, self.results, self.statuses)))
+
+    def __len__(self) -> int:
+        return len(self.invalid)
+
+    @overload
+    def __getitem__(self, index: int) -> Execution: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Execution]: ...
+
+    def __getitem__(self, index: int | slice) -> Execution | list[Execution]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("execution batch index out of range")
+        built = self._built.get(index)
+        if built is None:
+            which = bisect_right(self._starts, index) - 1
+            built = self._chunks[which].execution(index - self._starts[which])
+            self._built[index] = built
+        return built

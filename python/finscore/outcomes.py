@@ -1,0 +1,183 @@
+"""From what the core (or the walker) reported to an Execution, for one profile.
+
+The official pair (invalid, result) of a program the core ran is decided cheaply
+here (`decide`), for every program of a batch; the full Execution, with its step
+traces and messages, is built only when asked for (`from_core`, `from_walk`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache, partial
+from typing import Any, Callable, NamedTuple, Sequence
+
+from finscore.abi import BatchOutput, CoreResult, SumRule, ValueType
+from finscore.core import Core
+from finscore.execution import Execution, Result, StepTrace, StepValue
+from finscore.lowering import lower
+from finscore.reader.program import ReadFailure, ReadProgram
+from finscore.reader.read import read_program
+from finscore.status import Status
+from finscore.walker import Walk, walk
+
+FINAL_SCALE = 1e5  # the official evaluator rounds the last step to 5 places
+_OK, _NO_STEPS, _BOOL = int(Status.OK), int(Status.NO_STEPS), int(ValueType.BOOL)
+Table = Any
+
+
+def sum_rule_for(python: str) -> SumRule:
+    """The summation rule of a CPython version written "3.11", "3.12", ..."""
+    try:
+        major, minor = (int(part) for part in python.split(".")[:2])
+    except ValueError:
+        raise ValueError(f"python version must look like 3.11 or 3.12, not {python!r}") from None
+    return SumRule.PY311 if (major, minor) <= (3, 11) else SumRule.PY312
+
+
+class Pending(NamedTuple):
+    tokens: Sequence[str]
+    table: Table
+    read: ReadProgram | None  # None: read by the core's plain reader (no quirk involved)
+    program: CoreProgram | None  # None: only the walker can run it
+    official_index: tuple[int, ...]  # official step index of each core step
+
+
+def _read_of(pending: Pending, strict: bool) -> ReadProgram:
+    """The full reading (done now for programs the core read, when someone asks for their steps)."""
+    return pending.read if pending.read is not None else read_program(pending.tokens, pending.table, strict=strict)
+
+
+def _core_traces(read: ReadProgram, official_index: tuple[int, ...], result: CoreResult) -> tuple[StepTrace, ...]:
+    """Step traces of a program the core ran: each executed step, then the refused one."""
+    by_index = {step.index: step for step in read.steps}
+    traces = []
+    for k in range(result.steps_executed):
+        step = by_index[official_index[k]]
+        value: StepValue = result.step_values[k]
+        kind = "float"
+        if result.step_types[k] == ValueType.BOOL:
+            value, kind = ("yes" if value else "no"), "bool"
+        traces.append(StepTrace(step.index, step.op, (step.first, step.second), value, kind))
+    if result.status != Status.OK and 0 <= result.failed_step < len(official_index):
+        step = by_index[official_index[result.failed_step]]
+        traces.append(StepTrace(step.index, step.op, (step.first, step.second), None, "none"))
+    return tuple(traces)
+
+
+def _walk_traces(read: ReadProgram, outcome: Walk) -> tuple[StepTrace, ...]:
+    """Step traces of a program the walker ran, with Python's types for its values."""
+    traces = []
+    for step in read.steps:
+        if step.index in outcome.values:
+            value = outcome.values[step.index]
+            kind = "bool" if step.op == "greater" and value in ("yes", "no") else type(value).__name__
+            traces.append(StepTrace(step.index, step.op, (step.first, step.second), value, kind))
+        elif step.index == outcome.failed_step:
+            traces.append(StepTrace(step.index, step.op, (step.first, step.second), None, "none"))
+            break
+    return tuple(traces)
+
+
+class Outcomes:
+    """Turns what the core or the walker reported into Executions, for one profile."""
+
+    def __init__(self, core: Core, profile: str, python: str) -> None:
+        self.core = core
+        self.official = profile == "official"
+        self.profile = profile
+        self.python = python
+        self.rule = sum_rule_for(python)
+
+    # -- building outcomes ---------------------------------------------------
+    def make(self, read: ReadProgram | None, **fields: Any) -> Execution:
+        if read is not None:
+            fields.setdefault("quirks", read.quirks)
+            fields.setdefault("skipped", read.skipped)
+        return Execution(profile=self.profile, python=self.python, **fields)
+
+    def invalid(self, read: ReadProgram | None, status: Status, step: int | None, message: str,
+                source: Callable[[], tuple[StepTrace, ...]], **extra: Any) -> Execution:
+        return self.make(read, invalid=1, result="n/a", status=status, failed_step=step,
+                         message=message, step_source=source, **extra)
+
+    def traces_of(self, pending: Pending, result: CoreResult) -> tuple[StepTrace, ...]:
+        return _core_traces(_read_of(pending, not self.official), pending.official_index, result)
+
+    def decide(self, status: int, value_type: int, value: float,
+               failure: ReadFailure | None = None) -> tuple[int, Result, int]:
+        """(invalid, result, status) of a program the core ran: the official pair, cheaply.
+
+        `failure` is where the reading stopped after the steps the core ran, if it did.
+        """
+        if status == _OK or status == _NO_STEPS:
+            if failure is not None:
+                return 1, "n/a", failure.status
+            if status == _NO_STEPS:
+                # officially a program without steps is valid and answers "n/a"
+                return (0, "n/a", _OK) if self.official else (1, "n/a", status)
+            if value_type == _BOOL:
+                return 0, ("yes" if value else "no"), status
+            return 0, value, status
+        return 1, "n/a", status
+
+    def from_core(self, pending: Pending, output: BatchOutput, index: int) -> Execution:
+        result = output[index]
+        failure = pending.read.failure if pending.read is not None else None
+        invalid, final, code = self.decide(result.status, result.value_type, result.value, failure)
+        read, status = pending.read, Status(code)
+        source = partial(self.traces_of, pending, result)
+        if not invalid:
+            if result.status == Status.NO_STEPS:
+                return self.make(read, invalid=0, result=final, status=status, failed_step=None,
+                                 message="no steps")
+            unrounded = final if isinstance(final, str) else result.unrounded
+            return self.make(read, invalid=0, result=final, status=status, failed_step=None,
+                             message="", step_source=source, unrounded=unrounded)
+        if result.status == Status.OK or result.status == Status.NO_STEPS:
+            failure = read.failure if read is not None else None
+            if failure is not None:
+                return self.invalid(read, status, failure.step, failure.message, source)
+            return self.invalid(read, status, None, "the program has no steps", source)
+        failed = pending.official_index[result.failed_step] if result.failed_step >= 0 else None
+        return self.invalid(read, status, failed, self.core.status_name(code), source)
+
+    def from_walk(self, read: ReadProgram, outcome: Walk) -> Execution:
+        source = partial(_walk_traces, read, outcome)
+        if outcome.status is not Status.OK:
+            return self.invalid(read, outcome.status, outcome.failed_step, outcome.message, source,
+                                via_walker=True)
+        final = outcome.final
+        if isinstance(final, str) and final in ("yes", "no", "n/a"):
+            rounded: Result = final
+        elif isinstance(final, float):
+            rounded = self.core.round_half_even_scaled(final, FINAL_SCALE)
+        elif isinstance(final, int):
+            rounded = final  # Python's round(int, 5) is the int itself
+        else:
+            last = read.steps[-1].index if read.steps else None
+            return self.invalid(read, Status.RESULT_NOT_A_NUMBER, last,
+                                f"the final value is a {type(final).__name__}, which round() refuses",
+                                source, via_walker=True)
+        return self.make(read, invalid=0, result=rounded, status=Status.OK, failed_step=None, message="",
+                         step_source=source, unrounded=final, via_walker=True)
+
+    # -- reading and walking -------------------------------------------------
+    def pend(self, tokens: Sequence[str], table: Table) -> Pending:
+        """A program read by the full reader, lowered for the core where it can be."""
+        read = read_program(tokens, table, strict=not self.official)
+        lowered = lower(read, official=self.official)
+        if lowered is None:
+            return Pending(tokens, table, read, None, ())
+        return Pending(tokens, table, read, lowered.program, lowered.official_index)
+
+    def plain(self, tokens: Sequence[str], table: Table, step_count: int) -> Pending:
+        """A program the core's plain reader read (no quirk, no failure in its reading)."""
+        return Pending(tokens, table, None, None, _identity_index(step_count))
+
+    def walked(self, pending: Pending) -> Execution:
+        read = _read_of(pending, not self.official)
+        return self.from_walk(read, walk(read, self.core, self.rule))
+
+
+@lru_cache(maxsize=256)
+def _identity_index(count: int) -> tuple[int, ...]:
+    return tuple(range(count))

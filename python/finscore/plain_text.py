@@ -1,0 +1,75 @@
+"""Handing programs to the core's own reader of plain token programs.
+
+The core reads programs in the plain form (see fs_read_execute_batch in
+core/finscore_core.h) from one text: programs separated by 0x1E, tokens by 0x1F,
+and tables likewise (rows by 0x1E, cells by 0x1F). This module lays a chunk of
+programs out that way, cheaply: one join per program, one encoding per chunk, and
+a table only for a program that has a table step. A program whose tokens or
+table hold a separator, or whose table is not a list of rows of text, is kept
+for the host's full reader instead; so is anything the core defers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+TOKEN_SEPARATOR = "\x1f"
+RECORD_SEPARATOR = "\x1e"
+ENCODING_ERRORS = "surrogatepass"  # JSON may hold lone surrogates; they are never plain
+
+
+@dataclass
+class PlainBatch:
+    """The core's input for a chunk, and which programs of the chunk it holds."""
+
+    indices: list[int] = field(default_factory=list)  # chunk positions of the programs sent
+    texts: list[str] = field(default_factory=list)
+    program_tables: list[int] = field(default_factory=list)
+    tables: list[bytes] = field(default_factory=list)
+    table_cells: int = 0
+    token_count: int = 0
+
+    def text(self) -> bytes:
+        return RECORD_SEPARATOR.join(self.texts).encode("utf-8", ENCODING_ERRORS)
+
+
+def table_text(table: Any) -> str | None:
+    """A table as the core reads it, or None when it is not a list of rows of text."""
+    if type(table) is not list:
+        return None
+    rows = []
+    for row in table:
+        if type(row) is not list or not row or not set(map(type, row)) <= {str}:
+            return None
+        text = TOKEN_SEPARATOR.join(row)
+        if text.count(TOKEN_SEPARATOR) != len(row) - 1 or RECORD_SEPARATOR in text:
+            return None
+        rows.append(text)
+    return RECORD_SEPARATOR.join(rows)
+
+
+def lay_out(programs: Sequence[tuple[Sequence[str], Any]]) -> PlainBatch:
+    """The plain-reader input for (tokens, table) pairs; the others are left out."""
+    batch = PlainBatch()
+    table_index: dict[int, int] = {}
+    for position, (tokens, table) in enumerate(programs):
+        text = TOKEN_SEPARATOR.join(tokens)
+        if text.count(TOKEN_SEPARATOR) != len(tokens) - 1 or RECORD_SEPARATOR in text:
+            continue
+        which = -1
+        if "table_" in text and table is not None:
+            which = table_index.get(id(table), -2)
+            if which == -2:
+                laid = table_text(table)
+                which = -1
+                if laid is not None:
+                    which = len(batch.tables)
+                    batch.tables.append(laid.encode("utf-8", ENCODING_ERRORS))
+                    batch.table_cells += laid.count(TOKEN_SEPARATOR) + laid.count(RECORD_SEPARATOR) + 1
+                table_index[id(table)] = which
+        batch.indices.append(position)
+        batch.texts.append(text)
+        batch.program_tables.append(which)
+        batch.token_count += len(tokens)
+    return batch

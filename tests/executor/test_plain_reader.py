@@ -1,0 +1,108 @@
+"""The core's plain reader reads exactly as the full (Python) reader does, or defers.
+
+Wherever the core reads a program itself (anything but status DEFERRED), the full
+reader, in both profiles, must read it with no failure and no quirk and lower it
+to the very same core program, literal bits and table cells included. Checked on
+every program of the recorded vectors and on generated token lists.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.shared import table_of, vector_rows
+
+from finscore.core import get_core
+from finscore.lowering import lower
+from finscore.plain_text import lay_out
+from finscore.reader.read import read_program
+from finscore.status import Status
+
+
+def key(program):  # type: ignore[no-untyped-def]
+    """A core program as comparable data: literal bits exact, NaN as NaN."""
+    def number(x: float) -> object:
+        return "nan" if math.isnan(x) else x.hex()
+    steps = [(int(s.op), tuple((int(a.kind), a.index, a.length, number(a.number)) for a in (s.first, s.second)))
+             for s in program.steps]
+    return steps, [number(v) for v in program.table_values]
+
+
+def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
+    """(read by the core, sent to the core); asserts agreement on every one read."""
+    plain = lay_out(items)
+    output = get_core().read_execute_batch(plain, keep_programs=True)
+    assert output.programs is not None
+    taken = 0
+    for k, position in enumerate(plain.indices):
+        if output.status(k) == Status.DEFERRED:
+            continue
+        taken += 1
+        tokens, table = items[position]
+        for strict in (False, True):
+            read = read_program(tokens, table, strict=strict)
+            assert (read.failure, read.quirks, read.skipped) == (None, (), ()), tokens
+            lowered = lower(read, official=not strict)
+            assert lowered is not None and key(lowered.program) == key(output.programs[k]), tokens
+    return taken, len(plain.indices)
+
+
+@pytest.mark.parametrize(("name", "share"), [("gold", 0.95), ("mutants", 0.8), ("fuzz", 0.05)])
+def test_the_core_reads_vector_programs_as_the_full_reader_does(name: str, share: float) -> None:
+    items = []
+    for row in vector_rows(name):
+        available, table = table_of(row)
+        if available:
+            items.append((row["program"], table))
+    taken, sent = check(items)
+    assert taken >= share * len(items), (taken, sent, len(items))
+
+
+TOKENS = st.sampled_from([
+    "add(", "subtract(", "multiply(", "divide(", "exp(", "greater(", "table_max(", "table_sum(", ")", "EOF",
+    "#0", "#1", "#2", "#01", " #0", "#", "1", "2.5", "-3", "+4", ".5", "5.", "-.5", "1,000", "12,34", "1,234.5",
+    "12%", "-7.5%", "%", "const_100", "const_m1", "const_", "nan", "1e5", "007", "0", "-0", "revenue",
+    "x", "none", "", "a|b", "1)", "(", "9007199254740993", "0.1234567890123456789012",
+])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(TOKENS, max_size=14), st.booleans())
+def test_generated_token_lists(tokens: list[str], with_eof: bool) -> None:
+    table = [["", "2019"], ["revenue", "$ 1,000", "2.5%", "( 3 )"], ["x", "1"], ["x", "2"], ["none", "3"]]
+    check([(tokens + ["EOF"] if with_eof else tokens, table)])
+
+
+CELLS = st.sampled_from(["1", "$ 1,234", "12.5%", "( 1,234 )", "1 ( a )", "$", "", "\u00a012", "12\u00a0",
+                         "１２", "1_0", "nan", "-", "3.25 $", " 7 ", "4e2"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(CELLS, min_size=0, max_size=4), st.sampled_from(["table_max(", "table_sum(", "table_average("]))
+def test_generated_cells(cells: list[str], op: str) -> None:
+    table = [["", "2019"], ["row", *cells]]
+    check([([op, "row", "none", ")", "EOF"], table)])
+
+
+@pytest.mark.parametrize(
+    ("tokens", "table"),
+    [
+        (["add(", "1", "2", ")"], None),                            # no EOF: the official quirk
+        (["EOF"], None),                                             # no steps
+        (["add(", "1\x1f2", "2", ")", "EOF"], None),                 # a separator inside a token
+        (["table_sum(", "r", "none", ")", "EOF"], [["r", "1"], []]),   # an odd table
+        (["table_sum(", "r", "none", ")", "EOF"], [["r", "1\x1e"]]),    # a separator in a cell
+        (["table_sum(", "r", "none", ")", "EOF"], {"r": ["1"]}),        # not a list of rows
+        (["add(", "\u00a01", "2", ")", "EOF"], None),                # non-ASCII at an edge
+        (["add(", "9007199254740993", "1", ")", "EOF"], None),       # a mantissa past 2**53
+        (["add(", "\ud800", "1", ")", "EOF"], None),                 # a lone surrogate
+        (["add(", "1", "1", ")"] * 70 + ["EOF"], None),              # more than 64 steps
+    ],
+)
+def test_what_the_core_leaves_to_the_full_reader(tokens: list[str], table: object) -> None:
+    plain = lay_out([(tokens, table)])
+    output = get_core().read_execute_batch(plain)
+    assert plain.indices == [] or output.status(0) == Status.DEFERRED
