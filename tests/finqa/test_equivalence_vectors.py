@@ -12,7 +12,7 @@ import json
 import pytest
 from support.shared import FINQA, require, vector_rows
 
-from finscore.finqa.equivalence import equal_program, equal_program_text
+from finscore.finqa.equivalence import METHODS, equal_program, equal_program_text
 
 
 @pytest.mark.parametrize("name", ["equal", "rewrites"])
@@ -22,6 +22,7 @@ def test_every_recorded_decision(name: str) -> None:
     for row in vector_rows(name):
         rows += 1
         decision = equal_program(row["gold"], row["pred"])
+        assert decision.method in METHODS
         if decision.equal != row["equal"] or decision.divergence is not None:
             mismatches.append((row["id"], row["equal"], decision))
     assert rows == {"equal": 6000, "rewrites": 1500}[name]

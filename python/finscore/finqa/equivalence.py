@@ -55,12 +55,32 @@ FAST_MAX_DEPTH = 100
 FAST_MAX_LEAVES = 5000
 
 
+#: Every ``method`` a decision can carry (see the module docstring).
+METHODS: tuple[str, ...] = (
+    "structure",
+    "literal-not-in-gold",
+    "table-step-not-in-gold",
+    "bad-reference",
+    "forward-reference",
+    "gold-not-symbolic",
+    "pred-not-symbolic",
+    "identical",
+    "canonical-form",
+    "kinds-differ",
+    "values-differ",
+    "sympy",
+    "too-large",
+)
+
+
 @dataclass(frozen=True)
 class EquivalenceDecision:
     """The official program-equivalence answer and how it was obtained.
 
-    ``divergence`` is set when the official evaluator would not have answered
-    (it asserts or raises and the whole run stops) and says what we did instead.
+    ``method`` is one of `METHODS`. ``divergence`` is set when the official
+    evaluator would not have answered (it asserts or raises and the whole run
+    stops, or never finishes) and says what we did instead. ``used_sympy``
+    tells whether sympy was called for this pair (memoized calls included).
     """
 
     equal: bool
