@@ -191,9 +191,9 @@ class BatchOutput(SequenceABC[CoreResult]):
     own step values, is made only when indexed.
     """
 
-    def __init__(self, results: bytes, step_values: bytes, step_types: bytes,
-                 spans: Sequence[tuple[int, int]]) -> None:
-        """`spans`: each program's first step and step count in the step arrays."""
+    def __init__(self, results: bytes, step_values: bytes, step_types: bytes, spans: Sequence[int]) -> None:
+        """`spans`: each program's first step and step count in the step arrays, flat
+        (first, count, first, count, ...)."""
         self._ints, self._doubles = array("i"), array("d")
         self._ints.frombytes(results)  # the same records, seen as int32s and as doubles
         self._doubles.frombytes(results)
@@ -221,19 +221,19 @@ class BatchOutput(SequenceABC[CoreResult]):
         return self._doubles[2 :: self._DOUBLES].tolist()
 
     def step_count(self, index: int) -> int:
-        return self._spans[index][1]
+        return self._spans[2 * index + 1]
 
     @staticmethod
-    def spans_of(programs: Sequence[CoreProgram]) -> list[tuple[int, int]]:
+    def spans_of(programs: Sequence[CoreProgram]) -> array:
         """Where each program's steps lie when a batch packs them one after another."""
-        spans, first = [], 0
+        spans, first = array("i"), 0
         for program in programs:
-            spans.append((first, len(program.steps)))
+            spans.extend((first, len(program.steps)))
             first += len(program.steps)
         return spans
 
     def __len__(self) -> int:
-        return len(self._spans)
+        return len(self._spans) // 2
 
     def status(self, index: int) -> int:
         return self._ints[self._INTS * index]
@@ -258,7 +258,7 @@ class BatchOutput(SequenceABC[CoreResult]):
         if not 0 <= index < len(self):
             raise IndexError("batch output index out of range")
         i, d = self._INTS * index, self._DOUBLES * index
-        first, count = self._spans[index]
+        first, count = self._spans[2 * index], self._spans[2 * index + 1]
         return CoreResult(self._ints[i], bool(self._ints[i + 1]), self._ints[i + 2], self._ints[i + 3],
                           self._doubles[d + 2], self._doubles[d + 3], self._ints[i + 8],
                           self._values[first : first + count], self._types[first : first + count])

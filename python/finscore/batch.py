@@ -24,13 +24,22 @@ _DEFERRED = int(Status.DEFERRED)
 _COMPLEX = int(Status.NEGATIVE_BASE_FRACTIONAL_EXPONENT)
 
 
+def check_tokens(tokens: Sequence[Any]) -> None:
+    """A clear TypeError naming the first token that is not text."""
+    for position, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise TypeError(f"token {position} of the program is a {type(token).__name__}, not text")
+
+
 class _Chunk:
     """What one chunk needs to build the Execution of any of its programs later."""
 
-    def __init__(self, outcomes: Outcomes, items: list[tuple[Sequence[str], Any]], plain_output: BatchOutput,
-                 plain_index: list[int], others: dict[int, Execution | tuple[Pending, BatchOutput, int]]) -> None:
+    def __init__(self, outcomes: Outcomes, token_lists: list[Sequence[str]], tables: list[Any],
+                 plain_output: BatchOutput, plain_index: list[int],
+                 others: dict[int, Execution | tuple[Pending, BatchOutput, int]]) -> None:
         self.outcomes = outcomes
-        self.items = items
+        self.token_lists = token_lists
+        self.tables = tables
         self.plain_output = plain_output
         self.plain_index = plain_index  # per position: its index in plain_output, or -1
         self.others = others
@@ -38,8 +47,8 @@ class _Chunk:
     def execution(self, position: int) -> Execution:
         k = self.plain_index[position]
         if k >= 0:
-            tokens, table = self.items[position]
-            pending = self.outcomes.plain(tokens, table, self.plain_output.step_count(k))
+            pending = self.outcomes.plain(self.token_lists[position], self.tables[position],
+                                          self.plain_output.step_count(k))
             return self.outcomes.from_core(pending, self.plain_output, k)
         other = self.others[position]
         return other if isinstance(other, Execution) else self.outcomes.from_core(*other)
@@ -48,13 +57,19 @@ class _Chunk:
 def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
               columns: tuple[list[int], list[Result], list[int]]) -> _Chunk:
     """Run one chunk, appending each program's invalid flag, result and status to columns."""
-    items = [(tokenize_gold_program(p) if isinstance(p, str) else p, t) for p, t in chunk]
-    count = len(items)
+    token_lists = [tokenize_gold_program(p) if type(p) is str else p for p, _ in chunk]
+    tables = [t for _, t in chunk]
+    count = len(token_lists)
     invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
     decide, official = outcomes.decide, outcomes.official
 
     # 1. the core reads and runs the plain programs itself, in one call
-    plain = lay_out(items)
+    try:
+        plain = lay_out(token_lists, tables)
+    except TypeError:  # a token that is not text: say which
+        for tokens in token_lists:
+            check_tokens(tokens)
+        raise
     plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
     plain_index = [-1] * count
     for k, (position, status, kind, value) in enumerate(
@@ -66,7 +81,8 @@ def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
 
     # 2. the full reader takes the rest; what it lowers runs in the core, in one call
     others: dict[int, Execution | tuple[Pending, BatchOutput, int]] = {}
-    rest = {position: outcomes.pend(*items[position]) for position in range(count) if plain_index[position] < 0}
+    rest = {position: outcomes.pend(token_lists[position], tables[position])
+            for position in range(count) if plain_index[position] < 0}
     runnable = [position for position, pending in rest.items() if pending.program is not None]
     output = outcomes.core.execute_batch([rest[p].program for p in runnable], outcomes.rule)  # type: ignore[misc]
     for k, position in enumerate(runnable):
@@ -89,7 +105,7 @@ def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
     columns[0].extend(invalid)
     columns[1].extend(results)
     columns[2].extend(statuses)
-    return _Chunk(outcomes, items, plain_output, plain_index, others)
+    return _Chunk(outcomes, token_lists, tables, plain_output, plain_index, others)
 
 
 class ExecutionBatch(SequenceABC[Execution]):

@@ -188,12 +188,12 @@ class Core:
                 table_bytes = self._backend.read(base + at_table_values, 8 * table_values)
         if sys.byteorder != "little":
             program_spans.byteswap()
-        pairs = list(zip(program_spans[0::2], program_spans[1::2]))
-        output = BatchOutput(results, values, types, pairs)
+        output = BatchOutput(results, values, types, program_spans)
         if keep_programs:
             output.programs = [
-                decode_program(step_bytes, table_bytes, first, steps_count) if output.status(k) != _DEFERRED else None
-                for k, (first, steps_count) in enumerate(pairs)
+                decode_program(step_bytes, table_bytes, program_spans[2 * k], program_spans[2 * k + 1])
+                if output.status(k) != _DEFERRED else None
+                for k in range(count)
             ]
         return output
 

@@ -27,16 +27,19 @@ def _check_profile(profile: str) -> None:
         raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
 
 
-def _check_input(program: Any, table: Any) -> None:
-    if isinstance(program, str):
-        pass
-    elif isinstance(program, (list, tuple)):
-        if not set(map(type, program)) <= {str}:
-            position, token = next((i, t) for i, t in enumerate(program) if not isinstance(t, str))
-            raise TypeError(f"token {position} of the program is a {type(token).__name__}, not text")
-    else:
+_PROGRAM_TYPES = (str, list, tuple)
+_TABLE_TYPES = (list, tuple, type(None))
+
+
+def _check_input(item: Any) -> None:
+    """A clear TypeError for a malformed (program, table) pair; token types are
+    checked where the tokens are first joined (see `check_tokens`)."""
+    if type(item) is not tuple or len(item) != 2:
+        raise TypeError("execute_many takes (program, table) pairs")
+    program, table = item
+    if not isinstance(program, _PROGRAM_TYPES):
         raise TypeError(f"a program is a string or a list of tokens, not a {type(program).__name__}")
-    if table is not None and not isinstance(table, (list, tuple)):
+    if not isinstance(table, _TABLE_TYPES):
         raise TypeError(f"a table is a list of rows (or None), not a {type(table).__name__}")
 
 
@@ -60,9 +63,7 @@ def execute_batch(
     batch = ExecutionBatch(Outcomes(get_core(), profile, python))
     chunk: list[tuple[Program, Table]] = []
     for item in programs:
-        if not isinstance(item, tuple) or len(item) != 2:
-            raise TypeError("execute_many takes (program, table) pairs")
-        _check_input(*item)
+        _check_input(item)
         chunk.append(item)
         if len(chunk) == chunk_size:
             batch.run(chunk)

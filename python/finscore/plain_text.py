@@ -29,9 +29,11 @@ class PlainBatch:
     tables: list[bytes] = field(default_factory=list)
     table_cells: int = 0
     token_count: int = 0
+    joined: str | None = None  # the texts joined, when already made
 
     def text(self) -> bytes:
-        return RECORD_SEPARATOR.join(self.texts).encode("utf-8", ENCODING_ERRORS)
+        joined = RECORD_SEPARATOR.join(self.texts) if self.joined is None else self.joined
+        return joined.encode("utf-8", ENCODING_ERRORS)
 
 
 def table_text(table: Any) -> str | None:
@@ -49,27 +51,46 @@ def table_text(table: Any) -> str | None:
     return RECORD_SEPARATOR.join(rows)
 
 
-def lay_out(programs: Sequence[tuple[Sequence[str], Any]]) -> PlainBatch:
-    """The plain-reader input for (tokens, table) pairs; the others are left out."""
+def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> PlainBatch:
+    """The plain-reader input for programs (token lists) and their tables; the programs
+    that cannot be laid out are left out.
+
+    Raises TypeError if a token is not text (the join refuses it).
+    """
     batch = PlainBatch()
+    texts = list(map(TOKEN_SEPARATOR.join, token_lists))
+    joined = RECORD_SEPARATOR.join(texts)
+    tokens_in_all = sum(map(len, token_lists))
+    # A non-empty program's join holds at least len(tokens) - 1 token separators, exactly
+    # that many when no token holds one; so totals over the chunk that come out exact
+    # mean that no token anywhere holds a separator (the common case, checked at once).
+    if (texts and min(map(len, token_lists)) > 0
+            and joined.count(TOKEN_SEPARATOR) == tokens_in_all - len(texts)
+            and joined.count(RECORD_SEPARATOR) == len(texts) - 1):
+        batch.indices = list(range(len(token_lists)))
+        batch.texts = texts
+        batch.joined = joined
+        batch.token_count = tokens_in_all
+    else:
+        for position, (tokens, text) in enumerate(zip(token_lists, texts)):
+            if text.count(TOKEN_SEPARATOR) == len(tokens) - 1 and RECORD_SEPARATOR not in text:
+                batch.indices.append(position)
+                batch.texts.append(text)
+                batch.token_count += len(tokens)
+    batch.program_tables = [-1] * len(batch.texts)
     table_index: dict[int, int] = {}
-    for position, (tokens, table) in enumerate(programs):
-        text = TOKEN_SEPARATOR.join(tokens)
-        if text.count(TOKEN_SEPARATOR) != len(tokens) - 1 or RECORD_SEPARATOR in text:
+    for k in [k for k, text in enumerate(batch.texts) if "table_" in text]:
+        table = tables[batch.indices[k]]
+        if table is None:
             continue
-        which = -1
-        if "table_" in text and table is not None:
-            which = table_index.get(id(table), -2)
-            if which == -2:
-                laid = table_text(table)
-                which = -1
-                if laid is not None:
-                    which = len(batch.tables)
-                    batch.tables.append(laid.encode("utf-8", ENCODING_ERRORS))
-                    batch.table_cells += laid.count(TOKEN_SEPARATOR) + laid.count(RECORD_SEPARATOR) + 1
-                table_index[id(table)] = which
-        batch.indices.append(position)
-        batch.texts.append(text)
-        batch.program_tables.append(which)
-        batch.token_count += len(tokens)
+        which = table_index.get(id(table))
+        if which is None:
+            laid = table_text(table)
+            which = -1
+            if laid is not None:
+                which = len(batch.tables)
+                batch.tables.append(laid.encode("utf-8", ENCODING_ERRORS))
+                batch.table_cells += laid.count(TOKEN_SEPARATOR) + laid.count(RECORD_SEPARATOR) + 1
+            table_index[id(table)] = which
+        batch.program_tables[k] = which
     return batch

@@ -33,7 +33,7 @@ def key(program):  # type: ignore[no-untyped-def]
 
 def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
     """(read by the core, sent to the core); asserts agreement on every one read."""
-    plain = lay_out(items)
+    plain = lay_out([tokens for tokens, _ in items], [table for _, table in items])
     output = get_core().read_execute_batch(plain, keep_programs=True)
     assert output.programs is not None
     taken = 0
@@ -103,6 +103,6 @@ def test_generated_cells(cells: list[str], op: str) -> None:
     ],
 )
 def test_what_the_core_leaves_to_the_full_reader(tokens: list[str], table: object) -> None:
-    plain = lay_out([(tokens, table)])
+    plain = lay_out([tokens], [table])
     output = get_core().read_execute_batch(plain)
     assert plain.indices == [] or output.status(0) == Status.DEFERRED
