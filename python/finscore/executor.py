@@ -8,6 +8,7 @@ official profile's walker the rare programs whose values leave the float world.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Callable, Iterable, Sequence
 
 from finscore.batch import ExecutionBatch
@@ -27,20 +28,26 @@ def _check_profile(profile: str) -> None:
         raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
 
 
-_PROGRAM_TYPES = (str, list, tuple)
-_TABLE_TYPES = (list, tuple, type(None))
+_PROGRAM_TYPES = frozenset((str, list, tuple))
+_TABLE_TYPES = frozenset((list, tuple, type(None)))
 
 
-def _check_input(item: Any) -> None:
-    """A clear TypeError for a malformed (program, table) pair; token types are
-    checked where the tokens are first joined (see `check_tokens`)."""
-    if type(item) is not tuple or len(item) != 2:
-        raise TypeError("execute_many takes (program, table) pairs")
-    program, table = item
-    if not isinstance(program, _PROGRAM_TYPES):
-        raise TypeError(f"a program is a string or a list of tokens, not a {type(program).__name__}")
-    if not isinstance(table, _TABLE_TYPES):
-        raise TypeError(f"a table is a list of rows (or None), not a {type(table).__name__}")
+def _check_chunk(chunk: list[Any]) -> None:
+    """A clear TypeError for a malformed (program, table) pair in a chunk; checked for the
+    whole chunk at once, and item by item only to name a culprit. Token types are checked
+    where the tokens are first joined (see `check_tokens`)."""
+    if (set(map(type, chunk)) <= {tuple} and set(map(len, chunk)) <= {2}
+            and set(type(program) for program, _ in chunk) <= _PROGRAM_TYPES
+            and set(type(table) for _, table in chunk) <= _TABLE_TYPES):
+        return
+    for item in chunk:
+        if type(item) is not tuple or len(item) != 2:
+            raise TypeError("execute_many takes (program, table) pairs")
+        program, table = item
+        if not isinstance(program, (str, list, tuple)):
+            raise TypeError(f"a program is a string or a list of tokens, not a {type(program).__name__}")
+        if not isinstance(table, (list, tuple, type(None))):
+            raise TypeError(f"a table is a list of rows (or None), not a {type(table).__name__}")
 
 
 def execute_batch(
@@ -61,16 +68,9 @@ def execute_batch(
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
     batch = ExecutionBatch(Outcomes(get_core(), profile, python))
-    chunk: list[tuple[Program, Table]] = []
-    for item in programs:
-        _check_input(item)
-        chunk.append(item)
-        if len(chunk) == chunk_size:
-            batch.run(chunk)
-            chunk = []
-            if progress is not None:
-                progress(len(batch))
-    if chunk:
+    items = iter(programs)
+    while chunk := list(islice(items, chunk_size)):
+        _check_chunk(chunk)
         batch.run(chunk)
         if progress is not None:
             progress(len(batch))
