@@ -13,8 +13,9 @@ import sys
 from array import array
 from dataclasses import dataclass
 from enum import IntEnum
-from collections.abc import Sequence as SequenceABC
-from typing import Iterable, NamedTuple, Sequence, overload
+from typing import Iterable, NamedTuple, Sequence
+
+from finscore.sequences import LazySequence
 
 ABI_VERSION = 1
 
@@ -183,7 +184,7 @@ def pack_batch(programs: Sequence[CoreProgram]) -> tuple[BatchLayout, bytearray]
     return layout, buffer
 
 
-class BatchOutput(SequenceABC[CoreResult]):
+class BatchOutput(LazySequence[CoreResult]):
     """The output half of one batch, read in place.
 
     The fields a scorer needs for every program (status, value, value type) are
@@ -244,19 +245,7 @@ class BatchOutput(SequenceABC[CoreResult]):
     def value(self, index: int) -> float:
         return self._doubles[self._DOUBLES * index + 2]
 
-    @overload
-    def __getitem__(self, index: int) -> CoreResult: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[CoreResult]: ...
-
-    def __getitem__(self, index: int | slice) -> CoreResult | list[CoreResult]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("batch output index out of range")
+    def _item(self, index: int) -> CoreResult:
         i, d = self._INTS * index, self._DOUBLES * index
         first, count = self._spans[2 * index], self._spans[2 * index + 1]
         return CoreResult(self._ints[i], bool(self._ints[i + 1]), self._ints[i + 2], self._ints[i + 3],

@@ -10,14 +10,14 @@ Execution is built when it is indexed.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence as SequenceABC
-from typing import Any, Sequence, overload
+from typing import Any, Sequence
 
 from finscore.abi import BatchOutput
 from finscore.execution import Execution, Result
 from finscore.outcomes import Outcomes, Pending
 from finscore.plain_text import lay_out
 from finscore.reader.tokens import tokenize_gold_program
+from finscore.sequences import LazySequence
 from finscore.status import Status
 
 _DEFERRED = int(Status.DEFERRED)
@@ -108,7 +108,7 @@ def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
     return _Chunk(outcomes, token_lists, tables, plain_output, plain_index, others)
 
 
-class ExecutionBatch(SequenceABC[Execution]):
+class ExecutionBatch(LazySequence[Execution]):
     """The outcomes of many programs, in input order.
 
     The official pair and the status of every program are ready at once, as the
@@ -132,19 +132,7 @@ class ExecutionBatch(SequenceABC[Execution]):
     def __len__(self) -> int:
         return len(self.invalid)
 
-    @overload
-    def __getitem__(self, index: int) -> Execution: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Execution]: ...
-
-    def __getitem__(self, index: int | slice) -> Execution | list[Execution]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("execution batch index out of range")
+    def _item(self, index: int) -> Execution:
         built = self._built.get(index)
         if built is None:
             which = bisect_right(self._starts, index) - 1

@@ -23,9 +23,11 @@ Program = Sequence[str] | str
 Table = Sequence[Sequence[Any]] | None
 
 
-def _check_profile(profile: str) -> None:
+def check_options(profile: str, python: str) -> None:
+    """ValueError, with a message for the user, unless both options are ones finscore knows."""
     if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
+    sum_rule_for(python)
 
 
 _PROGRAM_TYPES = frozenset((str, list, tuple))
@@ -64,7 +66,7 @@ def execute_batch(
     its full Execution when indexed. `progress`, if given, is called with the number
     of programs done after each chunk.
     """
-    _check_profile(profile)
+    check_options(profile, python)
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
     batch = ExecutionBatch(Outcomes(get_core(), profile, python))

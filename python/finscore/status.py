@@ -116,6 +116,14 @@ DESCRIPTIONS: dict[Status, str] = {
 }
 
 
+class StatusError(ValueError):
+    """An outcome that stops a program, carrying its typed status."""
+
+    def __init__(self, status: Status, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def status_label(code: int) -> str:
     """Name of any status code, including ones this version does not know."""
     try:

@@ -24,7 +24,7 @@ from finscore.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op, SumRule
 from finscore.core import Core
 from finscore.reader.program import Literal, ReadProgram, ReadStep, Reference, Row, StepKind
 from finscore.reader.tokens import OPS
-from finscore.status import Status
+from finscore.status import Status, StatusError
 
 Value = Union[float, int, str, complex]
 
@@ -34,10 +34,8 @@ MAX_INTEGER_BITS = 1 << 16
 MAX_TEXT_LENGTH = 1 << 20
 
 
-class WalkRefusal(Exception):
-    def __init__(self, status: Status, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+class WalkRefusal(StatusError):
+    """A step Python would have raised on (TypeError, ZeroDivisionError, OverflowError...)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from finscore import PROFILES, Execution, execute, execute_many, sum_rule_for
+from finscore import Execution, execute, execute_many
+from finscore.executor import check_options
 from finscore.commands.execute import describe_argument
 
 #: How pasted table text may be read, and the words the page uses for each.
@@ -122,10 +123,8 @@ def read_table_text(text: str, table_format: str = "auto") -> tuple[Any, str]:
 
 
 def _check_options(profile: str, python: str) -> None:
-    if profile not in PROFILES:
-        raise PlaygroundInputError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
     try:
-        sum_rule_for(python)
+        check_options(profile, python)
     except ValueError as error:
         raise PlaygroundInputError(str(error)) from None
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from finscore import __version__
 from finscore.execution import Execution
-from finscore.executor import PROFILES, execute_many, sum_rule_for
+from finscore.executor import PROFILES, check_options, execute_many
 from finscore.finqa import categories
 from finscore.finqa.inputs import FinqaInputError, GoldExample, read_gold, read_predictions
 from finscore.finqa.joining import EXCLUDED, Join, join_predictions
@@ -76,10 +76,8 @@ def _figures(correct: Sequence[bool], equivalent: Sequence[bool], gold_examples:
 
 
 def _check_options(profile: str, python: str) -> None:
-    if profile not in PROFILES:
-        raise FinqaInputError(f"the profile must be one of {', '.join(PROFILES)}, not {profile!r}")
     try:
-        sum_rule_for(python)
+        check_options(profile, python)
     except ValueError as error:
         raise FinqaInputError(str(error)) from None
 

@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from finscore.reader.numbers import is_strict_cell, official_number
-from finscore.status import Status
+from finscore.status import Status, StatusError
 
 
-class TableReadError(ValueError):
-    def __init__(self, status: Status, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+class TableReadError(StatusError):
+    """A table the official evaluator could not read at this step."""
 
 
 @dataclass(frozen=True)
