@@ -57,7 +57,7 @@ class _Chunk:
 def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
               columns: tuple[list[int], list[Result], list[int]]) -> _Chunk:
     """Run one chunk, appending each program's invalid flag, result and status to columns."""
-    token_lists = [tokenize_gold_program(p) if type(p) is str else p for p, _ in chunk]
+    token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p, _ in chunk]
     tables = [t for _, t in chunk]
     count = len(token_lists)
     invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
