@@ -118,8 +118,13 @@ class CoreResult(NamedTuple):
     step_types: Sequence[int]
 
 
-def _align8(size: int) -> int:
-    return (size + 7) & ~7
+def regions(*sizes: int) -> tuple[list[int], int]:
+    """Offsets of consecutive regions of these byte sizes, each 8-aligned, and the total."""
+    offsets, total = [], 0
+    for size in sizes:
+        offsets.append(total)
+        total = (total + size + 7) & ~7
+    return offsets, total
 
 
 @dataclass(frozen=True)
@@ -139,13 +144,10 @@ class BatchLayout:
 
     @staticmethod
     def of(program_count: int, step_count: int, table_count: int) -> "BatchLayout":
-        programs = 0
-        steps = _align8(programs + program_count * PROGRAM_STRUCT.size)
-        table = _align8(steps + step_count * STEP_STRUCT.size)
-        step_values = _align8(table + table_count * 8)
-        step_types = _align8(step_values + step_count * 8)
-        results = _align8(step_types + step_count * 4)
-        total = _align8(results + program_count * RESULT_STRUCT.size)
+        (programs, steps, table, step_values, step_types, results), total = regions(
+            program_count * PROGRAM_STRUCT.size, step_count * STEP_STRUCT.size, table_count * 8,
+            step_count * 8, step_count * 4, program_count * RESULT_STRUCT.size,
+        )
         return BatchLayout(
             program_count, step_count, table_count,
             programs, steps, table, step_values, step_types, results, total,

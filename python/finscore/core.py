@@ -22,6 +22,7 @@ from finscore.abi import (
     BatchOutput,
     SumRule,
     decode_program,
+    regions,
     float_array_bytes,
     pack_batch,
 )
@@ -150,14 +151,11 @@ class Core:
         table_count = len(tables)
         tables = b"".join(tables)
         program_table_array = array("i", program_tables)
-        sizes = (len(text), len(tables), 4 * len(spans), 4 * count, STEP_STRUCT.size * steps,
-                 8 * table_values, 8 * steps, 4 * steps, 8 * count, RESULT_STRUCT.size * count)
-        offsets, total = [], 0
-        for size in sizes:
-            offsets.append(total)
-            total = (total + size + 7) & ~7
         (at_text, at_tables, at_spans, at_program_tables, at_steps, at_table_values, at_values,
-         at_types, at_program_spans, at_results) = offsets
+         at_types, at_program_spans, at_results), total = regions(
+            len(text), len(tables), 4 * len(spans), 4 * count, STEP_STRUCT.size * steps,
+            8 * table_values, 8 * steps, 4 * steps, 8 * count, RESULT_STRUCT.size * count,
+        )
         if sys.byteorder != "little":  # the module's memory is little-endian
             spans.byteswap()
             program_table_array.byteswap()
