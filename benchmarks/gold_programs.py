@@ -70,9 +70,10 @@ def main() -> None:
         if mismatches:
             sys.exit("the executors disagree; timing them would be meaningless")
         official_times, batch_times, full_times = Timings(), Timings(), Timings()
-        for _ in range(args.runs):  # interleaved, so that load on a shared machine hits all alike
+        for _ in range(args.runs):  # interleaved, so that load on a shared machine hits both alike
             official_times.measure(lambda: [module.eval_program(p, t) for p, t in pairs])
             batch_times.measure(lambda: finscore.execute_batch(pairs))
+        for _ in range(args.runs):  # for comparison only: what building every Execution costs
             full_times.measure(lambda: finscore.execute_many(pairs))
     official_rate = len(pairs) / official_times.median()
     print(f"official eval_program, one call per program: {official_times.summary()}; "

@@ -9,6 +9,7 @@ sympy 1.14 in the interpreter that runs it (see benchmarks/README.md).
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib.util
 import os
 import resource
@@ -69,6 +70,9 @@ class Timings:
     cpu: list[float] = field(default_factory=list)
 
     def measure(self, action: Callable[[], object]) -> object:
+        # Collect the garbage the previous (interleaved) contender left, so that its
+        # collection is not charged to this one; the collector stays on while timing.
+        gc.collect()
         cpu_start, wall_start = _cpu_seconds(), time.perf_counter()
         outcome = action()
         self.wall.append(time.perf_counter() - wall_start)
