@@ -26,7 +26,7 @@ if ! command -v emcc >/dev/null 2>&1; then
     exit 1
 fi
 
-exports='_fs_execute,_fs_execute_batch,_fs_read_execute_batch,_fs_round_half_even_scaled,_fs_python_pow,_fs_python_sum,_fs_status_name,_fs_abi_version,_fs_sizeof_step,_fs_sizeof_program,_fs_sizeof_result,_fs_alloc,_fs_free'
+exports='_fs_execute,_fs_execute_batch,_fs_execute_batch_packed,_fs_read_execute_batch,_fs_read_execute_batch_packed,_fs_round_half_even_scaled,_fs_python_pow,_fs_python_sum,_fs_status_name,_fs_abi_version,_fs_sizeof_step,_fs_sizeof_program,_fs_sizeof_result,_fs_alloc,_fs_free'
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -42,7 +42,7 @@ emcc -std=c99 -O2 -Wall -Wextra -Werror -ffp-contract=off \
     -sTOTAL_STACK=65536 -sFILESYSTEM=0 -sERROR_ON_UNDEFINED_SYMBOLS=1 \
     -sEXPORTED_FUNCTIONS="$exports" \
     -o "$work/finscore_core.wasm" \
-    core/fs_exec.c core/fs_pow.c core/fs_read.c core/fs_round.c core/fs_status.c core/fs_sum.c \
+    core/fs_exec.c core/fs_packed.c core/fs_pow.c core/fs_read.c core/fs_round.c core/fs_status.c core/fs_sum.c \
     core/fs_wasm_memory.c
 
 mkdir -p "$(dirname "$output")"

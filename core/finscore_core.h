@@ -195,6 +195,14 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
                               int32_t *program_spans, int32_t program_spans_len,
                               fs_result *results, int32_t results_len);
 
+/* fs_read_execute_batch and fs_execute_batch with their arguments in memory: `arguments`
+ * holds them as int64, in the order of the plain signature (pointers and lengths alike),
+ * `count` says how many (22 and 13). For hosts that pay per argument on every call.
+ * A wrong count is FS_ERR_BUFFER_TOO_SHORT; a value that does not fit its place (a
+ * negative pointer, a length beyond int32) is FS_ERR_NULL_BUFFER. */
+int32_t fs_read_execute_batch_packed(const int64_t *arguments, int32_t count);
+int32_t fs_execute_batch_packed(const int64_t *arguments, int32_t count);
+
 /* The name of a status code ("ok", "divide_by_zero", ...), or "unknown_status". */
 const char *fs_status_name(int32_t status);
 

@@ -316,7 +316,7 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
                               int32_t *step_types, int32_t step_types_len,
                               int32_t *program_spans, int32_t program_spans_len,
                               fs_result *results, int32_t results_len) {
-    const unsigned char *at = text, *end = text + text_len, *cursor;
+    const unsigned char *at = text, *end, *cursor;
     int32_t p, t, first_step = 0, table_used = 0, separators;
 
     if (text_len < 0 || program_count < 0 || tables_len < 0 || table_count < 0 ||
@@ -340,6 +340,7 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
             return FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS;
     }
 
+    end = text + text_len; /* only now: text and text_len have been checked */
     separators = 0;
     for (cursor = text; cursor < end; cursor++) separators += *cursor == RECORD_SEPARATOR;
     if (separators != program_count - 1) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree */

@@ -319,6 +319,33 @@ static void test_plain_reader(void) {
                                 0, 0, 0, 0, 0, 0) == FS_ERR_NULL_BUFFER);
 }
 
+static void test_packed_calls(void) {
+    fs_step steps[2] = {step(FS_OP_ADD, lit(1), lit(2)), step(FS_OP_MULTIPLY, ref(0), lit(2))};
+    fs_program programs[1] = {{0, 2}};
+    double values[2];
+    int32_t types[2];
+    fs_result results[1];
+    int64_t a[13];
+    a[0] = (int64_t)(uintptr_t)programs; a[1] = 1; a[2] = (int64_t)(uintptr_t)steps; a[3] = 2;
+    a[4] = 0; a[5] = 0; a[6] = FS_SUM_PY311; a[7] = (int64_t)(uintptr_t)values; a[8] = 2;
+    a[9] = (int64_t)(uintptr_t)types; a[10] = 2; a[11] = (int64_t)(uintptr_t)results; a[12] = 1;
+    CHECK(fs_execute_batch_packed(a, 13) == FS_OK && results[0].status == FS_OK && results[0].value == 6.0);
+    CHECK(fs_execute_batch_packed(a, 12) == FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_execute_batch_packed(0, 13) == FS_ERR_BUFFER_TOO_SHORT);
+    a[3] = (int64_t)INT32_MAX + 1; /* a length beyond int32 */
+    CHECK(fs_execute_batch_packed(a, 13) == FS_ERR_NULL_BUFFER);
+    a[3] = 2;
+    a[2] = -8; /* a negative pointer */
+    CHECK(fs_execute_batch_packed(a, 13) == FS_ERR_NULL_BUFFER);
+    {
+        int64_t r[22] = {0};
+        CHECK(fs_read_execute_batch_packed(r, 22) == FS_OK); /* no programs: nothing to do */
+        CHECK(fs_read_execute_batch_packed(r, 21) == FS_ERR_BUFFER_TOO_SHORT);
+        r[1] = -1; /* text_len */
+        CHECK(fs_read_execute_batch_packed(r, 22) == FS_ERR_NULL_BUFFER);
+    }
+}
+
 static void test_status_names(void) {
     int32_t s;
     CHECK(strcmp(fs_status_name(FS_OK), "ok") == 0);
@@ -338,6 +365,7 @@ int main(void) {
     test_refusals();
     test_buffer_checks();
     test_plain_reader();
+    test_packed_calls();
     test_status_names();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);

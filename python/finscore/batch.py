@@ -10,6 +10,7 @@ Execution is built when it is indexed.
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import itemgetter
 from typing import Any, Sequence
 
 from finscore.abi import BatchOutput
@@ -57,8 +58,10 @@ class _Chunk:
 def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
               columns: tuple[list[int], list[Result], list[int]]) -> _Chunk:
     """Run one chunk, appending each program's invalid flag, result and status to columns."""
-    token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p, _ in chunk]
-    tables = [t for _, t in chunk]
+    token_lists = list(map(itemgetter(0), chunk))
+    if not set(map(type, token_lists)) <= {list, tuple}:  # gold program strings among them
+        token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in token_lists]
+    tables = list(map(itemgetter(1), chunk))
     count = len(token_lists)
     invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
     decide, official = outcomes.decide, outcomes.official
@@ -71,18 +74,25 @@ def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
             check_tokens(tokens)
         raise
     plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
+    plain_statuses = plain_output.statuses()
+    taken = [k for k, status in enumerate(plain_statuses)
+             if status != _DEFERRED and not (official and status == _COMPLEX)]
+    decided = outcomes.decide_all(plain_statuses, plain_output.value_types(), plain_output.values())
     plain_index = [-1] * count
-    for k, (position, status, kind, value) in enumerate(
-        zip(plain.indices, plain_output.statuses(), plain_output.value_types(), plain_output.values())
-    ):
-        if status != _DEFERRED and not (official and status == _COMPLEX):
+    if len(taken) == count:  # the common case: the core read every program itself
+        plain_index = list(range(count))
+        invalid, results, statuses = decided
+    else:
+        for k in taken:
+            position = plain.indices[k]
             plain_index[position] = k
-            invalid[position], results[position], statuses[position] = decide(status, kind, value)
+            invalid[position], results[position], statuses[position] = (column[k] for column in decided)
 
     # 2. the full reader takes the rest; what it lowers runs in the core, in one call
     others: dict[int, Execution | tuple[Pending, BatchOutput, int]] = {}
-    rest = {position: outcomes.pend(token_lists[position], tables[position])
-            for position in range(count) if plain_index[position] < 0}
+    rest = {} if len(taken) == count else {
+        position: outcomes.pend(token_lists[position], tables[position])
+        for position in range(count) if plain_index[position] < 0}
     runnable = [position for position, pending in rest.items() if pending.program is not None]
     output = outcomes.core.execute_batch([rest[p].program for p in runnable], outcomes.rule)  # type: ignore[misc]
     for k, position in enumerate(runnable):

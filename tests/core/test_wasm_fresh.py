@@ -27,6 +27,7 @@ def test_the_module_has_no_imports_and_the_documented_exports() -> None:
     module = wasmtime.Module(wasmtime.Engine(), module_bytes())
     assert list(module.imports) == []
     exports = {e.name for e in module.exports}
-    assert {"memory", "_initialize", "fs_execute", "fs_execute_batch", "fs_round_half_even_scaled",
+    assert {"memory", "_initialize", "fs_execute", "fs_execute_batch", "fs_execute_batch_packed",
+            "fs_read_execute_batch", "fs_read_execute_batch_packed", "fs_round_half_even_scaled",
             "fs_python_pow", "fs_python_sum", "fs_status_name", "fs_abi_version", "fs_sizeof_step",
             "fs_sizeof_program", "fs_sizeof_result", "fs_alloc", "fs_free"} <= exports
