@@ -10,7 +10,6 @@ Execution is built when it is indexed.
 from __future__ import annotations
 
 from bisect import bisect_right
-from operator import itemgetter
 from typing import Any, Sequence
 
 from finscore.abi import BatchOutput
@@ -55,13 +54,13 @@ class _Chunk:
         return other if isinstance(other, Execution) else self.outcomes.from_core(*other)
 
 
-def run_chunk(outcomes: Outcomes, chunk: Sequence[tuple[Any, Any]],
+def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
               columns: tuple[list[int], list[Result], list[int]]) -> _Chunk:
-    """Run one chunk, appending each program's invalid flag, result and status to columns."""
-    token_lists = list(map(itemgetter(0), chunk))
-    if not set(map(type, token_lists)) <= {list, tuple}:  # gold program strings among them
-        token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in token_lists]
-    tables = list(map(itemgetter(1), chunk))
+    """Run one chunk of programs (token lists or gold program strings) and their tables,
+    appending each program's invalid flag, result and status to columns."""
+    token_lists = programs
+    if not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
+        token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs]
     count = len(token_lists)
     invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
     decide, official = outcomes.decide, outcomes.official
@@ -135,9 +134,10 @@ class ExecutionBatch(LazySequence[Execution]):
         self._starts: list[int] = []
         self._built: dict[int, Execution] = {}
 
-    def run(self, chunk: Sequence[tuple[Any, Any]]) -> None:
+    def run(self, programs: list[Any], tables: list[Any]) -> None:
+        """Run one chunk: programs and their tables, position by position."""
         self._starts.append(len(self.invalid))
-        self._chunks.append(run_chunk(self._outcomes, chunk, (self.invalid, self.results, self.statuses)))
+        self._chunks.append(run_chunk(self._outcomes, programs, tables, (self.invalid, self.results, self.statuses)))
 
     def __len__(self) -> int:
         return len(self.invalid)

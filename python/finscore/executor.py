@@ -9,6 +9,7 @@ official profile's walker the rare programs whose values leave the float world.
 from __future__ import annotations
 
 from itertools import islice
+from operator import itemgetter
 from typing import Any, Callable, Iterable, Sequence
 
 from finscore.batch import ExecutionBatch
@@ -34,22 +35,24 @@ _PROGRAM_TYPES = frozenset((str, list, tuple))
 _TABLE_TYPES = frozenset((list, tuple, type(None)))
 
 
-def _check_chunk(chunk: list[Any]) -> None:
-    """A clear TypeError for a malformed (program, table) pair in a chunk; checked for the
-    whole chunk at once, and item by item only to name a culprit. Token types are checked
-    where the tokens are first joined (see `check_tokens`)."""
-    if (set(map(type, chunk)) <= {tuple} and set(map(len, chunk)) <= {2}
-            and set(type(program) for program, _ in chunk) <= _PROGRAM_TYPES
-            and set(type(table) for _, table in chunk) <= _TABLE_TYPES):
-        return
+def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The programs and the tables of a chunk of (program, table) pairs, with a clear
+    TypeError for a malformed pair. Checked for the whole chunk at once, and item by item
+    only to name a culprit; token types are checked where the tokens are first joined
+    (see `finscore.batch.check_tokens`)."""
+    if set(map(type, chunk)) <= {tuple} and set(map(len, chunk)) <= {2}:
+        programs, tables = list(map(itemgetter(0), chunk)), list(map(itemgetter(1), chunk))
+        if set(map(type, programs)) <= _PROGRAM_TYPES and set(map(type, tables)) <= _TABLE_TYPES:
+            return programs, tables
     for item in chunk:
-        if type(item) is not tuple or len(item) != 2:
+        if not isinstance(item, tuple) or len(item) != 2:
             raise TypeError("execute_many takes (program, table) pairs")
         program, table = item
         if not isinstance(program, (str, list, tuple)):
             raise TypeError(f"a program is a string or a list of tokens, not a {type(program).__name__}")
         if not isinstance(table, (list, tuple, type(None))):
             raise TypeError(f"a table is a list of rows (or None), not a {type(table).__name__}")
+    return [program for program, _ in chunk], [table for _, table in chunk]
 
 
 def execute_batch(
@@ -72,8 +75,7 @@ def execute_batch(
     batch = ExecutionBatch(Outcomes(get_core(), profile, python))
     items = iter(programs)
     while chunk := list(islice(items, chunk_size)):
-        _check_chunk(chunk)
-        batch.run(chunk)
+        batch.run(*_split_chunk(chunk))
         if progress is not None:
             progress(len(batch))
     return batch

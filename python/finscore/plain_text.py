@@ -51,6 +51,20 @@ def table_text(table: Any) -> str | None:
     return RECORD_SEPARATOR.join(rows)
 
 
+def _programs_with_tables(joined: str) -> list[int]:
+    """Which programs of the joined text mention a table op, in order."""
+    found: list[int] = []
+    program, counted = 0, 0
+    at = joined.find("table_")
+    while at != -1:
+        program += joined.count(RECORD_SEPARATOR, counted, at)
+        counted = at
+        if not found or found[-1] != program:
+            found.append(program)
+        at = joined.find("table_", at + 6)
+    return found
+
+
 def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> PlainBatch:
     """The plain-reader input for programs (token lists) and their tables; the programs
     that cannot be laid out are left out.
@@ -58,28 +72,30 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
     Raises TypeError if a token is not text (the join refuses it).
     """
     batch = PlainBatch()
+    lengths = list(map(len, token_lists))
     texts = list(map(TOKEN_SEPARATOR.join, token_lists))
-    joined = RECORD_SEPARATOR.join(texts)
-    tokens_in_all = sum(map(len, token_lists))
-    # A non-empty program's join holds at least len(tokens) - 1 token separators, exactly
-    # that many when no token holds one; so totals over the chunk that come out exact
-    # mean that no token anywhere holds a separator (the common case, checked at once).
-    if (texts and min(map(len, token_lists)) > 0
-            and joined.count(TOKEN_SEPARATOR) == tokens_in_all - len(texts)
-            and joined.count(RECORD_SEPARATOR) == len(texts) - 1):
+    joined = RECORD_SEPARATOR.join(texts) if token_lists and min(lengths) > 0 else ""
+    # Every non-empty program gives len(tokens) - 1 token separators, and the programs
+    # n - 1 record separators, exactly when no token holds either; a token holding one
+    # only adds to the counts. So exact totals mean no token anywhere holds a separator
+    # (the common case, checked for the whole chunk at once).
+    if (joined and joined.count(RECORD_SEPARATOR) == len(token_lists) - 1
+            and joined.count(TOKEN_SEPARATOR) == sum(lengths) - len(token_lists)):
         batch.indices = list(range(len(token_lists)))
         batch.texts = texts
         batch.joined = joined
-        batch.token_count = tokens_in_all
+        batch.token_count = sum(lengths)
+        with_tables = _programs_with_tables(joined)
     else:
         for position, (tokens, text) in enumerate(zip(token_lists, texts)):
             if text.count(TOKEN_SEPARATOR) == len(tokens) - 1 and RECORD_SEPARATOR not in text:
                 batch.indices.append(position)
                 batch.texts.append(text)
                 batch.token_count += len(tokens)
-    batch.program_tables = [-1] * len(batch.texts)
+        with_tables = [k for k, text in enumerate(batch.texts) if "table_" in text]
+    batch.program_tables = [-1] * len(batch.indices)
     table_index: dict[int, int] = {}
-    for k in [k for k, text in enumerate(batch.texts) if "table_" in text]:
+    for k in with_tables:
         table = tables[batch.indices[k]]
         if table is None:
             continue

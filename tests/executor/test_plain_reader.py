@@ -106,3 +106,25 @@ def test_what_the_core_leaves_to_the_full_reader(tokens: list[str], table: objec
     plain = lay_out([tokens], [table])
     output = get_core().read_execute_batch(plain)
     assert plain.indices == [] or output.status(0) == Status.DEFERRED
+
+
+SEPARATOR_TOKENS = st.sampled_from(["add(", "1", ")", "EOF", "table_sum(", "x", "", "\x1f", "\x1e", "a\x1fb",
+                                    "\x1f\x1e\x1f", "\x1e\x1f"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.lists(SEPARATOR_TOKENS, max_size=6), min_size=1, max_size=5))
+def test_lay_out_is_its_definition(programs: list[list[str]]) -> None:
+    """The chunk-wide join and counts give what joining program by program gives, leave out
+    exactly the programs whose tokens hold a separator (or that have no tokens), and lay out
+    a table for exactly the programs that mention a table op."""
+    tables = [[["x", str(i)]] for i in range(len(programs))]
+    plain = lay_out(programs, tables)
+    clean = [i for i, tokens in enumerate(programs)
+             if tokens and not any("\x1f" in t or "\x1e" in t for t in tokens)]
+    assert plain.indices == clean
+    assert plain.text() == "\x1e".join("\x1f".join(programs[i]) for i in clean).encode("utf-8", "surrogatepass")
+    with_tables = [i for i in clean if any("table_" in t for t in programs[i])]
+    laid = {clean[k]: plain.tables[which] for k, which in enumerate(plain.program_tables) if which >= 0}
+    assert sorted(laid) == with_tables
+    assert all(laid[i] == f"x\x1f{i}".encode() for i in with_tables)
