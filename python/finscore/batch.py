@@ -74,24 +74,26 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
         raise
     plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
     plain_statuses = plain_output.statuses()
-    taken = [k for k, status in enumerate(plain_statuses)
-             if status != _DEFERRED and not (official and status == _COMPLEX)]
+    left = [k for k, status in enumerate(plain_statuses)
+            if status == _DEFERRED or (official and status == _COMPLEX)]  # for the full reader
     decided = outcomes.decide_all(plain_statuses, plain_output.value_types(), plain_output.values())
-    plain_index = [-1] * count
-    if len(taken) == count:  # the common case: the core read every program itself
+    if len(plain.indices) == count:  # every program was laid out: positions are plain indices
+        invalid, results, statuses = decided  # the left ones are overwritten below
         plain_index = list(range(count))
-        invalid, results, statuses = decided
+        for k in left:
+            plain_index[k] = -1
     else:
-        for k in taken:
-            position = plain.indices[k]
-            plain_index[position] = k
-            invalid[position], results[position], statuses[position] = (column[k] for column in decided)
+        plain_index = [-1] * count
+        left_set = set(left)
+        for k, (position, flag, result, status) in enumerate(zip(plain.indices, *decided)):
+            if k not in left_set:
+                plain_index[position] = k
+                invalid[position], results[position], statuses[position] = flag, result, status
 
     # 2. the full reader takes the rest; what it lowers runs in the core, in one call
     others: dict[int, Execution | tuple[Pending, BatchOutput, int]] = {}
-    rest = {} if len(taken) == count else {
-        position: outcomes.pend(token_lists[position], tables[position])
-        for position in range(count) if plain_index[position] < 0}
+    rest = {position: outcomes.pend(token_lists[position], tables[position])
+            for position in (left if len(plain.indices) == count else range(count)) if plain_index[position] < 0}
     runnable = [position for position, pending in rest.items() if pending.program is not None]
     output = outcomes.core.execute_batch([rest[p].program for p in runnable], outcomes.rule)  # type: ignore[misc]
     for k, position in enumerate(runnable):

@@ -12,6 +12,7 @@ for the host's full reader instead; so is anything the core defers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Sequence
 
 TOKEN_SEPARATOR = "\x1f"
@@ -37,18 +38,21 @@ class PlainBatch:
 
 
 def table_text(table: Any) -> str | None:
-    """A table as the core reads it, or None when it is not a list of rows of text."""
-    if type(table) is not list:
+    """A table as the core reads it, or None when it is not a list of rows of text.
+
+    Checked for the whole table at once: rows that are non-empty lists of text, and
+    separator counts that come out exact only when no cell holds a separator.
+    """
+    if type(table) is not list or not table or not set(map(type, table)) <= {list}:
         return None
-    rows = []
-    for row in table:
-        if type(row) is not list or not row or not set(map(type, row)) <= {str}:
-            return None
-        text = TOKEN_SEPARATOR.join(row)
-        if text.count(TOKEN_SEPARATOR) != len(row) - 1 or RECORD_SEPARATOR in text:
-            return None
-        rows.append(text)
-    return RECORD_SEPARATOR.join(rows)
+    lengths = list(map(len, table))
+    if min(lengths) == 0 or not set(map(type, chain.from_iterable(table))) <= {str}:
+        return None
+    text = RECORD_SEPARATOR.join(map(TOKEN_SEPARATOR.join, table))
+    if (text.count(RECORD_SEPARATOR) != len(table) - 1
+            or text.count(TOKEN_SEPARATOR) != sum(lengths) - len(table)):
+        return None
+    return text
 
 
 def _programs_with_tables(joined: str) -> list[int]:

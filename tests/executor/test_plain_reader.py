@@ -128,3 +128,23 @@ def test_lay_out_is_its_definition(programs: list[list[str]]) -> None:
     laid = {clean[k]: plain.tables[which] for k, which in enumerate(plain.program_tables) if which >= 0}
     assert sorted(laid) == with_tables
     assert all(laid[i] == f"x\x1f{i}".encode() for i in with_tables)
+
+
+CELL_TEXTS = st.sampled_from(["", "x", "1", "$ 2", "\x1f", "\x1e", "a\x1fb", "é"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(
+    st.lists(st.lists(CELL_TEXTS, max_size=4), max_size=4),
+    st.lists(st.one_of(st.lists(CELL_TEXTS, max_size=3), st.integers(), st.text(max_size=2), st.none()), max_size=3),
+    st.lists(st.lists(st.one_of(CELL_TEXTS, st.integers(), st.none()), max_size=3), max_size=3),
+))
+def test_table_text_is_its_definition(table: list) -> None:  # type: ignore[type-arg]
+    """A table is laid out exactly when it is a non-empty list of non-empty lists of text
+    with no separator in any cell, and then as rows joined by 0x1E of cells joined by 0x1F."""
+    from finscore.plain_text import table_text
+
+    plain = (bool(table) and all(type(row) is list and row and all(type(c) is str for c in row) for row in table)
+             and not any("\x1f" in c or "\x1e" in c for row in table for c in row))
+    expected = "\x1e".join("\x1f".join(row) for row in table) if plain else None
+    assert table_text(table) == expected
