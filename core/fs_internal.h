@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+/* 1e0 .. 1e22: the powers of ten that are exact doubles. */
+extern const double FS_POWERS_OF_TEN[23];
+
 /* n in 0..22 when scale is exactly 10**n, else -1. */
 int fs_decimal_places_of_scale(double scale);
 

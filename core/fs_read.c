@@ -27,6 +27,8 @@
 #define UNIT_SEPARATOR 0x1F
 #define MAX_CELL_BYTES 64
 #define MAX_REFERENCE_DIGITS 9
+/* integers up to 2**53 are exact doubles */
+#define EXACT_INTEGER_LIMIT ((uint64_t)1 << 53)
 
 typedef struct span {
     const unsigned char *at;
@@ -36,10 +38,6 @@ typedef struct span {
 static const char *const OP_TOKENS[FS_OP_COUNT] = {
     "add(", "subtract(", "multiply(", "divide(", "exp(", "greater(",
     "table_max(", "table_min(", "table_sum(", "table_average("};
-
-static const double POWERS_OF_TEN[23] = {
-    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 static int span_is(span s, const char *text) {
     size_t n = strlen(text);
@@ -80,7 +78,6 @@ static int read_decimal(span s, double *out) {
     int negative = 0, percent = 0, integer_digits = 0, fraction_digits = 0, grouped = 0;
     int32_t group_length = 0;
     uint64_t mantissa = 0;
-    const uint64_t limit = (uint64_t)1 << 53;
     double value;
 
     if (end > 0 && s.at[end - 1] == '%') {
@@ -99,14 +96,14 @@ static int read_decimal(span s, double *out) {
         integer_digits++;
         group_length++;
         mantissa = mantissa * 10u + (uint64_t)(s.at[i] - '0');
-        if (mantissa > limit) return 0;
+        if (mantissa > EXACT_INTEGER_LIMIT) return 0;
     }
     if (grouped && group_length != 3) return 0;
     if (i < end && s.at[i] == '.') {
         for (i++; i < end && is_digit(s.at[i]); i++) {
             fraction_digits++;
             mantissa = mantissa * 10u + (uint64_t)(s.at[i] - '0');
-            if (mantissa > limit || fraction_digits > 22) return 0;
+            if (mantissa > EXACT_INTEGER_LIMIT || fraction_digits > 22) return 0;
         }
         if (integer_digits == 0 && fraction_digits == 0) return 0;
     } else if (integer_digits == 0) {
@@ -114,7 +111,7 @@ static int read_decimal(span s, double *out) {
     }
     if (i != end) return 0;
     /* both exact: one correctly rounded division, as a correctly rounding float() */
-    value = (double)mantissa / POWERS_OF_TEN[fraction_digits];
+    value = (double)mantissa / FS_POWERS_OF_TEN[fraction_digits];
     if (negative) value = -value;
     if (percent) value = value / 100.0;
     *out = value;
@@ -138,7 +135,7 @@ static int read_literal(span s, double *out) {
         for (i = 0; i < rest.length; i++) {
             if (!is_digit(rest.at[i])) return 0;
             n = n * 10u + (uint64_t)(rest.at[i] - '0');
-            if (n > ((uint64_t)1 << 53)) return 0;
+            if (n > EXACT_INTEGER_LIMIT) return 0;
         }
         *out = (double)n;
         return 1;

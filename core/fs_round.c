@@ -22,7 +22,7 @@ typedef struct u128 {
     uint64_t lo;
 } u128;
 
-static const double POWERS_OF_TEN[23] = {
+const double FS_POWERS_OF_TEN[23] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
@@ -140,7 +140,7 @@ static double to_double_half_even(u128 q, int sticky, int exponent) {
 int fs_decimal_places_of_scale(double scale) {
     int n;
     for (n = 0; n <= 22; n++) {
-        if (scale == POWERS_OF_TEN[n]) return n;
+        if (scale == FS_POWERS_OF_TEN[n]) return n;
     }
     return -1;
 }
@@ -172,7 +172,7 @@ double fs_round_places(double x, int places) {
     /* x rounded = rounded / 10**places. When the integer fits a double exactly, one IEEE
      * division by the exact power of ten is the correctly rounded quotient. */
     if (rounded.hi == 0 && rounded.lo <= (UINT64_C(1) << 53))
-        return copysign((double)rounded.lo / POWERS_OF_TEN[places], x);
+        return copysign((double)rounded.lo / FS_POWERS_OF_TEN[places], x);
     /* Otherwise (rounded / 5**places) * 2**-places, computed exactly: scale the numerator
      * up to 127 bits so that the quotient keeps at least 75 bits. */
     shift = 127 - bit_length(rounded);
