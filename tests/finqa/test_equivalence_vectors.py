@@ -8,20 +8,39 @@ of the example predictions is the figure the FinQA evaluator prints.
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 import pytest
 from support.shared import FINQA, require, vector_rows
 
-from finscore.finqa.equivalence import METHODS, equal_program, equal_program_text
+from finscore.finqa.equivalence import (
+    METHODS,
+    EquivalenceDecision,
+    ProgramComparer,
+    equal_program,
+    equal_program_text,
+)
 
 
+def _one_comparer(node_limit: int) -> Callable[[list[str], list[str]], EquivalenceDecision]:
+    return ProgramComparer(node_limit).equal_program
+
+
+# Each pair alone; one comparer for the whole file (nodes and forms shared across
+# pairs, as a scoring run does); and one that starts afresh every few pairs.
+DECIDERS = {"alone": lambda: equal_program, "shared": lambda: _one_comparer(200_000),
+            "refreshed": lambda: _one_comparer(40)}
+
+
+@pytest.mark.parametrize("decider", sorted(DECIDERS))
 @pytest.mark.parametrize("name", ["equal", "rewrites"])
-def test_every_recorded_decision(name: str) -> None:
+def test_every_recorded_decision(name: str, decider: str) -> None:
+    decide = DECIDERS[decider]()
     mismatches = []
     rows = 0
     for row in vector_rows(name):
         rows += 1
-        decision = equal_program(row["gold"], row["pred"])
+        decision = decide(row["gold"], row["pred"])
         assert decision.method in METHODS
         if decision.equal != row["equal"] or decision.divergence is not None:
             mismatches.append((row["id"], row["equal"], decision))

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from finscore.finqa.equivalence import equal_program, require_token_list
+from finscore.finqa.equivalence import ProgramComparer, require_token_list
 
 #: Longest line read; a longer one is reported (its text is not kept).
 MAX_LINE_CHARS = 1 << 24
@@ -58,6 +58,7 @@ def stream_equal_jsonl(
     was decided) and ``"used_sympy"``.
     """
     summary = EqualJsonlSummary()
+    comparer = ProgramComparer()
     line_number = 0
     while True:
         line, complete = _read_line(source)
@@ -74,7 +75,7 @@ def stream_equal_jsonl(
             content = row.row if row.row is not None else line.rstrip("\r\n")
             _report(sink, summary, line_number, row.message, content)
             continue
-        decision = equal_program(row["gold"], row["pred"])
+        decision = comparer.equal_program(row["gold"], row["pred"])
         row["equal"] = decision.equal
         if decision.divergence is not None:
             row["divergence"] = decision.divergence

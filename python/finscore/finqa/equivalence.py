@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from finscore.finqa.equivalence_canonical import Form, canonical_forms
+from finscore.finqa.equivalence_canonical import Form, OutsideFragment, canonical_forms
 from finscore.finqa.equivalence_graph import BuildFailure, ExpressionTable, build_expression
 from finscore.finqa.equivalence_points import values_differ
 from finscore.finqa.equivalence_reading import Rejection, read_gold, read_prediction
@@ -89,11 +89,37 @@ class EquivalenceDecision:
     used_sympy: bool = False
 
 
+class ProgramComparer:
+    """Decides many pairs, sharing their expression nodes and canonical forms.
+
+    Why: the programs of a file repeat the same shapes (``divide(subtract(a, b), b)``
+    and the like), so a shape's canonical form is built once per run rather than
+    once per pair. A decision never depends on the pairs decided before it, except
+    that a form the emulation once gave up on for the work it took may later be
+    found, which can only turn a "sympy" method into "canonical-form". Memory is
+    bounded: past `node_limit` nodes the shared state starts afresh.
+    """
+
+    def __init__(self, node_limit: int = 200_000) -> None:
+        self._node_limit = node_limit
+        self._table = ExpressionTable()
+        self._forms: dict[int, Form | OutsideFragment] = {}
+
+    def equal_program(self, gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> EquivalenceDecision:
+        """Decide as official ``equal_program(gold, pred)``; never raises on lists of strings."""
+        require_token_list("gold_tokens", gold_tokens)
+        require_token_list("pred_tokens", pred_tokens)
+        if len(self._table.nodes) > self._node_limit:
+            self._table, self._forms = ExpressionTable(), {}
+        return _Pair(gold_tokens, pred_tokens, self._table, self._forms).decide()
+
+
 def equal_program(gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> EquivalenceDecision:
-    """Decide as official ``equal_program(gold, pred)``; never raises on lists of strings."""
-    require_token_list("gold_tokens", gold_tokens)
-    require_token_list("pred_tokens", pred_tokens)
-    return _Pair(gold_tokens, pred_tokens).decide()
+    """Decide as official ``equal_program(gold, pred)``; never raises on lists of strings.
+
+    For many pairs, `ProgramComparer` decides the same, faster.
+    """
+    return ProgramComparer().equal_program(gold_tokens, pred_tokens)
 
 
 def equal_program_text(gold_program: str, pred_tokens: Sequence[str]) -> EquivalenceDecision:
@@ -122,10 +148,12 @@ def _within_fast_limits(table: ExpressionTable, root: int) -> bool:
 class _Pair:
     """One decision, taken in the official order of checks."""
 
-    def __init__(self, gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> None:
+    def __init__(self, gold_tokens: Sequence[str], pred_tokens: Sequence[str], table: ExpressionTable,
+                 forms: dict[int, Form | OutsideFragment]) -> None:
         self.gold = read_gold(gold_tokens)
         self.pred_tokens = pred_tokens
-        self.table = ExpressionTable()
+        self.table = table
+        self.forms = forms
         self.used_sympy = False
         self.skipped_note = (
             None
@@ -164,10 +192,11 @@ class _Pair:
             return self._gold_crash(f"expanding the gold program fails ({gold_root.reason})")
         if self.table.greater_used_as_operand(gold_root):
             return self._gold_crash("the gold program uses a 'greater' result as an operand")
-        pred_root = build_expression(steps, self.gold.symbols, self.table)
+        # the same steps expand to the same node (the table is hash-consed)
+        pred_root = gold_root if steps == self.gold.steps else build_expression(steps, self.gold.symbols, self.table)
         roots = [gold_root] + ([] if isinstance(pred_root, BuildFailure) else [pred_root])
         forms = canonical_forms(
-            self.table, [root for root in roots if _within_fast_limits(self.table, root)]
+            self.table, [root for root in roots if _within_fast_limits(self.table, root)], memo=self.forms
         )
         gold_form = forms.get(gold_root)
         if not isinstance(gold_form, Form):

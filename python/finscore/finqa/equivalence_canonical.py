@@ -38,6 +38,10 @@ class OutsideFragment(Exception):
     """sympy would take a branch this emulation does not reproduce."""
 
 
+class WorkLimitReached(OutsideFragment):
+    """The emulation gave up for the work it would take (sympy itself might not)."""
+
+
 class Form:
     """An immutable expression with structural equality and a cached hash."""
 
@@ -197,7 +201,7 @@ class Evaluator:
     def _spend(self, amount: int = 1) -> None:
         self._work_left -= amount
         if self._work_left < 0:
-            raise OutsideFragment("too much work")
+            raise WorkLimitReached("too much work")
 
     def times_number(self, number: Fraction, form: Form) -> Form:
         """Python ``Rational * expr`` (Number.__mul__ falls back to Mul)."""
@@ -437,32 +441,42 @@ def _number_power(base: Fraction, exp: Form) -> Fraction:
 
 
 def canonical_forms(
-    table: ExpressionTable, roots: Sequence[int], work_limit: int = 200_000
+    table: ExpressionTable,
+    roots: Sequence[int],
+    work_limit: int = 200_000,
+    memo: dict[int, Form | OutsideFragment] | None = None,
 ) -> dict[int, Form | OutsideFragment]:
     """sympify's result for each root, or the reason it is not modelled.
 
     The caller has already excluded a 'greater' used as an operand (sympy
-    raises TypeError there).
+    raises TypeError there). With `memo` (node number -> outcome, for one
+    table), nodes already there are not evaluated again and new outcomes are
+    added: a node's form depends on the node alone. Only `WorkLimitReached`
+    depends on the work done before it in the same call; it is never memoized.
     """
     evaluator = Evaluator(work_limit)
+    known: dict[int, Form | OutsideFragment] = {} if memo is None else memo
     forms: dict[int, Form | OutsideFragment] = {}
-    for number in table.reachable(roots):
+    for number in table.reachable(roots, known):
         node = table.nodes[number]
         if node.op == SYMBOL:
             forms[number] = Sym(node.index)
             continue
-        left, right = forms[node.left], forms[node.right]
+        left = forms[node.left] if node.left in forms else known[node.left]
+        right = forms[node.right] if node.right in forms else known[node.right]
         if isinstance(left, OutsideFragment):
             forms[number] = left
-            continue
-        if isinstance(right, OutsideFragment):
+        elif isinstance(right, OutsideFragment):
             forms[number] = right
-            continue
-        try:
-            forms[number] = _apply(evaluator, node.op, left, right)
-        except OutsideFragment as reason:
-            forms[number] = reason
-    return {root: forms[root] for root in roots}
+        else:
+            try:
+                forms[number] = _apply(evaluator, node.op, left, right)
+            except OutsideFragment as reason:
+                forms[number] = reason
+    if memo is not None:
+        memo.update((number, form) for number, form in forms.items()
+                    if not isinstance(form, WorkLimitReached))
+    return {root: forms[root] if root in forms else known[root] for root in roots}
 
 
 def _apply(evaluator: Evaluator, op: str, left: Form, right: Form) -> Form:

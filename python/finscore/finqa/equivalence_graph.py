@@ -11,7 +11,7 @@ is a valid bottom-up order with no recursion.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Container, Mapping, NamedTuple, Sequence
 
 from finscore.finqa.equivalence_reading import is_reference, is_table_op
 from finscore.reader.tokens import ARITHMETIC_OPS, StepText
@@ -28,9 +28,10 @@ INFIX: Mapping[str, str] = {
 SYMBOL = "symbol"
 
 
-@dataclass(frozen=True)
-class Node:
-    """A symbol (``index`` set) or an arithmetic op over two earlier nodes."""
+class Node(NamedTuple):
+    """A symbol (``index`` set) or an arithmetic op over two earlier nodes.
+
+    A NamedTuple: interning hashes and compares nodes at C speed."""
 
     op: str
     left: int = -1
@@ -49,7 +50,8 @@ class NodeShape:
 
 @dataclass
 class ExpressionTable:
-    """Hash-consed nodes shared by the gold and the predicted program of one pair."""
+    """Hash-consed nodes shared by the gold and the predicted program of a pair, and by
+    the pairs of a scoring run (see `finscore.finqa.equivalence.ProgramComparer`)."""
 
     nodes: list[Node] = field(default_factory=list)
     shapes: list[NodeShape] = field(default_factory=list)
@@ -92,13 +94,14 @@ class ExpressionTable:
             return False
         return self.shapes[node.left].has_greater or self.shapes[node.right].has_greater
 
-    def reachable(self, roots: Sequence[int]) -> list[int]:
-        """Node numbers needed by the roots, in bottom-up (increasing) order."""
+    def reachable(self, roots: Sequence[int], known: Container[int] = ()) -> list[int]:
+        """Node numbers needed by the roots, in bottom-up (increasing) order, leaving out
+        the `known` ones and what lies below them only."""
         seen: set[int] = set()
         stack = list(roots)
         while stack:
             number = stack.pop()
-            if number in seen:
+            if number in seen or number in known:
                 continue
             seen.add(number)
             node = self.nodes[number]

@@ -43,12 +43,13 @@ def _execute(join: Join, profile: str, python: str, progress: Progress | None) -
 
 
 def _equivalences(join: Join, progress: Progress | None) -> list[Equivalence]:
-    from finscore.finqa.equivalence import equal_program
+    from finscore.finqa.equivalence import ProgramComparer
 
+    comparer = ProgramComparer()
     decisions = []
     total = len(join.pairs)
     for done, pair in enumerate(join.pairs, start=1):
-        decision = equal_program(list(pair.gold.tokens), list(pair.prediction.tokens))
+        decision = comparer.equal_program(list(pair.gold.tokens), list(pair.prediction.tokens))
         decisions.append(Equivalence(bool(decision.equal), str(decision.method), decision.divergence))
         if progress is not None and (done % EQUIVALENCE_PROGRESS_EVERY == 0 or done == total):
             progress("equivalence", done, total)
