@@ -247,6 +247,12 @@ class BatchOutput(LazySequence[CoreResult]):
     def value(self, index: int) -> float:
         return self._doubles[self._DOUBLES * index + 2]
 
+    def failed_step(self, index: int) -> int:
+        return self._ints[self._INTS * index + 3]
+
+    def unrounded(self, index: int) -> float:
+        return self._doubles[self._DOUBLES * index + 3]
+
     def _item(self, index: int) -> CoreResult:
         i, d = self._INTS * index, self._DOUBLES * index
         first, count = self._spans[2 * index], self._spans[2 * index + 1]

@@ -10,7 +10,7 @@ Execution is built when it is indexed.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from finscore.abi import BatchOutput
 from finscore.execution import Execution, Result
@@ -143,6 +143,16 @@ class ExecutionBatch(LazySequence[Execution]):
 
     def __len__(self) -> int:
         return len(self.invalid)
+
+    def __iter__(self) -> Iterator[Execution]:
+        """Every Execution in order, chunk by chunk (no per-item search for the chunk)."""
+        built = self._built
+        for start, chunk, end in zip(self._starts, self._chunks, self._starts[1:] + [len(self)]):
+            for index in range(start, end):
+                execution = built.get(index)
+                if execution is None:
+                    execution = built[index] = chunk.execution(index - start)
+                yield execution
 
     def _item(self, index: int) -> Execution:
         built = self._built.get(index)

@@ -20,6 +20,7 @@ from finscore.status import Status
 from finscore.walker import Walk, walk
 
 FINAL_SCALE = 1e5  # the official evaluator rounds the last step to 5 places
+_STATUS_OF = {int(status): status for status in Status}
 _OK, _NO_STEPS = int(Status.OK), int(Status.NO_STEPS)
 _FLOAT, _BOOL = int(ValueType.FLOAT), int(ValueType.BOOL)
 Table = Any
@@ -108,11 +109,17 @@ class Outcomes:
         """(invalid, result, status) of a program the core ran: the official pair.
 
         `failure` is where the reading stopped after the steps the core ran, if it did.
+        The same rules as `decide_all`, for one program.
         """
         if failure is not None and (status == _OK or status == _NO_STEPS):
             return 1, "n/a", failure.status
-        invalid, results, statuses = self.decide_all([status], [value_type], [value])
-        return invalid[0], results[0], statuses[0]
+        if status == _NO_STEPS and self.official:
+            status = _OK
+        if status != _OK:
+            return 1, "n/a", status
+        if value_type == _FLOAT:
+            return 0, value, status
+        return 0, ("yes" if value else "no") if value_type == _BOOL else "n/a", status
 
     def decide_all(self, statuses: list[int], value_types: list[int],
                    values: list[float]) -> tuple[list[int], list[Result], list[int]]:
@@ -132,25 +139,37 @@ class Outcomes:
         return invalid, results, statuses
 
     def from_core(self, pending: Pending, output: BatchOutput, index: int) -> Execution:
-        result = output[index]
-        failure = pending.read.failure if pending.read is not None else None
-        invalid, final, code = self.decide(result.status, result.value_type, result.value, failure)
-        read, status = pending.read, Status(code)
-        source = partial(self.traces_of, pending, result)
+        """The Execution of program `index` of a core batch. Built field by field from the
+        output's columns (the full CoreResult only when its steps are asked for): scoring
+        builds one per prediction and profile."""
+        core_status = output.status(index)
+        read = pending.read
+        failure = read.failure if read is not None else None
+        invalid, final, code = self.decide(core_status, output.value_type(index), output.value(index), failure)
+        quirks, skipped = (read.quirks, read.skipped) if read is not None else ((), ())
+        status = _STATUS_OF[code]
+        if not invalid and core_status == _NO_STEPS:
+            return Execution(invalid=0, result=final, status=status, failed_step=None, message="no steps",
+                             quirks=quirks, skipped=skipped, profile=self.profile, python=self.python)
+        source = partial(self._traces_at, pending, output, index)
         if not invalid:
-            if result.status == Status.NO_STEPS:
-                return self.make(read, invalid=0, result=final, status=status, failed_step=None,
-                                 message="no steps")
-            unrounded = final if isinstance(final, str) else result.unrounded
-            return self.make(read, invalid=0, result=final, status=status, failed_step=None,
-                             message="", step_source=source, unrounded=unrounded)
-        if result.status == Status.OK or result.status == Status.NO_STEPS:
-            failure = read.failure if read is not None else None
-            if failure is not None:
-                return self.invalid(read, status, failure.step, failure.message, source)
-            return self.invalid(read, status, None, "the program has no steps", source)
-        failed = pending.official_index[result.failed_step] if result.failed_step >= 0 else None
-        return self.invalid(read, status, failed, self.core.status_name(code), source)
+            unrounded = final if isinstance(final, str) else output.unrounded(index)
+            return Execution(invalid=0, result=final, status=status, failed_step=None, message="",
+                             quirks=quirks, skipped=skipped, unrounded=unrounded, profile=self.profile,
+                             python=self.python, step_source=source)
+        if core_status == _OK or core_status == _NO_STEPS:
+            failed, message = ((failure.step, failure.message) if failure is not None
+                               else (None, "the program has no steps"))
+        else:
+            failed_step = output.failed_step(index)
+            failed = pending.official_index[failed_step] if failed_step >= 0 else None
+            message = self.core.status_name(code)
+        return Execution(invalid=1, result="n/a", status=status, failed_step=failed, message=message,
+                         quirks=quirks, skipped=skipped, profile=self.profile, python=self.python,
+                         step_source=source)
+
+    def _traces_at(self, pending: Pending, output: BatchOutput, index: int) -> tuple[StepTrace, ...]:
+        return self.traces_of(pending, output[index])
 
     def from_walk(self, read: ReadProgram, outcome: Walk) -> Execution:
         source = partial(_walk_traces, read, outcome)
