@@ -35,13 +35,31 @@ typedef struct span {
     int32_t length;
 } span;
 
-static const char *const OP_TOKENS[FS_OP_COUNT] = {
-    "add(", "subtract(", "multiply(", "divide(", "exp(", "greater(",
-    "table_max(", "table_min(", "table_sum(", "table_average("};
+typedef struct op_token {
+    const char *text;
+    int32_t length;
+} op_token;
 
-static int span_is(span s, const char *text) {
-    size_t n = strlen(text);
-    return (size_t)s.length == n && memcmp(s.at, text, n) == 0;
+/* lengths written out: the reader never measures a string */
+static const op_token OP_TOKENS[FS_OP_COUNT] = {
+    {"add(", 4},        {"subtract(", 9},  {"multiply(", 9},  {"divide(", 7},
+    {"exp(", 4},        {"greater(", 8},   {"table_max(", 10}, {"table_min(", 10},
+    {"table_sum(", 10}, {"table_average(", 14}};
+
+static int span_is(span s, const char *text, int32_t length) {
+    return s.length == length && memcmp(s.at, text, (size_t)length) == 0;
+}
+
+/* The op whose token this is, or FS_OP_COUNT. */
+static int32_t op_of(span s) {
+    int32_t i;
+    if (s.length < 4 || s.at[s.length - 1] != '(') return FS_OP_COUNT;
+    for (i = 0; i < FS_OP_COUNT; i++) {
+        if (s.length == OP_TOKENS[i].length && s.at[0] == (unsigned char)OP_TOKENS[i].text[0] &&
+            memcmp(s.at, OP_TOKENS[i].text, (size_t)s.length) == 0)
+            return i;
+    }
+    return FS_OP_COUNT;
 }
 
 static int spans_equal(span a, span b) {
@@ -128,7 +146,7 @@ static int read_literal(span s, double *out) {
         span rest;
         rest.at = s.at + prefix_length;
         rest.length = s.length - prefix_length;
-        if (span_is(rest, "m1")) {
+        if (span_is(rest, "m1", 2)) {
             *out = -1.0;
             return 1;
         }
@@ -257,14 +275,14 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
     for (;;) {
         if (!next_token(&tokens, &token[0])) return -1;
         if (tokens.done) /* the last token: EOF, after at least one whole step */
-            return step > 0 && span_is(token[0], "EOF") ? step : -1;
+            return step > 0 && span_is(token[0], "EOF", 3) ? step : -1;
         for (i = 1; i < 4; i++) {
             if (!next_token(&tokens, &token[i])) return -1; /* a partial step */
         }
         if (tokens.done || step == steps_capacity || step == 64) return -1;
         memset(&steps[step], 0, sizeof steps[step]);
-        for (i = 0; i < FS_OP_COUNT && !span_is(token[0], OP_TOKENS[i]); i++) continue;
-        if (i == FS_OP_COUNT || !span_is(token[3], ")")) return -1;
+        i = op_of(token[0]);
+        if (i == FS_OP_COUNT || token[3].length != 1 || token[3].at[0] != ')') return -1;
         if (!is_plain_argument(token[1]) || !is_plain_argument(token[2])) return -1;
         steps[step].op = i;
         if (i >= FS_OP_TABLE_MAX) {
@@ -313,8 +331,9 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
                               int32_t *step_types, int32_t step_types_len,
                               int32_t *program_spans, int32_t program_spans_len,
                               fs_result *results, int32_t results_len) {
-    const unsigned char *at = text, *end, *cursor;
-    int32_t p, t, first_step = 0, table_used = 0, separators;
+    const unsigned char *at = text, *end;
+    int32_t p, t, first_step = 0, table_used = 0;
+    int more = 1; /* a program starts at `at` */
 
     if (text_len < 0 || program_count < 0 || tables_len < 0 || table_count < 0 ||
         program_tables_len < 0 || steps_len < 0 || table_values_len < 0 || step_values_len < 0 ||
@@ -338,16 +357,15 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
     }
 
     end = text + text_len; /* only now: text and text_len have been checked */
-    separators = 0;
-    for (cursor = text; cursor < end; cursor++) separators += *cursor == RECORD_SEPARATOR;
-    if (separators != program_count - 1) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree */
-
     for (p = 0; p < program_count; p++) {
-        const unsigned char *stop = at;
+        const unsigned char *stop;
         table_text table = {NULL, 0};
         tokenizer tokens;
         int32_t count, used = 0, which = program_tables[p];
-        while (stop < end && *stop != RECORD_SEPARATOR) stop++;
+        if (!more) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree: fewer programs */
+        stop = memchr(at, RECORD_SEPARATOR, (size_t)(end - at));
+        more = stop != NULL; /* another program follows this one's separator */
+        if (stop == NULL) stop = end;
         if (which >= 0 && which < table_count) {
             table.at = tables + table_spans[2 * which];
             table.length = table_spans[2 * which + 1];
@@ -367,7 +385,8 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
             first_step += count;
             table_used += used;
         }
-        at = stop + 1;
+        at = more ? stop + 1 : end;
     }
+    if (more) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree: more programs */
     return FS_OK;
 }

@@ -310,6 +310,23 @@ static void test_plain_reader(void) {
     CHECK(read_batch(text, 5, tables, spans, 1, program_tables, 64, 64, results, program_spans) ==
           FS_ERR_BUFFER_TOO_SHORT);
     {
+        const int32_t none[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+        fs_result more[8];
+        int32_t more_spans[16];
+        CHECK(read_batch(text, 7, tables, spans, 1, none, 64, 64, more, more_spans) == FS_ERR_BUFFER_TOO_SHORT);
+        /* empty programs are programs: "" holds one, a lone separator two, "x" RS "" two */
+        CHECK(read_batch("", 1, 0, 0, 0, none, 64, 64, more, more_spans) == FS_OK &&
+              more[0].status == FS_DEFERRED);
+        CHECK(read_batch(RS, 2, 0, 0, 0, none, 64, 64, more, more_spans) == FS_OK &&
+              more[0].status == FS_DEFERRED && more[1].status == FS_DEFERRED);
+        CHECK(read_batch(RS, 1, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_BUFFER_TOO_SHORT);
+        CHECK(read_batch(RS, 3, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_BUFFER_TOO_SHORT);
+        CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" RS, 2, 0, 0, 0, none, 64, 64, more, more_spans) ==
+                  FS_OK && more[0].status == FS_OK && more[0].value == 3.0 && more[1].status == FS_DEFERRED);
+        CHECK(read_batch(RS "add(" US "1" US "2" US ")" US "EOF", 2, 0, 0, 0, none, 64, 64, more, more_spans) ==
+                  FS_OK && more[0].status == FS_DEFERRED && more[1].status == FS_OK && more[1].value == 3.0);
+    }
+    {
         const int32_t bad_spans[2] = {5, 1000};
         CHECK(read_batch(text, 6, tables, bad_spans, 1, program_tables, 64, 64, results, program_spans) ==
               FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS);

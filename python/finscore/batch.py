@@ -55,11 +55,11 @@ class _Chunk:
 
 
 def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
-              columns: tuple[list[int], list[Result], list[int]]) -> _Chunk:
+              columns: tuple[list[int], list[Result], list[int]], token_lists_only: bool = False) -> _Chunk:
     """Run one chunk of programs (token lists or gold program strings) and their tables,
     appending each program's invalid flag, result and status to columns."""
     token_lists = programs
-    if not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
+    if not token_lists_only and not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
         token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs]
     count = len(token_lists)
     invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
@@ -74,8 +74,7 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
         raise
     plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
     plain_statuses = plain_output.statuses()
-    left = [k for k, status in enumerate(plain_statuses)
-            if status == _DEFERRED or (official and status == _COMPLEX)]  # for the full reader
+    left = _positions_of(plain_statuses, (_DEFERRED, _COMPLEX) if official else (_DEFERRED,))  # for the full reader
     decided = outcomes.decide_all(plain_statuses, plain_output.value_types(), plain_output.values())
     if len(plain.indices) == count:  # every program was laid out: positions are plain indices
         invalid, results, statuses = decided  # the left ones are overwritten below
@@ -94,7 +93,13 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
     others: dict[int, Execution | tuple[Pending, BatchOutput, int]] = {}
     rest = {position: outcomes.pend(token_lists[position], tables[position])
             for position in (left if len(plain.indices) == count else range(count)) if plain_index[position] < 0}
-    runnable = [position for position, pending in rest.items() if pending.program is not None]
+    for position, pending in rest.items():
+        if (pending.program is not None and not pending.program.steps and pending.read is not None
+                and pending.read.failure is not None and pending.read.failure.step == 0):
+            others[position] = execution = outcomes.unread(pending)  # nothing for the core to run
+            invalid[position], results[position], statuses[position] = 1, "n/a", int(execution.status)
+    runnable = [position for position, pending in rest.items()
+                if pending.program is not None and position not in others]
     output = outcomes.core.execute_batch([rest[p].program for p in runnable], outcomes.rule)  # type: ignore[misc]
     for k, position in enumerate(runnable):
         pending = rest[position]
@@ -119,6 +124,18 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
     return _Chunk(outcomes, token_lists, tables, plain_output, plain_index, others)
 
 
+def _positions_of(statuses: list[int], wanted: tuple[int, ...]) -> list[int]:
+    """The positions holding any of the wanted statuses, in order; found at C speed
+    (list.index), as they are usually few."""
+    found: list[int] = []
+    for status in wanted:
+        at = -1
+        for _ in range(statuses.count(status)):
+            at = statuses.index(status, at + 1)
+            found.append(at)
+    return sorted(found) if len(wanted) > 1 else found
+
+
 class ExecutionBatch(LazySequence[Execution]):
     """The outcomes of many programs, in input order.
 
@@ -136,10 +153,12 @@ class ExecutionBatch(LazySequence[Execution]):
         self._starts: list[int] = []
         self._built: dict[int, Execution] = {}
 
-    def run(self, programs: list[Any], tables: list[Any]) -> None:
-        """Run one chunk: programs and their tables, position by position."""
+    def run(self, programs: list[Any], tables: list[Any], token_lists_only: bool = False) -> None:
+        """Run one chunk: programs and their tables, position by position. `token_lists_only`
+        says the caller has checked that every program is a list or tuple of tokens."""
         self._starts.append(len(self.invalid))
-        self._chunks.append(run_chunk(self._outcomes, programs, tables, (self.invalid, self.results, self.statuses)))
+        self._chunks.append(run_chunk(self._outcomes, programs, tables, (self.invalid, self.results, self.statuses),
+                                      token_lists_only))
 
     def __len__(self) -> int:
         return len(self.invalid)

@@ -165,14 +165,12 @@ class Core:
             len(text), len(tables), 4 * len(spans), 4 * count, 8 * _READ_EXECUTE_ARGUMENTS,
             STEP_STRUCT.size * steps, 8 * table_values, 8 * steps, 4 * steps, 8 * count, RESULT_STRUCT.size * count,
         )
-        inputs = bytearray(at_arguments)
-        inputs[at_text : at_text + len(text)] = text
-        inputs[at_tables : at_tables + len(tables)] = tables
-        inputs[at_spans : at_spans + 4 * len(spans)] = spans.tobytes()
-        inputs[at_program_tables : at_program_tables + 4 * count] = program_table_array.tobytes()
         with self._lock:
             base = self._reserve(total)
-            self._backend.write(base, bytes(inputs))
+            # straight into linear memory, region by region: no staging copy of the inputs
+            for at, data in ((at_text, text), (at_tables, tables), (at_spans, spans.tobytes()),
+                             (at_program_tables, program_table_array.tobytes())):
+                self._backend.write(base + at, data)
             status = self._call_packed(
                 "fs_read_execute_batch_packed", base + at_arguments,
                 base + at_text, len(text), count,
@@ -184,15 +182,15 @@ class Core:
             )
             if status != self.OK:
                 raise CoreError(status, self._name_unlocked(status), "fs_read_execute_batch refused the batch")
-            outputs = self._backend.read(base + at_values, total - at_values)
+            # each output region read once, at its exact size
+            values = self._backend.read(base + at_values, 8 * steps)
+            types = self._backend.read(base + at_types, 4 * steps)
+            program_spans = array("i")
+            program_spans.frombytes(self._backend.read(base + at_program_spans, 8 * count))
+            results = self._backend.read(base + at_results, RESULT_STRUCT.size * count)
             if keep_programs:
                 step_bytes = self._backend.read(base + at_steps, STEP_STRUCT.size * steps)
                 table_bytes = self._backend.read(base + at_table_values, 8 * table_values)
-        values = outputs[: 8 * steps]
-        types = outputs[at_types - at_values : at_types - at_values + 4 * steps]
-        program_spans = array("i")
-        program_spans.frombytes(outputs[at_program_spans - at_values : at_program_spans - at_values + 8 * count])
-        results = outputs[at_results - at_values : at_results - at_values + RESULT_STRUCT.size * count]
         if sys.byteorder != "little":
             program_spans.byteswap()
         output = BatchOutput(results, values, types, program_spans)

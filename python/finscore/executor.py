@@ -9,7 +9,6 @@ official profile's walker the rare programs whose values leave the float world.
 from __future__ import annotations
 
 from itertools import islice
-from operator import itemgetter
 from typing import Any, Callable, Iterable, Sequence
 
 from finscore.batch import ExecutionBatch
@@ -33,26 +32,32 @@ def check_options(profile: str, python: str) -> None:
 
 _PROGRAM_TYPES = frozenset((str, list, tuple))
 _TABLE_TYPES = frozenset((list, tuple, type(None)))
+_TOKEN_LIST_TYPES = frozenset((list, tuple))
 
 
-def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any]]:
-    """The programs and the tables of a chunk of (program, table) pairs, with a clear
-    TypeError for a malformed pair. Checked for the whole chunk at once, and item by item
-    only to name a culprit; token types are checked where the tokens are first joined
-    (see `finscore.batch.check_tokens`)."""
-    if set(map(type, chunk)) <= {tuple} and set(map(len, chunk)) <= {2}:
-        programs, tables = list(map(itemgetter(0), chunk)), list(map(itemgetter(1), chunk))
-        if set(map(type, programs)) <= _PROGRAM_TYPES and set(map(type, tables)) <= _TABLE_TYPES:
-            return programs, tables
+def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
+    """The programs and the tables of a chunk of (program, table) pairs (tuples or lists
+    of two), and whether every program is a token list; a clear TypeError for a malformed
+    pair. Checked for the whole chunk at once, and item by item only to name a culprit;
+    token types are checked where the tokens are first joined (see
+    `finscore.batch.check_tokens`)."""
+    try:
+        programs, tables = map(list, zip(*chunk, strict=True))
+    except (TypeError, ValueError):  # not all pairs, or pairs of different lengths: say which below
+        pass
+    else:
+        program_types = set(map(type, programs))
+        if program_types <= _PROGRAM_TYPES and set(map(type, tables)) <= _TABLE_TYPES:
+            return programs, tables, program_types <= _TOKEN_LIST_TYPES
     for item in chunk:
-        if not isinstance(item, tuple) or len(item) != 2:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
             raise TypeError("execute_many takes (program, table) pairs")
         program, table = item
         if not isinstance(program, (str, list, tuple)):
             raise TypeError(f"a program is a string or a list of tokens, not a {type(program).__name__}")
         if not isinstance(table, (list, tuple, type(None))):
             raise TypeError(f"a table is a list of rows (or None), not a {type(table).__name__}")
-    return [program for program, _ in chunk], [table for _, table in chunk]
+    return [program for program, _ in chunk], [table for _, table in chunk], False
 
 
 def execute_batch(

@@ -171,6 +171,17 @@ class Outcomes:
     def _traces_at(self, pending: Pending, output: BatchOutput, index: int) -> tuple[StepTrace, ...]:
         return self.traces_of(pending, output[index])
 
+    def unread(self, pending: Pending) -> Execution:
+        """A program whose reading failed at its first step: refused before anything runs,
+        as the core would refuse its empty remainder (no steps, the reading's failure)."""
+        read = pending.read
+        if read is None or read.failure is None or read.failure.step != 0:
+            raise ValueError("unread() is for a program whose reading failed at its first step")
+        failure = read.failure
+        return Execution(invalid=1, result="n/a", status=Status(failure.status), failed_step=failure.step,
+                         message=failure.message, quirks=read.quirks, skipped=read.skipped,
+                         profile=self.profile, python=self.python)
+
     def from_walk(self, read: ReadProgram, outcome: Walk) -> Execution:
         source = partial(_walk_traces, read, outcome)
         if outcome.status is not Status.OK:

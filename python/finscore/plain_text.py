@@ -12,7 +12,6 @@ for the host's full reader instead; so is anything the core defers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, Sequence
 
 TOKEN_SEPARATOR = "\x1f"
@@ -40,17 +39,18 @@ class PlainBatch:
 def table_text(table: Any) -> str | None:
     """A table as the core reads it, or None when it is not a list of rows of text.
 
-    Checked for the whole table at once: rows that are non-empty lists of text, and
-    separator counts that come out exact only when no cell holds a separator.
+    Checked for the whole table at once: rows that are non-empty lists, cells that
+    the join accepts (text only), and separator counts that come out exact only when
+    no cell holds a separator.
     """
-    if type(table) is not list or not table or not set(map(type, table)) <= {list}:
+    if type(table) is not list or not table or not set(map(type, table)) <= {list} or [] in table:
         return None
-    lengths = list(map(len, table))
-    if min(lengths) == 0 or not set(map(type, chain.from_iterable(table))) <= {str}:
+    try:
+        text = RECORD_SEPARATOR.join(map(TOKEN_SEPARATOR.join, table))
+    except TypeError:  # a cell that is not text
         return None
-    text = RECORD_SEPARATOR.join(map(TOKEN_SEPARATOR.join, table))
     if (text.count(RECORD_SEPARATOR) != len(table) - 1
-            or text.count(TOKEN_SEPARATOR) != sum(lengths) - len(table)):
+            or text.count(TOKEN_SEPARATOR) != sum(map(len, table)) - len(table)):
         return None
     return text
 

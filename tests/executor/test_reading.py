@@ -130,6 +130,15 @@ def test_misuse_raises_clear_exceptions() -> None:
         execute("add(1, 2)", python="three")
     with pytest.raises(TypeError, match="pairs"):
         execute_many(["add(1, 2)"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="pairs"):  # one triple among pairs is never cut short
+        execute_many([("add(1, 2)", None), ("add(1, 2)", None, None)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="pairs"):
+        execute_many([("add(1, 2)",)])  # type: ignore[list-item]
+
+
+def test_pairs_may_be_lists_of_two() -> None:
+    outcomes = execute_many([["add(1, 2)", None], ("multiply(2, 4)", None)])  # type: ignore[list-item]
+    assert [o.result for o in outcomes] == [1 + 2, 2 * 4]
 
 
 def test_many_programs_keep_their_order_across_chunks() -> None:
