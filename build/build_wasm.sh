@@ -7,8 +7,11 @@
 # The module is standalone (no imports, no JavaScript glue) so that wasmtime, browsers,
 # Node and any other WebAssembly host load the very same bytes.
 #
-# Optimization is -O2 on purpose. NEVER -Os or -Oz: at those levels emscripten links a
-# smaller, less accurate pow(), and `exp` would then differ from CPython's float ** float.
+# Optimization is -O3 (about 10% faster than -O2 at reading and running programs; the
+# same libm, and the suite's pow/round/sum oracles and every recorded vector pass on it).
+# NEVER -Os or -Oz: at those levels emscripten links a smaller, less accurate pow(), and
+# `exp` would then differ from CPython's float ** float. Neither level changes IEEE
+# semantics: no -ffast-math, and
 # -ffp-contract=off keeps every + - * / a separately rounded IEEE operation (no fused
 # multiply-add), which the exact summation rules depend on.
 #
@@ -35,7 +38,7 @@ cd "$root"
 # (/usr/share/emscripten/cache): nothing is compiled into a cache during the build.
 export SOURCE_DATE_EPOCH=0
 
-emcc -std=c99 -O2 -Wall -Wextra -Werror -ffp-contract=off \
+emcc -std=c99 -O3 -Wall -Wextra -Werror -ffp-contract=off \
     -ffile-prefix-map="$root"=/finscore \
     -sSTANDALONE_WASM=1 --no-entry \
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16777216 -sMAXIMUM_MEMORY=1073741824 \

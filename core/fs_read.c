@@ -73,19 +73,20 @@ static int is_python_space(unsigned char c) {
 
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
-/* An argument the official splitting leaves as it is: not empty, no '|', '(' or ')',
- * nothing a strip could remove (ASCII whitespace, or any non-ASCII byte at an edge,
- * which might be Unicode whitespace). */
-static int is_plain_argument(span s) {
-    int32_t i;
-    if (s.length == 0) return 0;
+/* What a byte tells the tokenizer: the token ends there, or the token holds a '#' (a
+ * reference, or a reused row) or a byte the official splitting cuts at ('|', '(', ')'). */
+enum { BYTE_ENDS_TOKEN = 1, BYTE_HASH = 2, BYTE_SPLITS = 4 };
+static const unsigned char BYTE_CLASS[256] = {
+    [UNIT_SEPARATOR] = BYTE_ENDS_TOKEN, ['#'] = BYTE_HASH,
+    ['|'] = BYTE_SPLITS, ['('] = BYTE_SPLITS, [')'] = BYTE_SPLITS};
+
+/* An argument the official splitting leaves as it is: not empty, no '|', '(' or ')'
+ * (`classes`: its bytes' classes, or-ed), nothing a strip could remove (ASCII
+ * whitespace, or any non-ASCII byte at an edge, which might be Unicode whitespace). */
+static int is_plain_argument(span s, unsigned classes) {
+    if (s.length == 0 || (classes & BYTE_SPLITS)) return 0;
     if (is_python_space(s.at[0]) || is_python_space(s.at[s.length - 1])) return 0;
-    if (s.at[0] >= 0x80 || s.at[s.length - 1] >= 0x80) return 0;
-    for (i = 0; i < s.length; i++) {
-        unsigned char c = s.at[i];
-        if (c == '|' || c == '(' || c == ')') return 0;
-    }
-    return 1;
+    return s.at[0] < 0x80 && s.at[s.length - 1] < 0x80;
 }
 
 /* The plain decimal grammar of gold programs, [+-]?(d{1,3}(,ddd)+(.d*)?|d+(.d*)?|.d+)%?,
@@ -173,10 +174,6 @@ static int read_reference(span s, int32_t *out) {
     return 1;
 }
 
-static int contains_byte(span s, unsigned char c) {
-    return s.length > 0 && memchr(s.at, c, (size_t)s.length) != NULL;
-}
-
 /* A cell as the official evaluator reads it: every '$' removed, cut at the first '(',
  * stripped; then a plain decimal. Cells with non-ASCII bytes go to the host. */
 static int read_cell(span cell, double *out) {
@@ -249,11 +246,17 @@ typedef struct tokenizer {
     int done;
 } tokenizer;
 
-/* The next token of a program; 0 when there is none left. */
-static int next_token(tokenizer *t, span *out) {
+/* The next token of a program and its bytes' classes, or-ed; 0 when there is none left. */
+static int next_token(tokenizer *t, span *out, unsigned *classes) {
     const unsigned char *stop = t->at;
+    unsigned seen = 0;
     if (t->done) return 0;
-    while (stop < t->end && *stop != UNIT_SEPARATOR) stop++;
+    for (; stop < t->end; stop++) {
+        unsigned class_of_byte = BYTE_CLASS[*stop];
+        if (class_of_byte & BYTE_ENDS_TOKEN) break;
+        seen |= class_of_byte;
+    }
+    *classes = seen;
     out->at = t->at;
     out->length = (int32_t)(stop - t->at);
     if (stop == t->end)
@@ -269,25 +272,26 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
                             int32_t steps_capacity, double *table_values, int32_t base,
                             int32_t capacity, int32_t *used) {
     span token[4];
+    unsigned classes[4];
     int32_t step = 0, i;
     uint64_t greater = 0; /* steps 0..63 that are a greater; longer programs go to the host */
     *used = 0;
     for (;;) {
-        if (!next_token(&tokens, &token[0])) return -1;
+        if (!next_token(&tokens, &token[0], &classes[0])) return -1;
         if (tokens.done) /* the last token: EOF, after at least one whole step */
             return step > 0 && span_is(token[0], "EOF", 3) ? step : -1;
         for (i = 1; i < 4; i++) {
-            if (!next_token(&tokens, &token[i])) return -1; /* a partial step */
+            if (!next_token(&tokens, &token[i], &classes[i])) return -1; /* a partial step */
         }
         if (tokens.done || step == steps_capacity || step == 64) return -1;
         memset(&steps[step], 0, sizeof steps[step]);
         i = op_of(token[0]);
         if (i == FS_OP_COUNT || token[3].length != 1 || token[3].at[0] != ')') return -1;
-        if (!is_plain_argument(token[1]) || !is_plain_argument(token[2])) return -1;
+        if (!is_plain_argument(token[1], classes[1]) || !is_plain_argument(token[2], classes[2])) return -1;
         steps[step].op = i;
         if (i >= FS_OP_TABLE_MAX) {
             int32_t count;
-            if (contains_byte(token[1], '#')) return -1; /* a reused row: the host's quirk */
+            if (classes[1] & BYTE_HASH) return -1; /* a reused row: the host's quirk */
             count = read_row(table, token[1], table_values + base + *used, capacity - base - *used);
             if (count <= 0) return -1;
             steps[step].args[0].kind = FS_ARG_TABLE_ROW;
@@ -298,7 +302,7 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
             int k;
             for (k = 0; k < 2; k++) {
                 fs_arg *arg = &steps[step].args[k];
-                if (contains_byte(token[1 + k], '#')) {
+                if (classes[1 + k] & BYTE_HASH) {
                     int32_t j;
                     if (!read_reference(token[1 + k], &j) || j >= step) return -1;
                     if (greater & ((uint64_t)1 << j)) return -1; /* text flowing on: the host's */
