@@ -17,7 +17,7 @@ from finscore.execution import Execution, Result
 from finscore.outcomes import Outcomes, Pending
 from finscore.plain_text import lay_out
 from finscore.reader.tokens import tokenize_gold_program
-from finscore.sequences import LazySequence
+from finscore.sequences import LazySequence, positions_of
 from finscore.status import Status
 
 _DEFERRED = int(Status.DEFERRED)
@@ -62,7 +62,6 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
     if not token_lists_only and not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
         token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs]
     count = len(token_lists)
-    invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
     decide, official = outcomes.decide, outcomes.official
 
     # 1. the core reads and runs the plain programs itself, in one call
@@ -74,7 +73,9 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
         raise
     plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
     plain_statuses = plain_output.statuses()
-    left = _positions_of(plain_statuses, (_DEFERRED, _COMPLEX) if official else (_DEFERRED,))  # for the full reader
+    left = positions_of(plain_statuses, _DEFERRED)  # for the full reader
+    if official and _COMPLEX in plain_statuses:
+        left = sorted(left + positions_of(plain_statuses, _COMPLEX))
     decided = outcomes.decide_all(plain_statuses, plain_output.value_types(), plain_output.values())
     if len(plain.indices) == count:  # every program was laid out: positions are plain indices
         invalid, results, statuses = decided  # the left ones are overwritten below
@@ -82,6 +83,7 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
         for k in left:
             plain_index[k] = -1
     else:
+        invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
         plain_index = [-1] * count
         left_set = set(left)
         for k, (position, flag, result, status) in enumerate(zip(plain.indices, *decided)):
@@ -122,18 +124,6 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
     columns[1].extend(results)
     columns[2].extend(statuses)
     return _Chunk(outcomes, token_lists, tables, plain_output, plain_index, others)
-
-
-def _positions_of(statuses: list[int], wanted: tuple[int, ...]) -> list[int]:
-    """The positions holding any of the wanted statuses, in order; found at C speed
-    (list.index), as they are usually few."""
-    found: list[int] = []
-    for status in wanted:
-        at = -1
-        for _ in range(statuses.count(status)):
-            at = statuses.index(status, at + 1)
-            found.append(at)
-    return sorted(found) if len(wanted) > 1 else found
 
 
 class ExecutionBatch(LazySequence[Execution]):

@@ -16,6 +16,7 @@ from finscore.execution import Execution, Result, StepTrace, StepValue
 from finscore.lowering import lower
 from finscore.reader.program import ReadFailure, ReadProgram
 from finscore.reader.read import read_program
+from finscore.sequences import positions_of
 from finscore.status import Status
 from finscore.walker import Walk, walk
 
@@ -128,14 +129,19 @@ class Outcomes:
 
         The core gives a value only with status ok: a float, or a boolean (1.0/0.0) that
         answers "yes"/"no". Officially a program without steps is valid and answers "n/a".
+        Most programs end ok with a float, so the columns start as that and only the
+        positions of the other statuses and value types are visited.
         """
         if self.official and _NO_STEPS in statuses:
             statuses = [_OK if s == _NO_STEPS else s for s in statuses]
-        invalid = [0 if s == _OK else 1 for s in statuses]
-        results: list[Result] = [
-            v if t == _FLOAT else ("yes" if v else "no") if t == _BOOL else "n/a"
-            for t, v in zip(value_types, values)
-        ]
+        invalid = [0] * len(statuses)
+        for status in set(statuses) - {_OK}:
+            for position in positions_of(statuses, status):
+                invalid[position] = 1
+        results: list[Result] = list(values)
+        for value_type in set(value_types) - {_FLOAT}:
+            for position in positions_of(value_types, value_type):
+                results[position] = ("yes" if values[position] else "no") if value_type == _BOOL else "n/a"
         return invalid, results, statuses
 
     def from_core(self, pending: Pending, output: BatchOutput, index: int) -> Execution:

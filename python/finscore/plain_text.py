@@ -76,19 +76,19 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
     Raises TypeError if a token is not text (the join refuses it).
     """
     batch = PlainBatch()
-    lengths = list(map(len, token_lists))
     texts = list(map(TOKEN_SEPARATOR.join, token_lists))
-    joined = RECORD_SEPARATOR.join(texts) if token_lists and min(lengths) > 0 else ""
-    # Every non-empty program gives len(tokens) - 1 token separators, and the programs
-    # n - 1 record separators, exactly when no token holds either; a token holding one
-    # only adds to the counts. So exact totals mean no token anywhere holds a separator
-    # (the common case, checked for the whole chunk at once).
-    if (joined and joined.count(RECORD_SEPARATOR) == len(token_lists) - 1
-            and joined.count(TOKEN_SEPARATOR) == sum(lengths) - len(token_lists)):
+    joined = RECORD_SEPARATOR.join(texts)
+    token_count = sum(map(len, token_lists))
+    # A program of n tokens gives n - 1 token separators, and the programs count - 1
+    # record separators, exactly when no token holds either and no program is empty;
+    # each exception only adds to the counts. So exact totals mean no token anywhere
+    # holds a separator and no program is empty (the common case, checked at once).
+    if (token_lists and joined.count(RECORD_SEPARATOR) == len(token_lists) - 1
+            and joined.count(TOKEN_SEPARATOR) == token_count - len(token_lists)):
         batch.indices = list(range(len(token_lists)))
         batch.texts = texts
         batch.joined = joined
-        batch.token_count = sum(lengths)
+        batch.token_count = token_count
         with_tables = _programs_with_tables(joined)
     else:
         for position, (tokens, text) in enumerate(zip(token_lists, texts)):

@@ -33,3 +33,14 @@ class LazySequence(Sequence[T]):
         if not 0 <= index < len(self):
             raise IndexError(f"{type(self).__name__} index out of range")
         return self._item(index)
+
+
+def positions_of(values: list[int], wanted: int) -> list[int]:
+    """The positions holding `wanted`, in order, found at C speed (list.count and
+    list.index): columns of statuses and value types hold few of the rare values."""
+    found: list[int] = []
+    at = -1
+    for _ in range(values.count(wanted)):
+        at = values.index(wanted, at + 1)
+        found.append(at)
+    return found
