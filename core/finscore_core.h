@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a record layout or a function signature changes. */
-#define FS_ABI_VERSION 1
+#define FS_ABI_VERSION 2
 
 /* Operations, in the official FinQA order. */
 enum fs_op {
@@ -86,6 +86,13 @@ enum fs_status {
 };
 #define FS_STATUS_FIRST 1400
 #define FS_STATUS_LAST 1419
+
+/* Two refusals of the reader's range (1420-1439, shared with the hosts' full readers),
+ * which fs_read_execute_batch reports itself where the reading is certain. */
+enum fs_read_status {
+    FS_READ_BAD_NUMBER = 1422,  /* a literal the official float() reading rejects */
+    FS_READ_UNKNOWN_ROW = 1425  /* a table step naming a row the table does not have */
+};
 
 /* One argument: 24 bytes.
  *   offset 0  int32 kind
@@ -181,9 +188,16 @@ int32_t fs_python_sum(const double *values, int32_t length, int32_t sum_rule, do
  * A program in the plain form (op( arg arg ) groups, ASCII decimals, const_N, #j
  * references to earlier numeric steps, rows found once by name with plain cells) is
  * read exactly as the official evaluator reads it, into steps, and executed; any other
- * gets the status FS_DEFERRED, for the host's full reader. program_spans receives each
- * program's first step and step count in steps/step_values/step_types (count 0 when
- * deferred). Returns FS_OK, or a refusal of the batch as a whole. */
+ * gets the status FS_DEFERRED, for the host's full reader. Two failures of the reading
+ * itself are decided here when certain: in a program that is plain everywhere else, a
+ * literal with no digit, no ',', '%' or "const", and no "inf" or "nan" in any case
+ * (float() rejects it in every way the official evaluator tries) is FS_READ_BAD_NUMBER,
+ * and a table step naming no row of its (plain) table is FS_READ_UNKNOWN_ROW; the steps
+ * before it run first, as officially, and a refusal among them comes first.
+ * failed_step is then the step that could not be read, and steps_executed the steps
+ * before it. program_spans receives each program's first step and step count (the
+ * steps read) in steps/step_values/step_types (count 0 when deferred). Returns FS_OK,
+ * or a refusal of the batch as a whole. */
 int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32_t program_count,
                               const unsigned char *tables, int32_t tables_len,
                               const int32_t *table_spans, int32_t table_count,

@@ -162,6 +162,24 @@ static int read_literal(span s, double *out) {
     return read_decimal(s, out);
 }
 
+/* A literal the official reading certainly rejects: ASCII, with no digit, no ',' or '%',
+ * no "const" and no "inf" or "nan" in any case. Without ',', '%' or "const" the official
+ * evaluator tries float() alone, and float() of ASCII text needs a digit, "inf" or "nan". */
+static int is_certainly_not_a_number(span s) {
+    int32_t i;
+    for (i = 0; i < s.length; i++) {
+        unsigned char c = s.at[i];
+        if (c >= 0x80 || is_digit(c) || c == ',' || c == '%') return 0;
+    }
+    for (i = 0; i + 3 <= s.length; i++) {
+        unsigned char a = (unsigned char)(s.at[i] | 0x20), b = (unsigned char)(s.at[i + 1] | 0x20),
+                      c = (unsigned char)(s.at[i + 2] | 0x20);
+        if ((a == 'i' && b == 'n' && c == 'f') || (a == 'n' && b == 'a' && c == 'n')) return 0;
+        if (i + 5 <= s.length && memcmp(s.at + i, "const", 5) == 0) return 0;
+    }
+    return 1;
+}
+
 /* "#j" with 1 to 9 ASCII digits. */
 static int read_reference(span s, int32_t *out) {
     int32_t i, j = 0;
@@ -199,7 +217,11 @@ typedef struct table_text {
     int32_t length;
 } table_text;
 
-/* The cells of the one row named `name` into values[0, capacity); the count, or -1. */
+#define NO_SUCH_ROW (-2)
+
+/* The cells of the one row named `name` into values[0, capacity); the count, NO_SUCH_ROW
+ * when no row has that name, or -1 for the host to decide (several rows of that name,
+ * no cells, a cell that is not plain, no room). */
 static int32_t read_row(table_text table, span name, double *values, int32_t capacity) {
     const unsigned char *row = table.at, *end = table.at + table.length;
     span found = {NULL, 0};
@@ -220,7 +242,8 @@ static int32_t read_row(table_text table, span name, double *values, int32_t cap
         }
         row = row_end + 1;
     }
-    if (matches != 1) return -1; /* missing, or several rows of that name */
+    if (matches == 0) return NO_SUCH_ROW;
+    if (matches != 1) return -1; /* several rows of that name: the host's quirk */
     {
         const unsigned char *cell = found.at, *row_end = found.at + found.length;
         while (cell < row_end && *cell != UNIT_SEPARATOR) cell++; /* skip the name */
@@ -266,16 +289,45 @@ static int next_token(tokenizer *t, span *out, unsigned *classes) {
     return 1;
 }
 
+/* After a step that cannot be read: are the remaining tokens plain op( arg arg ) groups
+ * ending in EOF? Then no check the official evaluator makes of the whole program before
+ * running it (structure, delimiters inside arguments) fails, and the failure stands. */
+static int rest_is_plain(tokenizer tokens) {
+    span token[4];
+    unsigned classes[4];
+    int32_t i;
+    for (;;) {
+        if (!next_token(&tokens, &token[0], &classes[0])) return 0;
+        if (tokens.done) return span_is(token[0], "EOF", 3);
+        for (i = 1; i < 4; i++) {
+            if (!next_token(&tokens, &token[i], &classes[i])) return 0;
+        }
+        if (tokens.done || op_of(token[0]) == FS_OP_COUNT || token[3].length != 1 || token[3].at[0] != ')')
+            return 0;
+        if (!is_plain_argument(token[1], classes[1]) || !is_plain_argument(token[2], classes[2])) return 0;
+    }
+}
+
+/* A step that cannot be read, in a program plain everywhere else: the steps before it
+ * (their count is returned) run, and *failure says why; otherwise the host decides. */
+static int32_t stop_reading(tokenizer rest, int32_t step, int32_t status, int32_t *failure) {
+    if (!rest_is_plain(rest)) return -1;
+    *failure = status;
+    return step;
+}
+
 /* Read one program's tokens into steps; its step count, or -1 when the host must decide.
- * Table rows go to table_values[base, capacity); *used says how many were written. */
+ * Table rows go to table_values[base, capacity); *used says how many were written.
+ * *failure is 0, or the status of the step the reading stopped at (see stop_reading). */
 static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
                             int32_t steps_capacity, double *table_values, int32_t base,
-                            int32_t capacity, int32_t *used) {
+                            int32_t capacity, int32_t *used, int32_t *failure) {
     span token[4];
     unsigned classes[4];
     int32_t step = 0, i;
     uint64_t greater = 0; /* steps 0..63 that are a greater; longer programs go to the host */
     *used = 0;
+    *failure = 0;
     for (;;) {
         if (!next_token(&tokens, &token[0], &classes[0])) return -1;
         if (tokens.done) /* the last token: EOF, after at least one whole step */
@@ -293,6 +345,7 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
             int32_t count;
             if (classes[1] & BYTE_HASH) return -1; /* a reused row: the host's quirk */
             count = read_row(table, token[1], table_values + base + *used, capacity - base - *used);
+            if (count == NO_SUCH_ROW) return stop_reading(tokens, step, FS_READ_UNKNOWN_ROW, failure);
             if (count <= 0) return -1;
             steps[step].args[0].kind = FS_ARG_TABLE_ROW;
             steps[step].args[0].index = base + *used;
@@ -310,13 +363,25 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
                     arg->index = j;
                 } else {
                     arg->kind = FS_ARG_LITERAL;
-                    if (!read_literal(token[1 + k], &arg->number)) return -1;
+                    if (read_literal(token[1 + k], &arg->number)) continue;
+                    if (is_certainly_not_a_number(token[1 + k]))
+                        return stop_reading(tokens, step, FS_READ_BAD_NUMBER, failure);
+                    return -1;
                 }
             }
             if (i == FS_OP_GREATER) greater |= (uint64_t)1 << step;
         }
         step++;
     }
+}
+
+/* The steps before `step` ran without a refusal; the reading stopped at `step`. */
+static void stopped_at(fs_result *result, int32_t status, int32_t step) {
+    memset(result, 0, sizeof *result);
+    result->status = status;
+    result->value_type = FS_TYPE_NONE;
+    result->failed_step = step;
+    result->steps_executed = step;
 }
 
 static void defer(fs_result *result) {
@@ -365,7 +430,7 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
         const unsigned char *stop;
         table_text table = {NULL, 0};
         tokenizer tokens;
-        int32_t count, used = 0, which = program_tables[p];
+        int32_t count, used = 0, failure = 0, which = program_tables[p];
         if (!more) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree: fewer programs */
         stop = memchr(at, RECORD_SEPARATOR, (size_t)(end - at));
         more = stop != NULL; /* another program follows this one's separator */
@@ -378,14 +443,17 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
         tokens.end = stop;
         tokens.done = 0;
         count = read_program(tokens, table, steps + first_step, steps_len - first_step,
-                             table_values, table_used, table_values_len, &used);
+                             table_values, table_used, table_values_len, &used, &failure);
         program_spans[2 * p] = first_step;
         program_spans[2 * p + 1] = count > 0 ? count : 0;
-        if (count <= 0) {
+        if (count < 0 || (count == 0 && failure == 0)) {
             defer(&results[p]);
         } else {
-            fs_execute(steps + first_step, count, count, table_values, table_used + used, sum_rule,
-                       step_values + first_step, count, step_types + first_step, count, &results[p]);
+            if (count > 0)
+                fs_execute(steps + first_step, count, count, table_values, table_used + used, sum_rule,
+                           step_values + first_step, count, step_types + first_step, count, &results[p]);
+            if (failure != 0 && (count == 0 || results[p].status == FS_OK))
+                stopped_at(&results[p], failure, count);
             first_step += count;
             table_used += used;
         }

@@ -25,6 +25,8 @@ static const char *const STATUS_NAMES[FS_STATUS_LAST - FS_STATUS_FIRST + 1] = {
 };
 
 const char *fs_status_name(int32_t status) {
+    if (status == FS_READ_BAD_NUMBER) return "bad_number";
+    if (status == FS_READ_UNKNOWN_ROW) return "unknown_row";
     if (status < FS_STATUS_FIRST || status > FS_STATUS_LAST) return "unknown_status";
     return STATUS_NAMES[status - FS_STATUS_FIRST];
 }

@@ -301,6 +301,28 @@ static void test_plain_reader(void) {
     CHECK(results[4].status == FS_OK && results[4].value == 120.0);
     CHECK(results[5].status == FS_ERR_DIVIDE_BY_ZERO && results[5].failed_step == 0);
 
+    /* certain reading failures: the steps before run, the failure is the outcome */
+    {
+        const char *stops =
+            "add(" US "1" US "2" US ")" US "divide(" US "#0" US "total" US ")" US "EOF"
+            RS "table_sum(" US "profit" US "none" US ")" US "EOF"
+            RS "divide(" US "1" US "0" US ")" US "add(" US "cash" US "1" US ")" US "EOF"
+            RS "add(" US "cash" US "1" US ")" US "add(" US "1" US "a|b" US ")" US "EOF"
+            RS "add(" US "in,f" US "1" US ")" US "EOF";
+        const int32_t stop_tables[5] = {-1, 0, -1, -1, -1};
+        fs_result r[5];
+        int32_t s[10];
+        CHECK(read_batch(stops, 5, tables, spans, 1, stop_tables, 64, 64, r, s) == FS_OK);
+        CHECK(r[0].status == FS_READ_BAD_NUMBER && r[0].failed_step == 1 && r[0].steps_executed == 1 &&
+              r[0].has_value == 0 && s[1] == 1);
+        CHECK(r[1].status == FS_READ_UNKNOWN_ROW && r[1].failed_step == 0 && s[3] == 0);
+        CHECK(r[2].status == FS_ERR_DIVIDE_BY_ZERO && r[2].failed_step == 0); /* an earlier refusal wins */
+        CHECK(r[3].status == FS_DEFERRED); /* a delimiter later on: the host's reader decides */
+        CHECK(r[4].status == FS_DEFERRED); /* "in,f" is float("inf") once commas are removed */
+        CHECK(strcmp(fs_status_name(FS_READ_BAD_NUMBER), "bad_number") == 0 &&
+              strcmp(fs_status_name(FS_READ_UNKNOWN_ROW), "unknown_row") == 0);
+    }
+
     /* too little room for steps or table cells: those programs are deferred, nothing overflows */
     CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 2, 1, results, program_spans) == FS_OK);
     CHECK(results[0].status == FS_DEFERRED && results[2].status == FS_DEFERRED);

@@ -17,7 +17,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 from finscore.sequences import LazySequence
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 
 class Op(IntEnum):

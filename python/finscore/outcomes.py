@@ -16,12 +16,13 @@ from finscore.execution import Execution, Result, StepTrace, StepValue
 from finscore.lowering import lower
 from finscore.reader.program import ReadFailure, ReadProgram
 from finscore.reader.read import read_program
-from finscore.sequences import positions_of
 from finscore.status import Status
 from finscore.walker import Walk, walk
 
 FINAL_SCALE = 1e5  # the official evaluator rounds the last step to 5 places
 _STATUS_OF = {int(status): status for status in Status}
+#: Reading failures the core's plain reader reports itself (see fs_read_execute_batch).
+_READ_BY_CORE = frozenset((int(Status.BAD_NUMBER), int(Status.UNKNOWN_ROW)))
 _OK, _NO_STEPS = int(Status.OK), int(Status.NO_STEPS)
 _FLOAT, _BOOL = int(ValueType.FLOAT), int(ValueType.BOOL)
 Table = Any
@@ -102,6 +103,9 @@ class Outcomes:
         return self.make(read, invalid=1, result="n/a", status=status, failed_step=step,
                          message=message, step_source=source, **extra)
 
+    def full_reading(self, pending: Pending) -> ReadProgram:
+        return _read_of(pending, not self.official)
+
     def traces_of(self, pending: Pending, result: CoreResult) -> tuple[StepTrace, ...]:
         return _core_traces(_read_of(pending, not self.official), pending.official_index, result)
 
@@ -125,23 +129,18 @@ class Outcomes:
     def decide_all(self, statuses: list[int], value_types: list[int],
                    values: list[float]) -> tuple[list[int], list[Result], list[int]]:
         """The official pairs of many programs the core ran whose reading did not stop early,
-        as columns (invalid flags, results, statuses), built at C speed.
+        as columns (invalid flags, results, statuses), in two passes.
 
         The core gives a value only with status ok: a float, or a boolean (1.0/0.0) that
         answers "yes"/"no". Officially a program without steps is valid and answers "n/a".
-        Most programs end ok with a float, so the columns start as that and only the
-        positions of the other statuses and value types are visited.
         """
         if self.official and _NO_STEPS in statuses:
             statuses = [_OK if s == _NO_STEPS else s for s in statuses]
-        invalid = [0] * len(statuses)
-        for status in set(statuses) - {_OK}:
-            for position in positions_of(statuses, status):
-                invalid[position] = 1
-        results: list[Result] = list(values)
-        for value_type in set(value_types) - {_FLOAT}:
-            for position in positions_of(value_types, value_type):
-                results[position] = ("yes" if values[position] else "no") if value_type == _BOOL else "n/a"
+        invalid = [0 if s == _OK else 1 for s in statuses]
+        results: list[Result] = [
+            v if t == _FLOAT else ("yes" if v else "no") if t == _BOOL else "n/a"
+            for t, v in zip(value_types, values)
+        ]
         return invalid, results, statuses
 
     def from_core(self, pending: Pending, output: BatchOutput, index: int) -> Execution:
@@ -166,6 +165,11 @@ class Outcomes:
         if core_status == _OK or core_status == _NO_STEPS:
             failed, message = ((failure.step, failure.message) if failure is not None
                                else (None, "the program has no steps"))
+        elif code in _READ_BY_CORE and read is None:  # the core's plain reader stopped: say why as the reader does
+            stopped = self.full_reading(pending).failure
+            if stopped is None or stopped.status != code:
+                raise AssertionError(f"the core and the reader disagree on {list(pending.tokens)!r}")
+            failed, message = stopped.step, stopped.message
         else:
             failed_step = output.failed_step(index)
             failed = pending.official_index[failed_step] if failed_step >= 0 else None

@@ -31,8 +31,17 @@ def key(program):  # type: ignore[no-untyped-def]
     return steps, [number(v) for v in program.table_values]
 
 
+#: Reading failures the core decides itself, where certain (see fs_read_execute_batch).
+STOPPED = (Status.BAD_NUMBER, Status.UNKNOWN_ROW)
+
+
 def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
-    """(read by the core, sent to the core); asserts agreement on every one read."""
+    """(read by the core, sent to the core); asserts agreement on every one read.
+
+    Where the core's reading stopped at a step (STOPPED), the full reader must stop at
+    that very step with that status, in both profiles, having read the same steps before;
+    the core's outcome is then that status, unless a step before it was refused.
+    """
     plain = lay_out([tokens for tokens, _ in items], [table for _, table in items])
     output = get_core().read_execute_batch(plain, keep_programs=True)
     assert output.programs is not None
@@ -42,9 +51,19 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
             continue
         taken += 1
         tokens, table = items[position]
+        result, steps_read = output[k], output.step_count(k)
         for strict in (False, True):
             read = read_program(tokens, table, strict=strict)
-            assert (read.failure, read.quirks, read.skipped) == (None, (), ()), tokens
+            assert (read.quirks, read.skipped) == ((), ()), tokens
+            if read.failure is None:
+                assert result.status not in STOPPED, tokens
+            else:
+                assert read.failure.status in STOPPED and read.failure.step == steps_read, tokens
+                if result.status in STOPPED:
+                    assert (result.status, result.failed_step, result.steps_executed) == (
+                        read.failure.status, steps_read, steps_read), tokens
+                else:  # refused while running an earlier step, which comes first
+                    assert result.status != Status.OK and 0 <= result.failed_step < steps_read, tokens
             lowered = lower(read, official=not strict)
             assert lowered is not None and key(lowered.program) == key(output.programs[k]), tokens
     return taken, len(plain.indices)
@@ -66,6 +85,7 @@ TOKENS = st.sampled_from([
     "#0", "#1", "#2", "#01", " #0", "#", "1", "2.5", "-3", "+4", ".5", "5.", "-.5", "1,000", "12,34", "1,234.5",
     "12%", "-7.5%", "%", "const_100", "const_m1", "const_", "nan", "1e5", "007", "0", "-0", "revenue",
     "x", "none", "", "a|b", "1)", "(", "9007199254740993", "0.1234567890123456789012",
+    "total", "Infinity", "-inf", "in,f", "in%f", "iconst_nf", "const", "cash flow", "-", "NaN", "e", "_", "$",
 ])
 
 
@@ -85,6 +105,33 @@ CELLS = st.sampled_from(["1", "$ 1,234", "12.5%", "( 1,234 )", "1 ( a )", "$", "
 def test_generated_cells(cells: list[str], op: str) -> None:
     table = [["", "2019"], ["row", *cells]]
     check([([op, "row", "none", ")", "EOF"], table)])
+
+
+ROWS = [["", "2019"], ["revenue", "$ 1,000", "2.5%"]]
+
+
+@pytest.mark.parametrize(
+    ("tokens", "table", "steps_before"),
+    [
+        (["subtract(", "400.0", "total", ")", "EOF"], None, 0),
+        (["add(", "1", "2", ")", "divide(", "#0", "cash flow", ")", "EOF"], None, 1),
+        (["add(", "-", "2", ")", "add(", "1", "a|b", ")", "EOF"], None, None),  # a delimiter later comes first
+        (["add(", "in,f", "2", ")", "EOF"], None, None),                       # float() of "inf" after all
+        (["table_max(", "2", "none", ")", "EOF"], ROWS, 0),
+        (["add(", "1", "2", ")", "table_sum(", "revenues", "none", ")", "EOF"], ROWS, 1),
+        (["table_sum(", "revenue", "none", ")", "table_sum(", "x", "none", ")", "add(", "1", ")"], ROWS, None),
+    ],
+)
+def test_what_the_core_decides_when_reading_stops(tokens: list[str], table: object,
+                                                  steps_before: int | None) -> None:
+    """Certain reading failures are decided by the core, as the full reader decides them;
+    anything less certain is deferred (steps_before None)."""
+    output = get_core().read_execute_batch(lay_out([tokens], [table]))
+    if steps_before is None:
+        assert output.status(0) == Status.DEFERRED
+    else:
+        assert output.status(0) in STOPPED and output.step_count(0) == steps_before
+    check([(tokens, table)])
 
 
 @pytest.mark.parametrize(
