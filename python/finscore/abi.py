@@ -197,16 +197,19 @@ class BatchOutput(LazySequence[CoreResult]):
     def __init__(self, results: bytes, step_values: bytes, step_types: bytes, spans: Sequence[int]) -> None:
         """`spans`: each program's first step and step count in the step arrays, flat
         (first, count, first, count, ...)."""
-        self._ints, self._doubles = array("i"), array("d")
-        self._ints.frombytes(results)  # the same records, seen as int32s and as doubles
-        self._doubles.frombytes(results)
-        self._values = array("d")
-        self._values.frombytes(step_values)
-        self._types = array("i")
-        self._types.frombytes(step_types)
-        if sys.byteorder != "little":  # the module's memory is little-endian
-            for column in (self._ints, self._doubles, self._values, self._types):
+        self._ints: memoryview | array[int]
+        self._doubles: memoryview | array[float]
+        self._values: memoryview | array[float]
+        self._types: memoryview | array[int]
+        if sys.byteorder == "little":  # the module's memory order: the bytes are read in place
+            self._ints, self._doubles = memoryview(results).cast("i"), memoryview(results).cast("d")
+            self._values, self._types = memoryview(step_values).cast("d"), memoryview(step_types).cast("i")
+        else:
+            ints, doubles, values, types = array("i", results), array("d", results), array("d", step_values), array(
+                "i", step_types)
+            for column in (ints, doubles, values, types):
                 column.byteswap()
+            self._ints, self._doubles, self._values, self._types = ints, doubles, values, types
         self._spans = spans
         self.programs: list[CoreProgram | None] | None = None  # see Core.read_execute_batch
 
@@ -258,7 +261,7 @@ class BatchOutput(LazySequence[CoreResult]):
         first, count = self._spans[2 * index], self._spans[2 * index + 1]
         return CoreResult(self._ints[i], bool(self._ints[i + 1]), self._ints[i + 2], self._ints[i + 3],
                           self._doubles[d + 2], self._doubles[d + 3], self._ints[i + 8],
-                          self._values[first : first + count], self._types[first : first + count])
+                          tuple(self._values[first : first + count]), tuple(self._types[first : first + count]))
 
 
 def decode_program(steps: bytes, table_values: bytes, first: int, count: int) -> CoreProgram:

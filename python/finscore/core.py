@@ -36,6 +36,14 @@ _READ_EXECUTE_ARGUMENTS = 22
 _NAME_LIMIT = 64  # longest status name is far shorter; bounds the read
 
 
+def _packed(*arguments: int) -> bytes:
+    """Arguments of a *_packed entry point, as the int64s it reads from memory."""
+    packed = array("q", arguments)
+    if sys.byteorder != "little":  # the module's memory is little-endian
+        packed.byteswap()
+    return packed.tobytes()
+
+
 class CoreError(RuntimeError):
     """The core refused a call as a whole (misuse of the ABI, not a program's outcome)."""
 
@@ -167,12 +175,7 @@ class Core:
         )
         with self._lock:
             base = self._reserve(total)
-            # straight into linear memory, region by region: no staging copy of the inputs
-            for at, data in ((at_text, text), (at_tables, tables), (at_spans, spans.tobytes()),
-                             (at_program_tables, program_table_array.tobytes())):
-                self._backend.write(base + at, data)
-            status = self._call_packed(
-                "fs_read_execute_batch_packed", base + at_arguments,
+            arguments = _packed(
                 base + at_text, len(text), count,
                 base + at_tables, len(tables), base + at_spans, table_count,
                 base + at_program_tables, count, int(sum_rule),
@@ -180,14 +183,21 @@ class Core:
                 base + at_values, steps, base + at_types, steps,
                 base + at_program_spans, 2 * count, base + at_results, count,
             )
+            # straight into linear memory, region by region: no staging copy of the inputs
+            self._backend.write_all(((base + at_text, text), (base + at_tables, tables),
+                                     (base + at_spans, spans.tobytes()),
+                                     (base + at_program_tables, program_table_array.tobytes()),
+                                     (base + at_arguments, arguments)))
+            status = self._backend.call("fs_read_execute_batch_packed", base + at_arguments,
+                                        _READ_EXECUTE_ARGUMENTS)
             if status != self.OK:
                 raise CoreError(status, self._name_unlocked(status), "fs_read_execute_batch refused the batch")
             # each output region read once, at its exact size
-            values = self._backend.read(base + at_values, 8 * steps)
-            types = self._backend.read(base + at_types, 4 * steps)
+            values, types, span_bytes, results = self._backend.read_all((
+                (base + at_values, 8 * steps), (base + at_types, 4 * steps),
+                (base + at_program_spans, 8 * count), (base + at_results, RESULT_STRUCT.size * count)))
             program_spans = array("i")
-            program_spans.frombytes(self._backend.read(base + at_program_spans, 8 * count))
-            results = self._backend.read(base + at_results, RESULT_STRUCT.size * count)
+            program_spans.frombytes(span_bytes)
             if keep_programs:
                 step_bytes = self._backend.read(base + at_steps, STEP_STRUCT.size * steps)
                 table_bytes = self._backend.read(base + at_table_values, 8 * table_values)
@@ -204,11 +214,8 @@ class Core:
 
     def _call_packed(self, name: str, at: int, *arguments: int) -> int:
         """Call a *_packed entry point: its arguments go into memory at `at`, so that only two
-        cross the call (wasmtime-py spends about 7 microseconds on each argument it passes)."""
-        packed = array("q", arguments)
-        if sys.byteorder != "little":
-            packed.byteswap()
-        self._backend.write(at, packed.tobytes())
+        cross the call (a host may pay for each argument it passes)."""
+        self._backend.write(at, _packed(*arguments))
         return self._backend.call(name, at, len(arguments))
 
     def _name_unlocked(self, status: int) -> str:

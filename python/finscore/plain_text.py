@@ -76,8 +76,7 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
     Raises TypeError if a token is not text (the join refuses it).
     """
     batch = PlainBatch()
-    texts = list(map(TOKEN_SEPARATOR.join, token_lists))
-    joined = RECORD_SEPARATOR.join(texts)
+    joined = RECORD_SEPARATOR.join(map(TOKEN_SEPARATOR.join, token_lists))
     token_count = sum(map(len, token_lists))
     # A program of n tokens gives n - 1 token separators, and the programs count - 1
     # record separators, exactly when no token holds either and no program is empty;
@@ -86,11 +85,11 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
     if (token_lists and joined.count(RECORD_SEPARATOR) == len(token_lists) - 1
             and joined.count(TOKEN_SEPARATOR) == token_count - len(token_lists)):
         batch.indices = list(range(len(token_lists)))
-        batch.texts = texts
         batch.joined = joined
         batch.token_count = token_count
         with_tables = _programs_with_tables(joined)
     else:
+        texts = list(map(TOKEN_SEPARATOR.join, token_lists))
         for position, (tokens, text) in enumerate(zip(token_lists, texts)):
             if text.count(TOKEN_SEPARATOR) == len(tokens) - 1 and RECORD_SEPARATOR not in text:
                 batch.indices.append(position)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from importlib import resources
-from typing import Protocol
+from typing import Protocol, Sequence
 
 WASM_RESOURCE = "finscore_core.wasm"
 
@@ -24,6 +24,14 @@ class WasmBackend(Protocol):
     def read(self, address: int, size: int) -> bytes: ...
 
     def write(self, address: int, data: bytes) -> None: ...
+
+    def read_all(self, regions: Sequence[tuple[int, int]]) -> list[bytes]:
+        """Several (address, size) regions at once: a batch reads its outputs in one go."""
+        ...
+
+    def write_all(self, writes: Sequence[tuple[int, bytes]]) -> None:
+        """Several (address, data) writes at once."""
+        ...
 
 
 def module_bytes() -> bytes:

@@ -8,7 +8,7 @@ the module bytes from the package are compiled synchronously.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from finscore.host.backend import CoreLoadError, module_bytes
 
@@ -47,3 +47,10 @@ class PyodideBackend:
 
     def write(self, address: int, data: bytes) -> None:
         self._view(address, len(data)).assign(data)
+
+    def read_all(self, regions: Sequence[tuple[int, int]]) -> list[bytes]:
+        return [self.read(address, size) for address, size in regions]
+
+    def write_all(self, writes: Sequence[tuple[int, bytes]]) -> None:
+        for address, data in writes:
+            self.write(address, data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from finscore.host.backend import CoreLoadError
 
@@ -164,19 +164,34 @@ class WasmtimeBackend:
         result = self._exports[name](self._store, *args)
         return 0 if result is None else int(result)
 
-    def _address(self, address: int, size: int) -> int:
-        """The host address of linear memory [address, address + size), bounds-checked
-        (public wasmtime API; memory may move when it grows, so asked for each time)."""
-        length = self._memory.data_len(self._store)
+    def _memory_span(self) -> tuple[int, int]:
+        """(host address, length) of linear memory, through the public wasmtime API; memory
+        may move when it grows, so this is asked for at each access (or group of accesses)."""
+        return ctypes.addressof(self._memory.data_ptr(self._store).contents), self._memory.data_len(self._store)
+
+    @staticmethod
+    def _check(address: int, size: int, length: int) -> None:
         if address < 0 or size < 0 or address + size > length:
             raise IndexError(f"linear memory [{address}, {address + size}) is outside its {length} bytes")
-        return ctypes.addressof(self._memory.data_ptr(self._store).contents) + address
 
     def read(self, address: int, size: int) -> bytes:
-        return ctypes.string_at(self._address(address, size), size) if size else b""
+        return self.read_all(((address, size),))[0]
 
     def write(self, address: int, data: bytes) -> None:
-        size = len(data)
-        if size:
-            source = data if isinstance(data, bytes) else (ctypes.c_char * size).from_buffer(data)
-            ctypes.memmove(self._address(address, size), source, size)
+        self.write_all(((address, data),))
+
+    def read_all(self, regions: Sequence[tuple[int, int]]) -> list[bytes]:
+        base, length = self._memory_span()
+        for address, size in regions:
+            self._check(address, size, length)
+        return [ctypes.string_at(base + address, size) if size else b"" for address, size in regions]
+
+    def write_all(self, writes: Sequence[tuple[int, bytes]]) -> None:
+        base, length = self._memory_span()
+        for address, data in writes:
+            self._check(address, len(data), length)
+        for address, data in writes:
+            size = len(data)
+            if size:
+                source = data if isinstance(data, bytes) else (ctypes.c_char * size).from_buffer(data)
+                ctypes.memmove(base + address, source, size)
