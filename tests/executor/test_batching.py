@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Sequence
 
 import pytest
 
@@ -28,6 +29,12 @@ class CountingBackend:
 
     def write(self, address: int, data: bytes) -> None:
         self.inner.write(address, data)
+
+    def read_all(self, regions: Sequence[tuple[int, int]]) -> list[bytes]:
+        return self.inner.read_all(regions)
+
+    def write_all(self, writes: Sequence[tuple[int, bytes]]) -> None:
+        self.inner.write_all(writes)
 
 
 def test_ten_thousand_programs_cost_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
