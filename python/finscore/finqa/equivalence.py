@@ -133,6 +133,8 @@ def require_token_list(name: str, tokens: object) -> None:
     """Raise a TypeError naming ``name`` unless ``tokens`` is a list (sequence) of str."""
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence):
         raise TypeError(f"{name} must be a list of strings, got {type(tokens).__name__}")
+    if set(map(type, tokens)) <= {str}:  # the usual case, checked at C speed
+        return
     for position, token in enumerate(tokens):
         if not isinstance(token, str):
             raise TypeError(
@@ -151,6 +153,7 @@ class _Pair:
     def __init__(self, gold_tokens: Sequence[str], pred_tokens: Sequence[str], table: ExpressionTable,
                  forms: dict[int, Form | OutsideFragment]) -> None:
         self.gold = read_gold(gold_tokens)
+        self.gold_tokens = gold_tokens
         self.pred_tokens = pred_tokens
         self.table = table
         self.forms = forms
@@ -184,7 +187,9 @@ class _Pair:
         )
 
     def decide(self) -> EquivalenceDecision:
-        steps = read_prediction(self.pred_tokens, self.gold.symbols)
+        # the gold program's own tokens need not be split and parsed again
+        same_tokens = self.gold.unreadable is None and self.pred_tokens == self.gold_tokens
+        steps = read_prediction(self.pred_tokens, self.gold.symbols, self.gold.steps if same_tokens else None)
         if isinstance(steps, Rejection):
             return self._decision(False, steps.method)
         gold_root = build_expression(self.gold.steps, self.gold.symbols, self.table)

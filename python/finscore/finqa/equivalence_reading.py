@@ -80,7 +80,8 @@ class Rejection:
 
 
 def read_prediction(
-    tokens: Sequence[str], symbols: Mapping[str, int]
+    tokens: Sequence[str], symbols: Mapping[str, int],
+    parsed: Sequence[StepText | None] | None = None,
 ) -> tuple[StepText, ...] | Rejection:
     """Apply the official prediction checks in their order; the first failure wins.
 
@@ -88,16 +89,24 @@ def read_prediction(
     that is not an integer or does not point strictly backwards, and any
     structure or piece error make the prediction non-equivalent. A negative
     reference passes this check (officially it fails later, when resolved).
+    `parsed`: these very tokens already split and parsed without error (the gold
+    program's own reading, for a prediction identical to it).
     """
     body = drop_last_token(tokens)
     if not structure_ok(body):
         return Rejection("structure", "an op name or ')' is out of place")
+    if parsed is not None and None in parsed:
+        raise ValueError("parsed steps must all have been read")
     steps: list[StepText] = []
-    for index, piece in enumerate(split_pieces(body)):
-        try:
-            step = parse_piece(piece)
-        except PieceError as error:
-            return Rejection("structure", f"step {index}: {error.reason}")
+    readings: Sequence[str | StepText | None] = split_pieces(body) if parsed is None else parsed
+    for index, reading in enumerate(readings):
+        if isinstance(reading, StepText):
+            step = reading
+        else:
+            try:
+                step = parse_piece(str(reading))
+            except PieceError as error:
+                return Rejection("structure", f"step {index}: {error.reason}")
         if is_table_op(step.op):
             if step.text not in symbols:
                 return Rejection(
