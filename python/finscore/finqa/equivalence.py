@@ -39,8 +39,7 @@ that an unreadable gold step the prediction never needs is skipped), and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from finscore.finqa.equivalence_canonical import Form, OutsideFragment, canonical_forms
 from finscore.finqa.equivalence_graph import BuildFailure, ExpressionTable, build_expression
@@ -73,8 +72,7 @@ METHODS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class EquivalenceDecision:
+class EquivalenceDecision(NamedTuple):
     """The official program-equivalence answer and how it was obtained.
 
     ``method`` is one of `METHODS`. ``divergence`` is set when the official
@@ -166,6 +164,8 @@ class _Pair:
         )
 
     def _decision(self, equal: bool, method: str, crash: str | None = None) -> EquivalenceDecision:
+        if self.skipped_note is None and crash is None:
+            return EquivalenceDecision(equal, method, None, self.used_sympy)
         notes = [note for note in (self.skipped_note, crash) if note]
         return EquivalenceDecision(
             equal, method, "; ".join(notes) if notes else None, self.used_sympy

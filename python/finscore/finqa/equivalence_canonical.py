@@ -454,6 +454,8 @@ def canonical_forms(
     added: a node's form depends on the node alone. Only `WorkLimitReached`
     depends on the work done before it in the same call; it is never memoized.
     """
+    if memo is not None and all(root in memo for root in roots):  # every shape seen before
+        return {root: memo[root] for root in roots}
     evaluator = Evaluator(work_limit)
     known: dict[int, Form | OutsideFragment] = {} if memo is None else memo
     forms: dict[int, Form | OutsideFragment] = {}

@@ -10,7 +10,7 @@ is not FinQA is always an error, because every denominator depends on it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from finscore.reader.tokens import tokenize_gold_program
 
@@ -22,8 +22,7 @@ class FinqaInputError(ValueError):
     """Input that cannot be scored at all, with a message meant for the user."""
 
 
-@dataclass(frozen=True)
-class Prediction:
+class Prediction(NamedTuple):
     """One usable entry of a prediction file; `position` is its index in the file."""
 
     id: str
@@ -51,8 +50,7 @@ class PredictionFile:
         return len(self.entries) + len(self.malformed)
 
 
-@dataclass(frozen=True)
-class GoldExample:
+class GoldExample(NamedTuple):
     id: str
     table: list[Any]
     program: str

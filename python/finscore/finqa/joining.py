@@ -15,7 +15,7 @@ and all are excluded.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from finscore.finqa.inputs import (
     FinqaInputError,
@@ -51,8 +51,7 @@ class Exclusion:
         return f"{who}: {self.detail}"
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(NamedTuple):
     gold: GoldExample
     prediction: Prediction
 

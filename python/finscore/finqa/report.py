@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from finscore.execution import Execution, json_value
 from finscore.finqa.joining import Exclusion
@@ -71,15 +71,13 @@ class QuirkCount:
         return {"status": self.status, "relied_on": self.relied_on, "decided": self.decided}
 
 
-@dataclass(frozen=True)
-class Equivalence:
+class Equivalence(NamedTuple):
     equal: bool
     method: str
     divergence: str | None
 
 
-@dataclass(frozen=True)
-class ExampleResult:
+class ExampleResult(NamedTuple):
     """One gold example: its prediction (if any), how it executed, and why it failed."""
 
     id: str
