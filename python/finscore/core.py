@@ -142,27 +142,23 @@ class Core:
         output's `programs` (None where deferred), so that tests can compare readings.
         """
         return self.read_execute_text(
-            plain.text() if plain.indices else b"", len(plain.indices), plain.tables, plain.program_tables,
-            steps=plain.token_count // 4 + 1, table_values=4 * plain.table_cells + 64, sum_rule=sum_rule,
-            keep_programs=keep_programs,
+            plain.text() if plain.indices else b"", len(plain.indices), plain.table_bytes, plain.table_spans,
+            plain.program_tables, steps=plain.token_count // 4 + 1, table_values=4 * plain.table_cells + 64,
+            sum_rule=sum_rule, keep_programs=keep_programs,
         )
 
-    def read_execute_text(self, text: bytes, count: int, tables: Sequence[bytes], program_tables: Sequence[int],
-                          *, steps: int, table_values: int, sum_rule: SumRule = SumRule.PY311,
-                          keep_programs: bool = False) -> BatchOutput:
+    def read_execute_text(self, text: bytes, count: int, tables: bytes, table_spans: Sequence[int],
+                          program_tables: Sequence[int], *, steps: int, table_values: int,
+                          sum_rule: SumRule = SumRule.PY311, keep_programs: bool = False) -> BatchOutput:
         """fs_read_execute_batch on text already laid out (see finscore.plain_text), with room
-        for `steps` steps and `table_values` table cells."""
+        for `steps` steps and `table_values` table cells. `tables` holds every table, and
+        `table_spans` each one's offset and length in it."""
         if not count:
             empty = BatchOutput(b"", b"", b"", [])
             empty.programs = [] if keep_programs else None
             return empty
-        spans = array("i")
-        offset = 0
-        for table in tables:
-            spans.extend((offset, len(table)))
-            offset += len(table)
-        table_count = len(tables)
-        tables = b"".join(tables)
+        spans = array("i", table_spans)
+        table_count = len(table_spans) // 2
         program_table_array = array("i", program_tables)
         if sys.byteorder != "little":  # the module's memory is little-endian
             spans.byteswap()

@@ -12,6 +12,7 @@ for the host's full reader instead; so is anything the core defers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate, chain
 from typing import Any, Sequence
 
 TOKEN_SEPARATOR = "\x1f"
@@ -26,10 +27,20 @@ class PlainBatch:
     indices: list[int] = field(default_factory=list)  # chunk positions of the programs sent
     texts: list[str] = field(default_factory=list)
     program_tables: list[int] = field(default_factory=list)
-    tables: list[bytes] = field(default_factory=list)
+    table_bytes: bytes = b""  # every table laid out, one after another
+    table_spans: list[int] = field(default_factory=list)  # per table: offset and length in table_bytes
     table_cells: int = 0
     token_count: int = 0
     joined: str | None = None  # the texts joined, when already made
+
+    @property
+    def table_count(self) -> int:
+        return len(self.table_spans) // 2
+
+    def table(self, which: int) -> bytes:
+        """Table `which` as the core reads it."""
+        offset, length = self.table_spans[2 * which], self.table_spans[2 * which + 1]
+        return self.table_bytes[offset : offset + length]
 
     def text(self) -> bytes:
         joined = RECORD_SEPARATOR.join(self.texts) if self.joined is None else self.joined
@@ -97,6 +108,7 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
                 batch.token_count += len(tokens)
         with_tables = [k for k, text in enumerate(batch.texts) if "table_" in text]
     batch.program_tables = [-1] * len(batch.indices)
+    needed: list[Any] = []  # distinct tables, in order of first use
     table_index: dict[int, int] = {}
     for k in with_tables:
         table = tables[batch.indices[k]]
@@ -104,12 +116,68 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
             continue
         which = table_index.get(id(table))
         if which is None:
-            laid = table_text(table)
-            which = -1
-            if laid is not None:
-                which = len(batch.tables)
-                batch.tables.append(laid.encode("utf-8", ENCODING_ERRORS))
-                batch.table_cells += laid.count(TOKEN_SEPARATOR) + laid.count(RECORD_SEPARATOR) + 1
-            table_index[id(table)] = which
+            which = table_index[id(table)] = len(needed)
+            needed.append(table)
         batch.program_tables[k] = which
+    if needed:
+        laid_out = _tables_at_once(needed)
+        if laid_out is None:
+            laid_out = _tables_one_by_one(needed)
+        kept, batch.table_bytes, batch.table_spans, batch.table_cells = laid_out
+        batch.program_tables = [kept[which] if which >= 0 else -1 for which in batch.program_tables]
     return batch
+
+
+_LaidOutTables = tuple[list[int], bytes, list[int], int]  # (index kept per table or -1, bytes, spans, cells)
+
+
+def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
+    """All the tables in one text, checked at once, or None when any one of them is odd
+    (then each is laid out, or left out, on its own). Rows follow one another across
+    tables; a table's span covers its own rows and separators only."""
+    if not set(map(type, tables)) <= {list} or [] in tables:
+        return None
+    rows = list(chain.from_iterable(tables))
+    if not set(map(type, rows)) <= {list} or [] in rows:
+        return None
+    try:
+        row_texts = list(map(TOKEN_SEPARATOR.join, rows))
+    except TypeError:  # a cell that is not text
+        return None
+    text = RECORD_SEPARATOR.join(row_texts)
+    cells = sum(map(len, rows))
+    if text.count(RECORD_SEPARATOR) != len(rows) - 1 or text.count(TOKEN_SEPARATOR) != cells - len(rows):
+        return None
+    if text.isascii():
+        data, row_lengths = text.encode("ascii"), list(map(len, row_texts))
+    else:
+        data = text.encode("utf-8", ENCODING_ERRORS)
+        row_lengths = [len(row.encode("utf-8", ENCODING_ERRORS)) for row in row_texts]
+    row_ends = [0, *accumulate(row_lengths)]  # bytes of the rows before row i, separators aside
+    spans: list[int] = []
+    first = 0
+    for table in tables:
+        last = first + len(table)
+        start = row_ends[first] + first
+        spans += (start, row_ends[last] + last - 1 - start)
+        first = last
+    return list(range(len(tables))), data, spans, cells
+
+
+def _tables_one_by_one(tables: list[Any]) -> _LaidOutTables:
+    kept: list[int] = []
+    pieces: list[bytes] = []
+    spans: list[int] = []
+    cells, offset = 0, 0
+    for table in tables:
+        laid = table_text(table)
+        if laid is None:
+            kept.append(-1)
+            continue
+        kept.append(len(pieces))
+        piece = laid.encode("utf-8", ENCODING_ERRORS)
+        spans += (offset, len(piece))
+        offset += len(piece)
+        pieces.append(piece)
+        cells += laid.count(TOKEN_SEPARATOR) + laid.count(RECORD_SEPARATOR) + 1
+    return kept, b"".join(pieces), spans, cells

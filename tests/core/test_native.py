@@ -129,7 +129,7 @@ def test_native_plain_reader_survives_hostile_text_under_sanitizers(native: Path
     assert len(native_lines) == len(lines)
     core = get_core()
     for (programs, table), line in zip(batches, native_lines):
-        output = core.read_execute_text(b"\x1e".join(programs), len(programs), [table] if table else [],
+        output = core.read_execute_text(b"\x1e".join(programs), len(programs), table, [0, len(table)] if table else [],
                                         [0 if table else -1] * len(programs), steps=256, table_values=256)
         mine = [(str(output.status(k)), _bits(output.value(k)) if output.status(k) == 1400 else "0" * 16)
                 for k in range(len(programs))]

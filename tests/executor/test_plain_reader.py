@@ -172,7 +172,7 @@ def test_lay_out_is_its_definition(programs: list[list[str]]) -> None:
     assert plain.indices == clean
     assert plain.text() == "\x1e".join("\x1f".join(programs[i]) for i in clean).encode("utf-8", "surrogatepass")
     with_tables = [i for i in clean if any("table_" in t for t in programs[i])]
-    laid = {clean[k]: plain.tables[which] for k, which in enumerate(plain.program_tables) if which >= 0}
+    laid = {clean[k]: plain.table(which) for k, which in enumerate(plain.program_tables) if which >= 0}
     assert sorted(laid) == with_tables
     assert all(laid[i] == f"x\x1f{i}".encode() for i in with_tables)
 
@@ -191,7 +191,31 @@ def test_table_text_is_its_definition(table: list) -> None:  # type: ignore[type
     with no separator in any cell, and then as rows joined by 0x1E of cells joined by 0x1F."""
     from finscore.plain_text import table_text
 
-    plain = (bool(table) and all(type(row) is list and row and all(type(c) is str for c in row) for row in table)
+    assert table_text(table) == _expected_table_text(table)
+
+
+def _expected_table_text(table: object) -> str | None:
+    plain = (isinstance(table, list) and bool(table)
+             and all(type(row) is list and row and all(type(c) is str for c in row) for row in table)
              and not any("\x1f" in c or "\x1e" in c for row in table for c in row))
-    expected = "\x1e".join("\x1f".join(row) for row in table) if plain else None
-    assert table_text(table) == expected
+    return "\x1e".join("\x1f".join(row) for row in table) if plain else None  # type: ignore[union-attr]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(
+    st.lists(st.lists(CELL_TEXTS, max_size=4), max_size=4),
+    st.lists(st.one_of(st.lists(CELL_TEXTS, max_size=3), st.integers(), st.none()), max_size=3),
+    st.none(),
+), min_size=1, max_size=4))
+def test_tables_laid_out_together_are_each_its_definition(tables: list) -> None:  # type: ignore[type-arg]
+    """Several tables in one batch (laid out at once, or one by one when any is odd): each
+    program gets exactly its own table's text, or none when that table cannot be laid out."""
+    programs = [["table_sum(", "x", "none", ")", "EOF"] for _ in tables]
+    plain = lay_out(programs, tables)
+    for k, which in enumerate(plain.program_tables):
+        expected = _expected_table_text(tables[k])
+        got = plain.table(which).decode("utf-8", "surrogatepass") if which >= 0 else None
+        assert got == expected, (k, tables)
+    assert plain.table_cells == sum(
+        text.count("\x1f") + text.count("\x1e") + 1
+        for text in {id(t): _expected_table_text(t) for t in tables}.values() if text is not None)
