@@ -35,23 +35,24 @@ class _Chunk:
     """What one chunk needs to build the Execution of any of its programs later."""
 
     def __init__(self, outcomes: Outcomes, token_lists: list[Sequence[str]], tables: list[Any],
-                 plain_output: BatchOutput, plain_index: list[int],
+                 plain_output: BatchOutput, plain_index: list[int] | None,
                  others: dict[int, Execution | tuple[Pending, BatchOutput, int]]) -> None:
         self.outcomes = outcomes
         self.token_lists = token_lists
         self.tables = tables
         self.plain_output = plain_output
-        self.plain_index = plain_index  # per position: its index in plain_output, or -1
+        # per position not in `others`: its index in plain_output (None: the position itself)
+        self.plain_index = plain_index
         self.others = others
 
     def execution(self, position: int) -> Execution:
-        k = self.plain_index[position]
-        if k >= 0:
-            pending = self.outcomes.plain(self.token_lists[position], self.tables[position],
-                                          self.plain_output.step_count(k))
-            return self.outcomes.from_core(pending, self.plain_output, k)
-        other = self.others[position]
-        return other if isinstance(other, Execution) else self.outcomes.from_core(*other)
+        other = self.others.get(position)
+        if other is not None:
+            return other if isinstance(other, Execution) else self.outcomes.from_core(*other)
+        k = position if self.plain_index is None else self.plain_index[position]
+        pending = self.outcomes.plain(self.token_lists[position], self.tables[position],
+                                      self.plain_output.step_count(k))
+        return self.outcomes.from_core(pending, self.plain_output, k)
 
 
 def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
@@ -77,11 +78,10 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
     if official and _COMPLEX in plain_statuses:
         left = sorted(left + positions_of(plain_statuses, _COMPLEX))
     decided = outcomes.decide_all(plain_statuses, plain_output.value_types(), plain_output.values())
-    if len(plain.indices) == count:  # every program was laid out: positions are plain indices
+    plain_index: list[int] | None = None  # every program was laid out: positions are plain indices
+    if len(plain.indices) == count:
         invalid, results, statuses = decided  # the left ones are overwritten below
-        plain_index = list(range(count))
-        for k in left:
-            plain_index[k] = -1
+        rest_positions: Sequence[int] = left
     else:
         invalid, results, statuses = [1] * count, ["n/a"] * count, [0] * count
         plain_index = [-1] * count
@@ -90,11 +90,11 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
             if k not in left_set:
                 plain_index[position] = k
                 invalid[position], results[position], statuses[position] = flag, result, status
+        rest_positions = [position for position in range(count) if plain_index[position] < 0]
 
     # 2. the full reader takes the rest; what it lowers runs in the core, in one call
     others: dict[int, Execution | tuple[Pending, BatchOutput, int]] = {}
-    rest = {position: outcomes.pend(token_lists[position], tables[position])
-            for position in (left if len(plain.indices) == count else range(count)) if plain_index[position] < 0}
+    rest = {position: outcomes.pend(token_lists[position], tables[position]) for position in rest_positions}
     for position, pending in rest.items():
         if (pending.program is not None and not pending.program.steps and pending.read is not None
                 and pending.read.failure is not None and pending.read.failure.step == 0):

@@ -24,7 +24,7 @@ ENCODING_ERRORS = "surrogatepass"  # JSON may hold lone surrogates; they are nev
 class PlainBatch:
     """The core's input for a chunk, and which programs of the chunk it holds."""
 
-    indices: list[int] = field(default_factory=list)  # chunk positions of the programs sent
+    indices: Sequence[int] = field(default_factory=list)  # chunk positions of the programs sent (a range: all)
     texts: list[str] = field(default_factory=list)
     program_tables: list[int] = field(default_factory=list)
     table_bytes: bytes = b""  # every table laid out, one after another
@@ -95,17 +95,19 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
     # holds a separator and no program is empty (the common case, checked at once).
     if (token_lists and joined.count(RECORD_SEPARATOR) == len(token_lists) - 1
             and joined.count(TOKEN_SEPARATOR) == token_count - len(token_lists)):
-        batch.indices = list(range(len(token_lists)))
+        batch.indices = range(len(token_lists))
         batch.joined = joined
         batch.token_count = token_count
         with_tables = _programs_with_tables(joined)
     else:
         texts = list(map(TOKEN_SEPARATOR.join, token_lists))
+        kept: list[int] = []
         for position, (tokens, text) in enumerate(zip(token_lists, texts)):
             if text.count(TOKEN_SEPARATOR) == len(tokens) - 1 and RECORD_SEPARATOR not in text:
-                batch.indices.append(position)
+                kept.append(position)
                 batch.texts.append(text)
                 batch.token_count += len(tokens)
+        batch.indices = kept
         with_tables = [k for k, text in enumerate(batch.texts) if "table_" in text]
     batch.program_tables = [-1] * len(batch.indices)
     needed: list[Any] = []  # distinct tables, in order of first use
