@@ -119,7 +119,7 @@ def lap(stage):
     stages[stage] = now - clock[0]
     clock[0] = now
 finscore.execute("add(1, 2)")
-lap("core load (wasmtime compiles the module)")
+lap("core load (importing wasmtime, the module from its compilation cache)")
 predictions = read_json_file(sys.argv[1], "p")
 gold = read_json_file(sys.argv[2], "g")
 lap("reading both JSON files")
