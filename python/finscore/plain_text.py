@@ -33,10 +33,6 @@ class PlainBatch:
     token_count: int = 0
     joined: str | None = None  # the texts joined, when already made
 
-    @property
-    def table_count(self) -> int:
-        return len(self.table_spans) // 2
-
     def table(self, which: int) -> bytes:
         """Table `which` as the core reads it."""
         offset, length = self.table_spans[2 * which], self.table_spans[2 * which + 1]
@@ -125,8 +121,8 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
         laid_out = _tables_at_once(needed)
         if laid_out is None:
             laid_out = _tables_one_by_one(needed)
-        kept, batch.table_bytes, batch.table_spans, batch.table_cells = laid_out
-        batch.program_tables = [kept[which] if which >= 0 else -1 for which in batch.program_tables]
+        index_of_needed, batch.table_bytes, batch.table_spans, batch.table_cells = laid_out
+        batch.program_tables = [index_of_needed[which] if which >= 0 else -1 for which in batch.program_tables]
     return batch
 
 

@@ -92,10 +92,11 @@ class ProgramComparer:
 
     Why: the programs of a file repeat the same shapes (``divide(subtract(a, b), b)``
     and the like), so a shape's canonical form is built once per run rather than
-    once per pair. A decision never depends on the pairs decided before it, except
-    that a form the emulation once gave up on for the work it took may later be
-    found, which can only turn a "sympy" method into "canonical-form". Memory is
-    bounded: past `node_limit` nodes the shared state starts afresh.
+    once per pair. The decision never depends on the pairs decided before it. How it
+    was reached may: a node's form found earlier is reused even where building it
+    afresh would exceed the emulation's work limit, which spares a sympy call (the
+    method then reads "canonical-form", not "sympy"). Memory is bounded: past
+    `node_limit` nodes the shared state starts afresh.
     """
 
     def __init__(self, node_limit: int = 200_000) -> None:

@@ -474,7 +474,7 @@ def canonical_forms(
             try:
                 forms[number] = _apply(evaluator, node.op, left, right)
             except OutsideFragment as reason:
-                forms[number] = reason
+                forms[number] = reason.with_traceback(None)  # kept as a value: no frames held alive
     if memo is not None:
         memo.update((number, form) for number, form in forms.items()
                     if not isinstance(form, WorkLimitReached))
