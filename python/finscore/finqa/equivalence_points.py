@@ -21,6 +21,7 @@ decision. The points come from a fixed seed, so decisions are reproducible.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from fractions import Fraction
 from typing import Sequence, Union
 
@@ -79,12 +80,14 @@ def _apply(op: str, left: Value, right: Value) -> Value:
     raise UnusablePoint(f"op {op!r}")  # pragma: no cover - graph holds the six ops
 
 
-def _point(attempt: int, symbol_count: int) -> list[Fraction]:
-    """Alternate generic positive rationals with small integers (for exponents)."""
+@lru_cache(maxsize=512)
+def _point(attempt: int, symbol_count: int) -> tuple[Fraction, ...]:
+    """Alternate generic positive rationals with small integers (for exponents).
+    The same for every pair with as many symbols, so made once for them."""
     rng = random.Random(SEED + attempt)
     if attempt % 2 == 0:
-        return [Fraction(rng.randint(1, 10**6), rng.randint(1, 997)) for _ in range(symbol_count)]
-    return [Fraction(rng.randint(2, 9)) for _ in range(symbol_count)]
+        return tuple(Fraction(rng.randint(1, 10**6), rng.randint(1, 997)) for _ in range(symbol_count))
+    return tuple(Fraction(rng.randint(2, 9)) for _ in range(symbol_count))
 
 
 def evaluate_at(
