@@ -12,7 +12,7 @@ for the host's full reader instead; so is anything the core defers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import accumulate, chain
+from itertools import accumulate, chain, repeat
 from typing import Any, Sequence
 
 TOKEN_SEPARATOR = "\x1f"
@@ -130,35 +130,28 @@ _LaidOutTables = tuple[list[int], bytes, list[int], int]  # (index kept per tabl
 
 
 def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
-    """All the tables in one text, checked at once, or None when any one of them is odd
-    (then each is laid out, or left out, on its own). Rows follow one another across
-    tables; a table's span covers its own rows and separators only."""
+    """All the tables checked and laid out at once (no Python step per table or row), or
+    None when any one of them is odd (then each is laid out, or left out, on its own)."""
     if not set(map(type, tables)) <= {list} or [] in tables:
         return None
     rows = list(chain.from_iterable(tables))
     if not set(map(type, rows)) <= {list} or [] in rows:
         return None
     try:
-        row_texts = list(map(TOKEN_SEPARATOR.join, rows))
+        texts = list(map(RECORD_SEPARATOR.join, map(map, repeat(TOKEN_SEPARATOR.join), tables)))
     except TypeError:  # a cell that is not text
         return None
-    text = RECORD_SEPARATOR.join(row_texts)
+    text = "".join(texts)
     cells = sum(map(len, rows))
-    if text.count(RECORD_SEPARATOR) != len(rows) - 1 or text.count(TOKEN_SEPARATOR) != cells - len(rows):
+    if (text.count(RECORD_SEPARATOR) != len(rows) - len(tables)
+            or text.count(TOKEN_SEPARATOR) != cells - len(rows)):
         return None
     if text.isascii():
-        data, row_lengths = text.encode("ascii"), list(map(len, row_texts))
+        data, lengths = text.encode("ascii"), list(map(len, texts))
     else:
-        data = text.encode("utf-8", ENCODING_ERRORS)
-        row_lengths = [len(row.encode("utf-8", ENCODING_ERRORS)) for row in row_texts]
-    row_ends = [0, *accumulate(row_lengths)]  # bytes of the rows before row i, separators aside
-    spans: list[int] = []
-    first = 0
-    for table in tables:
-        last = first + len(table)
-        start = row_ends[first] + first
-        spans += (start, row_ends[last] + last - 1 - start)
-        first = last
+        encoded = [table.encode("utf-8", ENCODING_ERRORS) for table in texts]
+        data, lengths = b"".join(encoded), list(map(len, encoded))
+    spans = list(chain.from_iterable(zip(accumulate(lengths, initial=0), lengths)))
     return list(range(len(tables))), data, spans, cells
 
 
