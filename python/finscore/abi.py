@@ -210,6 +210,7 @@ class BatchOutput(LazySequence[CoreResult]):
             for column in (ints, doubles, values, types):
                 column.byteswap()
             self._ints, self._doubles, self._values, self._types = ints, doubles, values, types
+        self._records = results
         self._spans = spans
         self.programs: list[CoreProgram | None] | None = None  # see Core.read_execute_batch
 
@@ -225,6 +226,15 @@ class BatchOutput(LazySequence[CoreResult]):
 
     def values(self) -> list[float]:
         return self._doubles[2 :: self._DOUBLES].tolist()
+
+    def status_low_bytes(self) -> bytes:
+        """The low byte of every program's status, straight from the little-endian records:
+        statuses are 1400-1459, which their low bytes tell apart (a test checks it)."""
+        return self._records[0 :: RESULT_STRUCT.size]
+
+    def value_type_bytes(self) -> bytes:
+        """Every program's value type (0 none, 1 float, 2 bool) as one byte each."""
+        return self._records[8 :: RESULT_STRUCT.size]
 
     def step_count(self, index: int) -> int:
         return self._spans[2 * index + 1]

@@ -77,7 +77,7 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
     left = positions_of(plain_statuses, _DEFERRED)  # for the full reader
     if official and _COMPLEX in plain_statuses:
         left = sorted(left + positions_of(plain_statuses, _COMPLEX))
-    decided = outcomes.decide_all(plain_statuses, plain_output.value_types(), plain_output.values())
+    decided = outcomes.decide_all(plain_output, plain_statuses)
     plain_index: list[int] | None = None  # every program was laid out: positions are plain indices
     if len(plain.indices) == count:
         invalid, results, statuses = decided  # the left ones are overwritten below

@@ -24,6 +24,9 @@ _STATUS_OF = {int(status): status for status in Status}
 #: Reading failures the core's plain reader reports itself (see fs_read_execute_batch).
 _READ_BY_CORE = frozenset((int(Status.BAD_NUMBER), int(Status.UNKNOWN_ROW)))
 _OK, _NO_STEPS = int(Status.OK), int(Status.NO_STEPS)
+#: Byte translations from a status's low byte to its official invalid flag (see decide_all).
+_INVALID_STRICT = bytes(0 if code == _OK & 0xFF else 1 for code in range(256))
+_INVALID_OFFICIAL = bytes(0 if code in (_OK & 0xFF, _NO_STEPS & 0xFF) else 1 for code in range(256))
 _FLOAT, _BOOL = int(ValueType.FLOAT), int(ValueType.BOOL)
 Table = Any
 
@@ -126,21 +129,28 @@ class Outcomes:
             return 0, value, status
         return 0, ("yes" if value else "no") if value_type == _BOOL else "n/a", status
 
-    def decide_all(self, statuses: list[int], value_types: list[int],
-                   values: list[float]) -> tuple[list[int], list[Result], list[int]]:
-        """The official pairs of many programs the core ran whose reading did not stop early,
-        as columns (invalid flags, results, statuses), in two passes.
+    def decide_all(self, output: BatchOutput, statuses: list[int]) -> tuple[list[int], list[Result], list[int]]:
+        """The official pairs of every program of a core batch whose reading did not stop
+        early, as columns (invalid flags, results, statuses), at C speed: the flags by
+        translating the statuses' low bytes, the results as the values with only the
+        positions that hold no float changed.
 
         The core gives a value only with status ok: a float, or a boolean (1.0/0.0) that
         answers "yes"/"no". Officially a program without steps is valid and answers "n/a".
+        `statuses`: output.statuses(), which the caller has already made.
         """
         if self.official and _NO_STEPS in statuses:
             statuses = [_OK if s == _NO_STEPS else s for s in statuses]
-        invalid = [0 if s == _OK else 1 for s in statuses]
-        results: list[Result] = [
-            v if t == _FLOAT else ("yes" if v else "no") if t == _BOOL else "n/a"
-            for t, v in zip(value_types, values)
-        ]
+        invalid = list(output.status_low_bytes().translate(
+            _INVALID_OFFICIAL if self.official else _INVALID_STRICT))
+        results: list[Result] = output.values()
+        kinds = output.value_type_bytes()
+        if kinds.count(_FLOAT) != len(kinds):
+            for kind, answer in ((0, None), (_BOOL, ("no", "yes"))):
+                at = kinds.find(kind)
+                while at != -1:
+                    results[at] = "n/a" if answer is None else answer[results[at] != 0.0]
+                    at = kinds.find(kind, at + 1)
         return invalid, results, statuses
 
     def from_core(self, pending: Pending, output: BatchOutput, index: int) -> Execution:

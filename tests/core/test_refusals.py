@@ -103,3 +103,10 @@ def test_status_names_of_the_module_are_the_python_names() -> None:
     for code in (Status.BAD_NUMBER, Status.UNKNOWN_ROW):  # the reading failures the core reports itself
         assert core.status_name(code) == code.label
     assert core.status_name(1420) == "unknown_status"
+
+
+def test_status_codes_differ_in_their_low_byte() -> None:
+    """Batch columns read a status from the low byte of its little-endian record."""
+    codes = [int(status) for status in Status]
+    assert min(codes) >= 1400 and max(codes) < 1400 + 256
+    assert len({code & 0xFF for code in codes}) == len(codes)
