@@ -86,10 +86,12 @@ class Timings:
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
 
-    def measure(self, action: Callable[[], object]) -> object:
+    def measure(self, action: Callable[[], object], collect: bool = True) -> object:
         # Collect the garbage the previous (interleaved) contender left, so that its
         # collection is not charged to this one; the collector stays on while timing.
-        gc.collect()
+        # (collect=False: a warm measurement, right after an untimed run of the same action.)
+        if collect:
+            gc.collect()
         cpu_start, wall_start = _cpu_seconds(), time.perf_counter()
         outcome = action()
         self.wall.append(time.perf_counter() - wall_start)
@@ -100,8 +102,14 @@ class Timings:
         return statistics.median(getattr(self, which))
 
     def summary(self) -> str:
-        return (f"CPU median {self.median('cpu'):.4f} s (min {min(self.cpu):.4f}, max {max(self.cpu):.4f}); "
-                f"wall median {self.median('wall'):.4f} s (min {min(self.wall):.4f}); {len(self.cpu)} runs")
+        return (f"CPU median {_seconds(self.median('cpu'))} (min {_seconds(min(self.cpu))}, "
+                f"max {_seconds(max(self.cpu))}); wall median {_seconds(self.median('wall'))} "
+                f"(min {_seconds(min(self.wall))}); {len(self.cpu)} runs")
+
+
+def _seconds(value: float) -> str:
+    """Four significant figures or so: milliseconds below a tenth of a second."""
+    return f"{value * 1e3:.3f} ms" if value < 0.1 else f"{value:.4f} s"
 
 
 def _cpu_seconds() -> float:
