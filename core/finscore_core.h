@@ -189,9 +189,10 @@ int32_t fs_python_sum(const double *values, int32_t length, int32_t sum_rule, do
  * references to earlier numeric steps, rows found once by name with plain cells) is
  * read exactly as the official evaluator reads it, into steps, and executed; any other
  * gets the status FS_DEFERRED, for the host's full reader. Two failures of the reading
- * itself are decided here when certain: in a program that is plain everywhere else, a
- * literal with no digit, no ',', '%' or "const", and no "inf" or "nan" in any case
- * (float() rejects it in every way the official evaluator tries) is FS_READ_BAD_NUMBER,
+ * itself are decided here when certain: in a program that is plain everywhere else, an
+ * ASCII literal without "const" that float() rejects in every way the official evaluator
+ * tries (it holds a byte no float() text has, such as 'c' or '$'; or it has no digit, no
+ * ',' or '%' and no "inf" or "nan" in any case) is FS_READ_BAD_NUMBER,
  * and a table step naming no row of its (plain) table is FS_READ_UNKNOWN_ROW; the steps
  * before it run first, as officially, and a refusal among them comes first.
  * failed_step is then the step that could not be read, and steps_executed the steps

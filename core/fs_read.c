@@ -162,20 +162,39 @@ static int read_literal(span s, double *out) {
     return read_decimal(s, out);
 }
 
-/* A literal the official reading certainly rejects: ASCII, with no digit, no ',' or '%',
- * no "const" and no "inf" or "nan" in any case. Without ',', '%' or "const" the official
- * evaluator tries float() alone, and float() of ASCII text needs a digit, "inf" or "nan". */
+/* Whether a byte may stand in a text that float() accepts, once ',' (always) or '%' (on the
+ * second try) is removed: digits, sign, point, underscore, exponent, the letters of "inf",
+ * "infinity" and "nan" in any case, and whitespace (every byte up to the space, to be safe). */
+static int may_be_in_a_float(unsigned char c) {
+    if (c <= ' ' || is_digit(c)) return 1;
+    switch (c | 0x20) { /* letters in either case; the others below are not letters */
+    case 'e': case 'i': case 'n': case 'f': case 't': case 'y': case 'a': return 1;
+    default: break;
+    }
+    return c == '+' || c == '-' || c == '.' || c == '_' || c == ',' || c == '%';
+}
+
+/* A literal the official reading certainly rejects. Without "const" the official evaluator
+ * tries float() on the text without ',' and then, if it holds '%', without '%' as well: a
+ * byte that can stand in no float() text fails both tries; so does ASCII text with no
+ * digit, no ',' or '%' and no "inf" or "nan" in any case (float() alone is tried, and needs
+ * a digit, "inf" or "nan"). Non-ASCII text is left to the host (Unicode digits, spaces). */
 static int is_certainly_not_a_number(span s) {
     int32_t i;
+    int foreign = 0, digits_or_marks = 0;
     for (i = 0; i < s.length; i++) {
         unsigned char c = s.at[i];
-        if (c >= 0x80 || is_digit(c) || c == ',' || c == '%') return 0;
+        if (c >= 0x80) return 0;
+        if (i + 5 <= s.length && memcmp(s.at + i, "const", 5) == 0) return 0;
+        foreign |= !may_be_in_a_float(c);
+        digits_or_marks |= is_digit(c) || c == ',' || c == '%';
     }
+    if (foreign) return 1;
+    if (digits_or_marks) return 0;
     for (i = 0; i + 3 <= s.length; i++) {
         unsigned char a = (unsigned char)(s.at[i] | 0x20), b = (unsigned char)(s.at[i + 1] | 0x20),
                       c = (unsigned char)(s.at[i + 2] | 0x20);
         if ((a == 'i' && b == 'n' && c == 'f') || (a == 'n' && b == 'a' && c == 'n')) return 0;
-        if (i + 5 <= s.length && memcmp(s.at + i, "const", 5) == 0) return 0;
     }
     return 1;
 }

@@ -86,6 +86,7 @@ TOKENS = st.sampled_from([
     "12%", "-7.5%", "%", "const_100", "const_m1", "const_", "nan", "1e5", "007", "0", "-0", "revenue",
     "x", "none", "", "a|b", "1)", "(", "9007199254740993", "0.1234567890123456789012",
     "total", "Infinity", "-inf", "in,f", "in%f", "iconst_nf", "const", "cash flow", "-", "NaN", "e", "_", "$",
+    "201c4.25%", "12b", "1e5%", "1,0a", "$1", "1 2", "tiny", "1_0%", "inf%", "0x1p3", "1e", "-.e1", "nan%",
 ])
 
 
@@ -117,6 +118,8 @@ ROWS = [["", "2019"], ["revenue", "$ 1,000", "2.5%"]]
         (["add(", "1", "2", ")", "divide(", "#0", "cash flow", ")", "EOF"], None, 1),
         (["add(", "-", "2", ")", "add(", "1", "a|b", ")", "EOF"], None, None),  # a delimiter later comes first
         (["add(", "in,f", "2", ")", "EOF"], None, None),                       # float() of "inf" after all
+        (["subtract(", "400.0", "201c4.25%", ")", "EOF"], None, 0),            # 'c' is in no float() text
+        (["add(", "1e5%", "2", ")", "EOF"], None, None),                       # 1e5 / 100 after all
         (["table_max(", "2", "none", ")", "EOF"], ROWS, 0),
         (["add(", "1", "2", ")", "table_sum(", "revenues", "none", ")", "EOF"], ROWS, 1),
         (["table_sum(", "revenue", "none", ")", "table_sum(", "x", "none", ")", "add(", "1", ")"], ROWS, None),
