@@ -308,23 +308,33 @@ static int next_token(tokenizer *t, span *out, unsigned *classes) {
     return 1;
 }
 
-/* After a step that cannot be read: are the remaining tokens plain op( arg arg ) groups
- * ending in EOF? Then no check the official evaluator makes of the whole program before
- * running it (structure, delimiters inside arguments) fails, and the failure stands. */
+/* The next step of a program in the plain form: `op(`, two arguments the official
+ * splitting leaves as they are, `)`. Returns 1 with its tokens, their bytes' classes and
+ * *op; 0 when the only token left is EOF (the program ends there); -1 for anything else
+ * (the host decides). */
+static int next_plain_step(tokenizer *tokens, span token[4], unsigned classes[4], int32_t *op) {
+    int32_t i;
+    if (!next_token(tokens, &token[0], &classes[0])) return -1;
+    if (tokens->done) return span_is(token[0], "EOF", 3) ? 0 : -1;
+    for (i = 1; i < 4; i++) {
+        if (!next_token(tokens, &token[i], &classes[i])) return -1; /* a partial step */
+    }
+    if (tokens->done) return -1; /* no EOF after it */
+    *op = op_of(token[0]);
+    if (*op == FS_OP_COUNT || token[3].length != 1 || token[3].at[0] != ')') return -1;
+    if (!is_plain_argument(token[1], classes[1]) || !is_plain_argument(token[2], classes[2])) return -1;
+    return 1;
+}
+
+/* After a step that cannot be read: are the remaining steps plain, ending in EOF? Then no
+ * check the official evaluator makes of the whole program before running it (structure,
+ * delimiters inside arguments) fails, and the failure stands. */
 static int rest_is_plain(tokenizer tokens) {
     span token[4];
     unsigned classes[4];
-    int32_t i;
-    for (;;) {
-        if (!next_token(&tokens, &token[0], &classes[0])) return 0;
-        if (tokens.done) return span_is(token[0], "EOF", 3);
-        for (i = 1; i < 4; i++) {
-            if (!next_token(&tokens, &token[i], &classes[i])) return 0;
-        }
-        if (tokens.done || op_of(token[0]) == FS_OP_COUNT || token[3].length != 1 || token[3].at[0] != ')')
-            return 0;
-        if (!is_plain_argument(token[1], classes[1]) || !is_plain_argument(token[2], classes[2])) return 0;
-    }
+    int32_t op, found;
+    while ((found = next_plain_step(&tokens, token, classes, &op)) == 1) continue;
+    return found == 0;
 }
 
 /* A step that cannot be read, in a program plain everywhere else: the steps before it
@@ -348,17 +358,10 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
     *used = 0;
     *failure = 0;
     for (;;) {
-        if (!next_token(&tokens, &token[0], &classes[0])) return -1;
-        if (tokens.done) /* the last token: EOF, after at least one whole step */
-            return step > 0 && span_is(token[0], "EOF", 3) ? step : -1;
-        for (i = 1; i < 4; i++) {
-            if (!next_token(&tokens, &token[i], &classes[i])) return -1; /* a partial step */
-        }
-        if (tokens.done || step == steps_capacity || step == 64) return -1;
+        int found = next_plain_step(&tokens, token, classes, &i);
+        if (found == 0) return step > 0 ? step : -1; /* EOF, after at least one whole step */
+        if (found < 0 || step == steps_capacity || step == 64) return -1;
         memset(&steps[step], 0, sizeof steps[step]);
-        i = op_of(token[0]);
-        if (i == FS_OP_COUNT || token[3].length != 1 || token[3].at[0] != ')') return -1;
-        if (!is_plain_argument(token[1], classes[1]) || !is_plain_argument(token[2], classes[2])) return -1;
         steps[step].op = i;
         if (i >= FS_OP_TABLE_MAX) {
             int32_t count;
