@@ -1,14 +1,21 @@
-"""The read-only shared material: recorded vectors and the real FinQA data.
+"""The recorded vectors and the real datasets, from the repository's tests/data.
 
-Tests find it at `../shared` from the repository root and skip, saying why, when
-a checkout has no such folder beside it.
+The recordings of the official scorers and the datasets they were made on are
+committed under tests/data (compressed; `scripts/refresh_test_data.py` refreshes
+them from the shared material and `tests/test_data_manifest.py` checks their
+digests), so a plain clone runs every exactness test. Datasets are unpacked once
+per content into a temporary folder, because the commands under test take plain
+JSON files. A missing file fails the test: it is never a skip.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
+import os
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,14 +23,39 @@ from typing import Any, Iterator
 import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-SHARED = REPOSITORY.parent / "shared"
-VECTORS = SHARED / "vectors"
-FINQA = SHARED / "data" / "finqa"
+DATA = REPOSITORY / "tests" / "data"
+VECTORS = DATA / "vectors"
+MANIFEST = DATA / "MANIFEST.json"
+
+
+def _unpacked_root() -> Path:
+    """A folder holding every dataset of tests/data uncompressed, made once per manifest."""
+    digest = hashlib.sha256(MANIFEST.read_bytes()).hexdigest()[:16]
+    root = Path(tempfile.gettempdir()) / f"finscore-test-data-{digest}"
+    for packed in sorted(DATA.glob("*/*.json.gz")):
+        if packed.parent.name == "vectors":
+            continue
+        target = root / packed.parent.name / packed.name[: -len(".gz")]
+        if target.exists():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+        partial.write_bytes(gzip.decompress(packed.read_bytes()))
+        os.replace(partial, target)  # atomic: parallel test processes never see half a file
+    return root
+
+
+UNPACKED = _unpacked_root()
+FINQA = UNPACKED / "finqa"
+CONVFINQA = UNPACKED / "convfinqa"
+TATQA = UNPACKED / "tatqa"
 
 
 def require(path: Path) -> Path:
+    """The path, which must exist: the test data is part of the repository."""
     if not path.exists():
-        pytest.skip(f"shared material not found at {path} (tests read ../shared from the repository root)")
+        pytest.fail(f"test data not found at {path}: tests/data is part of the repository "
+                    "(scripts/refresh_test_data.py rebuilds it from the shared material)")
     return path
 
 
