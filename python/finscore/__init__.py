@@ -14,17 +14,19 @@ A program is a token list (the prediction format) or a gold program string; a
 table is the FinQA table (a list of rows, each starting with its name).
 """
 
-from finscore.execution import Execution, StepTrace
-from finscore.executor import (
+from finscore.engine import (
     PROFILES,
+    Execution,
     ExecutionBatch,
+    Status,
+    StepTrace,
     execute,
     execute_batch,
     execute_many,
     round_half_even_scaled,
+    status_label,
     sum_rule_for,
 )
-from finscore.status import Status, status_label
 
 __version__ = "0.1.0"
 

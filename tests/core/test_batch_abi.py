@@ -12,10 +12,10 @@ from array import array
 import pytest
 from support.raw_abi import RawCore
 
-from finscore.abi import RESULT_STRUCT, CoreArg, CoreProgram, CoreStep, Op, pack_batch
-from finscore.plain_text import lay_out
-from finscore.reader.tokens import tokenize_gold_program
-from finscore.status import Status
+from finscore.engine.core.abi import RESULT_STRUCT, CoreArg, CoreProgram, CoreStep, Op, pack_batch
+from finscore.engine.core.plain_text import lay_out
+from finscore.engine.reader.tokens import tokenize_gold_program
+from finscore.engine.status import Status
 
 PROGRAMS = [
     CoreProgram((CoreStep(Op.SUBTRACT, CoreArg.literal(34.8), CoreArg.literal(1.2)),

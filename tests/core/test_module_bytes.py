@@ -7,8 +7,8 @@ from importlib import resources
 
 import pytest
 
-from finscore.host import backend
-from finscore.host.backend import WASM_RESOURCE, CoreLoadError, module_bytes
+from finscore.engine.core.hosts import backend
+from finscore.engine.core.hosts.backend import WASM_RESOURCE, CoreLoadError, module_bytes
 
 
 def test_the_file_beside_the_package_is_the_packaged_resource() -> None:

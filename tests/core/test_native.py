@@ -105,7 +105,7 @@ PLAIN_TOKENS = ["add(", "subtract(", "divide(", "exp(", "greater(", "table_max("
 def test_native_plain_reader_survives_hostile_text_under_sanitizers(native: Path) -> None:
     """Random and mangled programs and tables: no sanitizer report, and the same
     outcomes as the WebAssembly build of the same reader."""
-    from finscore.core import get_core
+    from finscore.engine.core.binding import get_core
 
     rnd = random.Random(7)
     lines, batches = [], []

@@ -14,9 +14,9 @@ import sys
 from support.doubles import SPECIALS, random_double
 from support.pythons import run_python
 
-from finscore.abi import CoreArg, CoreProgram, CoreStep, Op, SumRule
-from finscore.core import get_core
-from finscore.status import Status
+from finscore.engine.core.abi import CoreArg, CoreProgram, CoreStep, Op, SumRule
+from finscore.engine.core.binding import get_core
+from finscore.engine.status import Status
 
 ORACLE = r"""
 import sys

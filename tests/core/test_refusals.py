@@ -10,8 +10,8 @@ import math
 import pytest
 from support.raw_abi import RawCore, lit, ref, row
 
-from finscore.abi import Op
-from finscore.status import Status
+from finscore.engine.core.abi import Op
+from finscore.engine.status import Status
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_a_good_program_through_the_raw_abi(raw: RawCore) -> None:
 
 
 def test_status_names_of_the_module_are_the_python_names() -> None:
-    from finscore.core import get_core
+    from finscore.engine.core.binding import get_core
 
     core = get_core()
     for code in range(1400, 1420):

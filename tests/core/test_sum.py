@@ -14,8 +14,8 @@ import pytest
 from support.doubles import SPECIALS, random_double
 from support.pythons import require_python, run_python
 
-from finscore.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op, SumRule
-from finscore.core import get_core
+from finscore.engine.core.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op, SumRule
+from finscore.engine.core.binding import get_core
 
 ORACLE = r"""
 import sys

@@ -22,7 +22,7 @@ def test_committed_module_matches_a_fresh_build() -> None:
 def test_the_module_has_no_imports_and_the_documented_exports() -> None:
     import wasmtime
 
-    from finscore.host.backend import module_bytes
+    from finscore.engine.core.hosts.backend import module_bytes
 
     module = wasmtime.Module(wasmtime.Engine(), module_bytes())
     assert list(module.imports) == []

@@ -11,11 +11,11 @@ import pytest
 import wasmtime
 from support.shared import same_outcome, table_of, vector_rows
 
-from finscore.batch import ExecutionBatch
-from finscore.core import Core
-from finscore.host.backend import module_bytes
-from finscore.host.wasmtime_backend import DIRECT_CALLS_VARIABLE, WasmtimeBackend, _DirectCalls
-from finscore.outcomes import Outcomes
+from finscore.engine.chunks import ExecutionBatch
+from finscore.engine.core.binding import Core
+from finscore.engine.core.hosts.backend import module_bytes
+from finscore.engine.core.hosts.wasmtime_backend import DIRECT_CALLS_VARIABLE, WasmtimeBackend, _DirectCalls
+from finscore.engine.paths import Outcomes
 
 
 def _core(direct_calls: bool) -> Core:

@@ -88,7 +88,7 @@ def test_strict_profile_headline() -> None:
 
 def test_gold_programs_scored_as_predictions_are_all_correct() -> None:
     gold = _load("finqa_test.json")
-    from finscore.reader.tokens import tokenize_gold_program
+    from finscore.engine.reader.tokens import tokenize_gold_program
 
     predictions = [{"id": e["id"], "predicted": tokenize_gold_program(e["qa"]["program"])} for e in gold]
     report = score_predictions(predictions, gold)

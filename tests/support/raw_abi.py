@@ -11,9 +11,9 @@ import struct
 from dataclasses import dataclass
 from typing import Sequence
 
-from finscore.abi import RESULT_STRUCT, STEP_STRUCT
-from finscore.host.backend import module_bytes
-from finscore.host.wasmtime_backend import WasmtimeBackend
+from finscore.engine.core.abi import RESULT_STRUCT, STEP_STRUCT
+from finscore.engine.core.hosts.backend import module_bytes
+from finscore.engine.core.hosts.wasmtime_backend import WasmtimeBackend
 
 # (kind, index, length, number)
 Arg = tuple[int, int, int, float]

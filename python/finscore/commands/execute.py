@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator, TextIO
 
-from finscore.execution import Execution, StepTrace
-from finscore.executor import PROFILES, execute, execute_many
-from finscore.reader.program import Argument, Ignored, Literal, Reference, Row
+from finscore.engine.explanation import Execution, StepTrace
+from finscore.engine.api import PROFILES, execute, execute_many
+from finscore.engine.reader.program import Argument, Ignored, Literal, Reference, Row
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from finscore.execution import Execution
-from finscore.status import Status
+from finscore.engine.explanation import Execution
+from finscore.engine.status import Status
 
 CORRECT = "correct"
 MISSING_PREDICTION = "missing_prediction"

@@ -46,7 +46,7 @@ from finscore.finqa.equivalence_graph import BuildFailure, ExpressionTable, buil
 from finscore.finqa.equivalence_points import values_differ
 from finscore.finqa.equivalence_reading import Rejection, read_gold, read_prediction
 from finscore.finqa.equivalence_sympy import SympyOutcome, official_text, simplified, unparsable
-from finscore.reader.tokens import tokenize_gold_program
+from finscore.engine.reader.tokens import tokenize_gold_program
 
 #: Programs deeper or larger than this skip the sympy-free positive paths:
 #: there sympy itself may refuse the string (Python allows 200 nested parentheses).

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Container, Mapping, NamedTuple, Sequence
 
 from finscore.finqa.equivalence_reading import is_reference, is_table_op
-from finscore.reader.tokens import ARITHMETIC_OPS, StepText
+from finscore.engine.reader.tokens import ARITHMETIC_OPS, StepText
 
 #: The infix operator the official function writes for each arithmetic op.
 INFIX: Mapping[str, str] = {

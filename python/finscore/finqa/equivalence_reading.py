@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from finscore.reader.tokens import (
+from finscore.engine.reader.tokens import (
     PieceError,
     StepText,
     drop_last_token,

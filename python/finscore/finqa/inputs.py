@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 
-from finscore.reader.tokens import tokenize_gold_program
+from finscore.engine.reader.tokens import tokenize_gold_program
 
 #: How many offending entries an error message names before summarising the rest.
 LISTED_IN_MESSAGES = 20

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from finscore.execution import Execution
+from finscore.engine.explanation import Execution
 from finscore.finqa.report import QuirkCount
 
 

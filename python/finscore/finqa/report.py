@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from finscore.execution import Execution, json_value
+from finscore.engine.explanation import Execution, json_value
 from finscore.finqa.joining import Exclusion
 
 REPORT_FORMAT = "finscore-finqa-report/1"

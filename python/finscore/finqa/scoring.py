@@ -15,8 +15,8 @@ from collections import Counter
 from typing import Any, Callable, Sequence
 
 from finscore import __version__
-from finscore.execution import Execution
-from finscore.executor import PROFILES, check_options, execute_many
+from finscore.engine.explanation import Execution
+from finscore.engine.api import PROFILES, check_options, execute_many
 from finscore.finqa import categories
 from finscore.finqa.inputs import FinqaInputError, GoldExample, read_gold, read_predictions
 from finscore.finqa.joining import EXCLUDED, Join, join_predictions

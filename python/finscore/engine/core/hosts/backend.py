@@ -40,7 +40,8 @@ def module_bytes() -> bytes:
     Read as a plain file beside the package when it is one (importlib.resources costs a
     command about 5 ms of imports); through importlib.resources otherwise (a zipped install).
     """
-    beside = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), WASM_RESOURCE)
+    package = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, os.pardir))
+    beside = os.path.join(package, WASM_RESOURCE)
     if os.path.isfile(beside):
         with open(beside, "rb") as handle:
             return handle.read()
@@ -61,9 +62,9 @@ def running_under_pyodide() -> bool:
 def load_backend() -> WasmBackend:
     """Instantiate the core in the engine of the current interpreter."""
     if running_under_pyodide():
-        from finscore.host.pyodide_backend import PyodideBackend
+        from finscore.engine.core.hosts.pyodide_backend import PyodideBackend
 
         return PyodideBackend.create()
-    from finscore.host.wasmtime_backend import WasmtimeBackend
+    from finscore.engine.core.hosts.wasmtime_backend import WasmtimeBackend
 
     return WasmtimeBackend.create(module_bytes())

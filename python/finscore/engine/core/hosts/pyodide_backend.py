@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from finscore.host.backend import CoreLoadError, module_bytes
+from finscore.engine.core.hosts.backend import CoreLoadError, module_bytes
 
 
 class PyodideBackend:

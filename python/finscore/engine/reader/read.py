@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from finscore.reader.numbers import (
+from finscore.engine.reader.numbers import (
     is_strict_number,
     is_strict_reference,
     official_number,
     official_reference,
 )
-from finscore.reader.program import (
+from finscore.engine.reader.program import (
     Argument,
     Ignored,
     Literal,
@@ -30,8 +30,8 @@ from finscore.reader.program import (
     Row,
     StepKind,
 )
-from finscore.reader.table import TableIndex, TableReadError, read_cells
-from finscore.reader.tokens import (
+from finscore.engine.reader.table import TableIndex, TableReadError, read_cells
+from finscore.engine.reader.tokens import (
     ARITHMETIC_OPS,
     TABLE_OPS,
     PieceError,
@@ -40,7 +40,7 @@ from finscore.reader.tokens import (
     structure_ok,
     tokenize_gold_program,
 )
-from finscore.status import Status
+from finscore.engine.status import Status
 
 _DELIMITERS = ("|", "(", ")")
 

@@ -3,7 +3,7 @@
 The core knows floats and booleans. The official evaluator also lets the text
 results of `greater`, the integer 0 that `sum()` gives for an empty row, and the
 copy made by an unrecognised table op flow into later steps; such programs are
-left to the walker (see `finscore.walker`). The strict profile always lowers: its
+left to the walker (see `finscore.engine.walker`). The strict profile always lowers: its
 reader refuses the quirks, and the core refuses the rest (a reference to a
 boolean, an empty row) with its own statuses.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from finscore.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op
-from finscore.reader.program import Literal, ReadProgram, Reference, Row, StepKind
-from finscore.reader.tokens import OPS
+from finscore.engine.core.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op
+from finscore.engine.reader.program import Literal, ReadProgram, Reference, Row, StepKind
+from finscore.engine.reader.tokens import OPS
 
 
 @dataclass(frozen=True)

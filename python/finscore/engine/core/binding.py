@@ -13,7 +13,7 @@ import threading
 from array import array
 from typing import Sequence
 
-from finscore.abi import (
+from finscore.engine.core.abi import (
     ABI_VERSION,
     PROGRAM_STRUCT,
     RESULT_STRUCT,
@@ -26,8 +26,8 @@ from finscore.abi import (
     float_array_bytes,
     pack_batch,
 )
-from finscore.host.backend import CoreLoadError, WasmBackend, load_backend
-from finscore.plain_text import PlainBatch
+from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend, load_backend
+from finscore.engine.core.plain_text import PlainBatch
 
 _DOUBLE = struct.Struct("<d")
 _DEFERRED = 1419
@@ -150,7 +150,7 @@ class Core:
     def read_execute_text(self, text: bytes, count: int, tables: bytes, table_spans: Sequence[int],
                           program_tables: Sequence[int], *, steps: int, table_values: int,
                           sum_rule: SumRule = SumRule.PY311, keep_programs: bool = False) -> BatchOutput:
-        """fs_read_execute_batch on text already laid out (see finscore.plain_text), with room
+        """fs_read_execute_batch on text already laid out (see finscore.engine.core.plain_text), with room
         for `steps` steps and `table_values` table cells. `tables` holds every table, and
         `table_spans` each one's offset and length in it."""
         if not count:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from finscore.reader.numbers import is_strict_cell, official_number
-from finscore.status import Status, StatusError
+from finscore.engine.reader.numbers import is_strict_cell, official_number
+from finscore.engine.status import Status, StatusError
 
 
 class TableReadError(StatusError):

@@ -153,7 +153,7 @@ def test_many_programs_keep_their_order_across_chunks() -> None:
 @given(st.text(alphabet="0123456789.-", min_size=1, max_size=8))
 def test_plain_character_shortcut_agrees_with_the_strict_pattern(text: str) -> None:
     """Texts of digits, '.' and '-' that float() accepts are exactly those the pattern accepts."""
-    from finscore.reader import numbers
+    from finscore.engine.reader import numbers
 
     try:
         float(text)

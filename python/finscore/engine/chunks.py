@@ -12,13 +12,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any, Iterator, Sequence
 
-from finscore.abi import BatchOutput
-from finscore.execution import Execution, Result
-from finscore.outcomes import Outcomes, Pending
-from finscore.plain_text import lay_out
-from finscore.reader.tokens import tokenize_gold_program
-from finscore.sequences import LazySequence, positions_of
-from finscore.status import Status
+from finscore.engine.core.abi import BatchOutput
+from finscore.engine.explanation import Execution, Result
+from finscore.engine.paths import Outcomes, Pending
+from finscore.engine.core.plain_text import lay_out
+from finscore.engine.reader.tokens import tokenize_gold_program
+from finscore.engine.sequences import LazySequence, positions_of
+from finscore.engine.status import Status
 
 _DEFERRED = int(Status.DEFERRED)
 _COMPLEX = int(Status.NEGATIVE_BASE_FRACTIONAL_EXPONENT)

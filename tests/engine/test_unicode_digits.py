@@ -13,7 +13,7 @@ import pytest
 from support.pythons import require_python, run_python
 
 from finscore import execute
-from finscore.reader.numbers import UNICODE_14_DECIMAL_RUNS, official_number, official_reference
+from finscore.engine.reader.numbers import UNICODE_14_DECIMAL_RUNS, official_number, official_reference
 
 # Decimal digits added after Unicode 14.0 (Unicode 15.0: Kawi, Nag Mundari; 16.0: Garay,
 # outlined digits), and Unicode 14.0 ones, for contrast.

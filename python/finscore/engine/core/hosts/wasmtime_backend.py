@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Any, Callable, Sequence
 
-from finscore.host.backend import CoreLoadError
+from finscore.engine.core.hosts.backend import CoreLoadError
 
 
 CACHE_VARIABLE = "FINSCORE_WASM_CACHE"

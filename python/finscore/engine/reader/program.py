@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple, Union
 
-from finscore.status import Status
+from finscore.engine.status import Status
 
 
 class Literal(NamedTuple):

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Union
 
-from finscore.reader.program import Argument, Ignored, Literal, Quirk, Reference, Row
-from finscore.status import DESCRIPTIONS, Status
+from finscore.engine.reader.program import Argument, Ignored, Literal, Quirk, Reference, Row
+from finscore.engine.status import DESCRIPTIONS, Status
 
 StepValue = Union[float, int, str, complex]
 Result = Union[float, int, str]

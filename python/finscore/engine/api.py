@@ -1,7 +1,7 @@
 """Execute FinQA programs: the public entry points.
 
 `execute` runs one program; `execute_batch` and `execute_many` run any number,
-one chunk of 10,000 programs at a time (see `finscore.batch`): the core reads and
+one chunk of 10,000 programs at a time (see `finscore.engine.chunks`): the core reads and
 runs the plain programs itself, the full reader takes the others, and the
 official profile's walker the rare programs whose values leave the float world.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, Callable, Iterable, Sequence
 
-from finscore.batch import ExecutionBatch
-from finscore.core import CoreError, get_core
-from finscore.execution import Execution
-from finscore.outcomes import Outcomes, sum_rule_for
+from finscore.engine.chunks import ExecutionBatch
+from finscore.engine.core.binding import CoreError, get_core
+from finscore.engine.explanation import Execution
+from finscore.engine.paths import Outcomes, sum_rule_for
 
 PROFILES = ("official", "strict")
 CHUNK_SIZE = 10_000
@@ -40,7 +40,7 @@ def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
     of two), and whether every program is a token list; a clear TypeError for a malformed
     pair. Checked for the whole chunk at once, and item by item only to name a culprit;
     token types are checked where the tokens are first joined (see
-    `finscore.batch.check_tokens`)."""
+    `finscore.engine.chunks.check_tokens`)."""
     try:
         programs, tables = map(list, zip(*chunk, strict=True))
     except (TypeError, ValueError):  # not all pairs, or pairs of different lengths: say which below

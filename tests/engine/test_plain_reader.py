@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.shared import table_of, vector_rows
 
-from finscore.core import get_core
-from finscore.lowering import lower
-from finscore.plain_text import lay_out
-from finscore.reader.read import read_program
-from finscore.status import Status
+from finscore.engine.core.binding import get_core
+from finscore.engine.lowering import lower
+from finscore.engine.core.plain_text import lay_out
+from finscore.engine.reader.read import read_program
+from finscore.engine.status import Status
 
 
 def key(program):  # type: ignore[no-untyped-def]
@@ -192,7 +192,7 @@ CELL_TEXTS = st.sampled_from(["", "x", "1", "$ 2", "\x1f", "\x1e", "a\x1fb", "é
 def test_table_text_is_its_definition(table: list) -> None:  # type: ignore[type-arg]
     """A table is laid out exactly when it is a non-empty list of non-empty lists of text
     with no separator in any cell, and then as rows joined by 0x1E of cells joined by 0x1F."""
-    from finscore.plain_text import table_text
+    from finscore.engine.core.plain_text import table_text
 
     assert table_text(table) == _expected_table_text(table)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, NamedTuple, Sequence
 
-from finscore.sequences import LazySequence
+from finscore.engine.sequences import LazySequence
 
 ABI_VERSION = 2
 

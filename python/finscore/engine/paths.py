@@ -10,14 +10,14 @@ from __future__ import annotations
 from functools import lru_cache, partial
 from typing import Any, Callable, NamedTuple, Sequence
 
-from finscore.abi import BatchOutput, CoreResult, SumRule, ValueType
-from finscore.core import Core
-from finscore.execution import Execution, Result, StepTrace, StepValue
-from finscore.lowering import lower
-from finscore.reader.program import ReadFailure, ReadProgram
-from finscore.reader.read import read_program
-from finscore.status import Status
-from finscore.walker import Walk, walk
+from finscore.engine.core.abi import BatchOutput, CoreResult, SumRule, ValueType
+from finscore.engine.core.binding import Core
+from finscore.engine.explanation import Execution, Result, StepTrace, StepValue
+from finscore.engine.lowering import lower
+from finscore.engine.reader.program import ReadFailure, ReadProgram
+from finscore.engine.reader.read import read_program
+from finscore.engine.status import Status
+from finscore.engine.walker import Walk, walk
 
 FINAL_SCALE = 1e5  # the official evaluator rounds the last step to 5 places
 _STATUS_OF = {int(status): status for status in Status}

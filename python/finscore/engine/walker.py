@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
-from finscore.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op, SumRule, ValueType
-from finscore.core import Core
-from finscore.reader.program import Literal, ReadProgram, ReadStep, Reference, Row, StepKind
-from finscore.reader.tokens import OPS
-from finscore.status import Status, StatusError
+from finscore.engine.core.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op, SumRule, ValueType
+from finscore.engine.core.binding import Core
+from finscore.engine.reader.program import Literal, ReadProgram, ReadStep, Reference, Row, StepKind
+from finscore.engine.reader.tokens import OPS
+from finscore.engine.status import Status, StatusError
 
 Value = Union[float, int, str, complex]
 
