@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binomtest
 
-from finscore.contracts.statistics import (
+from finscore.contracts.stats.inference import (
     ClusterCounts,
     PairedCounts,
     binomial_cdf,

@@ -18,8 +18,9 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from finscore.runner.errors import EndpointError, JsonValueError
-from finscore.runner.jsonvalues import loads_json
+from finscore.inputs.errors import JsonValueError
+from finscore.runner.errors import EndpointError
+from finscore.inputs.jsonvalues import loads_json
 
 TRANSIENT_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_ERROR_BODY = 500
