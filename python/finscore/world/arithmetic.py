@@ -1,4 +1,4 @@
-"""The exact arithmetic of the calculator tools (docs/contracts-format.md section 3.3), for every user of the world.
+"""The exact arithmetic of the calculator tools (docs/contracts-format.md section 3.3).
 
 Everything is `fractions.Fraction` on the exact decimal inputs and is rounded
 once, at the end, half to even: a rounded intermediate would move a result by
@@ -21,7 +21,7 @@ SHORT_TERM_RATE = Fraction(20, 100)
 def round_half_even(value: Fraction, places: int) -> Decimal:
     """`value` rounded to `places` decimals, ties to even (what `Fraction.__round__` does)."""
     units = round(value * 10**places)
-    return Decimal(units).scaleb(-places)
+    return Decimal(f"{units}E-{places}")  # from text: exact at any size, no context rounding
 
 
 def canonical(value: Decimal) -> str:
