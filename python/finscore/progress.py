@@ -49,7 +49,8 @@ class ProgressBar:
             return
         self._last_draw = now
         filled = min(WIDTH, WIDTH * self.done // self.total) if self.total else WIDTH
-        self.stream.write(f"\r[{'#' * filled}{'.' * (WIDTH - filled)}] {self.done}/{self.total} {label[:40]:<{LABEL_WIDTH}}")
+        bar = "#" * filled + "." * (WIDTH - filled)
+        self.stream.write(f"\r[{bar}] {self.done}/{self.total} {label[:40]:<{LABEL_WIDTH}}")
         self.stream.flush()
         self._drawn = True
 

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 
 from finscore.contracts import score_attempt
-from finscore.contracts.failures import Category
 from finscore.contracts.checks.matching import argument_matches, maximum_matching
+from finscore.contracts.failures import Category
 from finscore.contracts.formats.models import ArgumentSpec, CallPattern, Plan
 
 

@@ -15,14 +15,14 @@ import pytest
 
 from finscore.contracts import load_kit_cases, load_kit_oracle
 from finscore.contracts.failures import PRECEDENCE
+from finscore.runner import load_fixtures
 from finscore.runner.agent import ToolCall
 from finscore.runner.cases import CaseSet
-from finscore.runner import load_fixtures
 from finscore.runner.limits import Limits
 from finscore.runner.orchestrate import run_cases
 from finscore.runner.output import write_predictions
-from finscore.runner.sandbox import Sandbox
 from finscore.runner.reporting import score_predictions
+from finscore.runner.sandbox import Sandbox
 from finscore.runner.scripted import scripted_agent
 
 LIMITS = Limits(deadline_seconds=0.5, max_turns=8, max_tool_calls=6)

@@ -12,7 +12,6 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from finscore.world import arithmetic
-
 from records import Call
 
 Derivation = Callable[[Call, Mapping[str, Any]], dict[str, Any]]

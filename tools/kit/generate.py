@@ -21,11 +21,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from finscore.world import CASE_FORMAT
-
 from derivations import DERIVATIONS
+from finscore.world import CASE_FORMAT
 from probes import build_probes
-from records import CALLS, DATA, LANGUAGES, QUESTIONS, SCRIPT_OF, Call, answer_from, execute, record, snapshots, tool_specs
+from records import (
+    CALLS,
+    DATA,
+    LANGUAGES,
+    QUESTIONS,
+    SCRIPT_OF,
+    Call,
+    answer_from,
+    execute,
+    record,
+    snapshots,
+    tool_specs,
+)
 
 KIT = Path(__file__).resolve().parents[2] / "python" / "finscore" / "contracts" / "kit"
 

@@ -16,7 +16,9 @@ from finscore.outputs import write_text_atomically
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def emit(document: dict[str, Any], output: str | None, html: str | None, render_html: Callable[[dict], str]) -> None:
+def emit(
+    document: dict[str, Any], output: str | None, html: str | None, render_html: Callable[[dict[str, Any]], str]
+) -> None:
     """The JSON to --output (or standard output), the HTML to --html when asked."""
     text = dumps_pretty(document)
     if output is None:

@@ -17,7 +17,15 @@ from finscore.contracts.checks import AttemptResult, score_attempt
 from finscore.contracts.errors import ComparisonError, ContractsError, FinscoreError, InputFormatError, JoinError
 from finscore.contracts.evaluation import Evaluation, evaluate
 from finscore.contracts.failures import Category, Code, Failure
-from finscore.contracts.formats import Case, PredictionRecord, Trace, TraceEntry, load_cases, parse_case, read_predictions
+from finscore.contracts.formats import (
+    Case,
+    PredictionRecord,
+    Trace,
+    TraceEntry,
+    load_cases,
+    parse_case,
+    read_predictions,
+)
 from finscore.contracts.kit import (
     KIT_ALIAS,
     KIT_DIRECTORY,

@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from finscore.contracts.checks.attempt import AttemptResult, not_attempted, score_attempt
 from finscore.contracts.errors import ContractsError, JoinError
 from finscore.contracts.formats.models import Case
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS, PredictionFile, RejectedLine
-from finscore.contracts.checks.attempt import AttemptResult, not_attempted, score_attempt
 
 
 @dataclass(frozen=True)

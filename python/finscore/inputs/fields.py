@@ -115,12 +115,12 @@ class FieldReader:
     def identifier(self, value: Any, where: str) -> str:
         if not is_identifier(value):
             raise self.fail(where, f"expected an identifier ([A-Za-z0-9][A-Za-z0-9._:-]{{0,63}}), found {_show(value)}")
-        return value
+        return str(value)
 
     def date(self, value: Any, where: str) -> str:
         if not is_date(value):
             raise self.fail(where, f"expected a date YYYY-MM-DD, found {_show(value)}")
-        return value
+        return str(value)
 
     def decimal(self, value: Any, where: str) -> Decimal:
         if not isinstance(value, str) or (parsed := canonical_decimal(value)) is None:

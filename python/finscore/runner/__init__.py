@@ -8,6 +8,7 @@ scorer reads (docs/contracts-format.md). What an agent says about its own
 calls is never part of the trace.
 """
 
+from finscore.runner import faulty, oracle  # noqa: F401  (register the scripted agents)
 from finscore.runner.agent import (
     Agent,
     CallTools,
@@ -30,7 +31,7 @@ from finscore.runner.orchestrate import run_cases
 from finscore.runner.output import manifest, write_manifest, write_predictions
 from finscore.runner.reporting import score_predictions, write_report
 from finscore.runner.sandbox import Sandbox, TraceFull
-from finscore.runner.scripted import SCRIPTED_AGENTS, scripted_agent
+from finscore.runner.scripted import SCRIPTED_AGENTS, scripted, scripted_agent
 from finscore.world import Schema
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "run_attempt",
     "run_cases",
     "score_predictions",
+    "scripted",
     "scripted_agent",
     "write_manifest",
     "write_predictions",

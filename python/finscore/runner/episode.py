@@ -18,9 +18,9 @@ from finscore.runner.agent import Agent, CallTools, CaseView, Finish, Observatio
 from finscore.runner.cases import load_fixtures
 from finscore.runner.errors import CaseFixtureError
 from finscore.runner.final_output import read_final
-from finscore.world import CaseWorld
 from finscore.runner.limits import Deadline, Limits, call_before_deadline
 from finscore.runner.sandbox import Sandbox, TraceFull
+from finscore.world import CaseWorld
 
 MAX_DETAIL = 2000
 

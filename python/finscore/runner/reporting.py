@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from finscore.contracts.stats import DEFAULT_REPLICATES, DEFAULT_SEED
 from finscore.contracts import build_report, evaluate, read_predictions, render_report_html
+from finscore.contracts.stats import DEFAULT_REPLICATES, DEFAULT_SEED
 from finscore.inputs import FinscoreError, dumps_pretty
 from finscore.outputs import write_text_atomically
 from finscore.runner.cases import CaseSet

@@ -31,7 +31,6 @@ from finscore.inputs.errors import FinscoreError, JsonValueError
 from finscore.inputs.jsonvalues import dumps_json, to_json_value
 
 
-
 class SchemaError(FinscoreError):
     """A tool's JSON Schema uses something this validator does not implement."""
 

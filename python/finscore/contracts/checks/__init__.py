@@ -8,4 +8,12 @@ from finscore.contracts.checks.attempt import AttemptResult, not_attempted, scor
 from finscore.contracts.checks.claims import ClaimCheck
 from finscore.contracts.checks.values import ValueReading, read_value, within_tolerance
 
-__all__ = ["AttemptResult", "ClaimCheck", "ValueReading", "not_attempted", "read_value", "score_attempt", "within_tolerance"]
+__all__ = [
+    "AttemptResult",
+    "ClaimCheck",
+    "ValueReading",
+    "not_attempted",
+    "read_value",
+    "score_attempt",
+    "within_tolerance",
+]

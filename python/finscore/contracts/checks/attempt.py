@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from finscore.contracts.checks.claims import ClaimCheck, compare_claims
+from finscore.contracts.checks.evidence import citation_format_failures, cited_cache_items, evidence_failures
+from finscore.contracts.checks.response_kind import check_response
+from finscore.contracts.checks.trace import check_trace
 from finscore.contracts.errors import InputFormatError
-from finscore.contracts.checks.evidence import cited_cache_items, citation_format_failures, evidence_failures
 from finscore.contracts.failures import Category, Code, Failure, failure, primary_category
 from finscore.contracts.formats.final_response import parse_final
 from finscore.contracts.formats.models import STATUSES, Answer, Case, FinalResponse, PredictionRecord, Trace, TraceEntry
-from finscore.contracts.checks.response_kind import check_response
-from finscore.contracts.checks.trace import check_trace
 from finscore.contracts.formats.traces import parse_trace
 
 _STATUS_CODES: dict[str, Code] = {

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Mapping
 
+from finscore.contracts.checks.values import read_value, within_tolerance
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import ClaimContract, Tolerance
-from finscore.contracts.checks.values import read_value, within_tolerance
 
 #: Exact-string fields and the code a mismatch gets (dates are a freshness matter,
 #: sources an evidence matter, the rest a matter of stating the answer).

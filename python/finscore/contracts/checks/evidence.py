@@ -12,10 +12,10 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from finscore.contracts.checks.claims import ClaimCheck
+from finscore.contracts.checks.values import within_tolerance
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import Answer, Case, ClaimContract, Trace, TraceEntry
 from finscore.inputs.fields import is_identifier
-from finscore.contracts.checks.values import within_tolerance
 
 _LOCATORS = ("source", "subject", "as_of")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.checks.matching import argument_differences, call_matches, maximum_matching
+from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import CallPattern, Case, Plan, Trace, TraceEntry
 
 

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from finscore.contracts.failures import Category
-from finscore.inputs.errors import InputFormatError
-from finscore.inputs.jsonfiles import read_json_document
 from finscore.contracts.formats.models import (
     ARGUMENT_TYPES,
     NORMALIZATIONS,
@@ -30,7 +28,9 @@ from finscore.contracts.formats.models import (
     TraceEntry,
 )
 from finscore.contracts.formats.traces import parse_entry
+from finscore.inputs.errors import InputFormatError
 from finscore.inputs.fields import FieldReader
+from finscore.inputs.jsonfiles import read_json_document
 from finscore.world import OfferedTool, World, parse_case_world
 
 CASE_SET_FORMAT = "finscore-contracts-cases/1"

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from finscore.inputs.jsonfiles import read_json_lines
 from finscore.contracts.formats.models import PredictionRecord
 from finscore.inputs.fields import is_identifier
+from finscore.inputs.jsonfiles import read_json_lines
 
 MAX_ATTEMPTS = 100
 PREDICTION_FORMAT = "finscore-prediction/1"

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from finscore.contracts.errors import ComparisonError, InputFormatError
-from finscore.inputs.jsonfiles import MAX_REPORT_BYTES, read_json_document
 from finscore.contracts.reports.contracts_report import REPORT_FORMAT
 from finscore.contracts.stats.inference import (
     DEFAULT_REPLICATES,
@@ -23,6 +22,7 @@ from finscore.contracts.stats.inference import (
     paired_cluster_bootstrap,
 )
 from finscore.inputs.fields import FieldReader
+from finscore.inputs.jsonfiles import MAX_REPORT_BYTES, read_json_document
 
 COMPARISON_FORMAT = "finscore-contracts-comparison/1"
 Key = tuple[str, int]
@@ -45,7 +45,8 @@ def load_report(path: Path) -> dict[str, Any]:
         reader.string(row.get("family"), f"{where}.family")
         reader.string(row.get("language"), f"{where}.language")
         reader.boolean(row.get("passed"), f"{where}.passed")
-    return report
+    checked: dict[str, Any] = report
+    return checked
 
 
 def _outcomes(report: Mapping[str, Any]) -> dict[Key, Mapping[str, Any]]:
@@ -70,7 +71,7 @@ def _paired_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[Mappi
     return [(rows_a[key], rows_b[key]) for key in sorted(rows_a)]
 
 
-def _by(pairs, key: str) -> dict[str, PairedCounts]:
+def _by(pairs: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]], key: str) -> dict[str, PairedCounts]:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for row_a, row_b in pairs:
         cell = counts[row_a[key]]

@@ -10,14 +10,13 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from dataclasses import asdict
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from finscore.contracts.checks.claims import ClaimCheck
-from finscore.contracts.failures import PRECEDENCE, Failure
-from finscore.contracts.evaluation import Evaluation
-from finscore.inputs.jsonfiles import dumps_canonical
-from finscore.contracts.formats.models import Case, TraceEntry
 from finscore.contracts.checks.attempt import AttemptResult
+from finscore.contracts.checks.claims import ClaimCheck
+from finscore.contracts.evaluation import Evaluation
+from finscore.contracts.failures import PRECEDENCE, Failure
+from finscore.contracts.formats.models import Case, TraceEntry
 from finscore.contracts.stats.inference import (
     ClusterCounts,
     cluster_bootstrap,
@@ -25,6 +24,7 @@ from finscore.contracts.stats.inference import (
     pass_hat_k,
     summarize_rate,
 )
+from finscore.inputs.jsonfiles import dumps_canonical
 
 REPORT_FORMAT = "finscore-contracts-report/1"
 EVALUATION_STATEMENT = "Evaluation of recorded predictions against the case contracts."
@@ -125,7 +125,7 @@ def _rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
     return counts(results) | {"pass_rate": asdict(summary)}
 
 
-def _grouped(results: Sequence[AttemptResult], key) -> dict[str, list[AttemptResult]]:
+def _grouped(results: Sequence[AttemptResult], key: Callable[[AttemptResult], str]) -> dict[str, list[AttemptResult]]:
     groups: dict[str, list[AttemptResult]] = defaultdict(list)
     for result in results:
         groups[key(result)].append(result)

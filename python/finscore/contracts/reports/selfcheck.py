@@ -13,12 +13,12 @@ import datetime
 from dataclasses import replace
 from typing import Any, Callable
 
-from finscore.contracts.failures import Category
-from finscore.contracts.evaluation import evaluate
-from finscore.contracts.kit import load_kit_cases, load_kit_oracle, load_kit_probes
-from finscore.contracts.formats.models import Case, PredictionRecord
-from finscore.contracts.reports.contracts_report import build_report
 from finscore.contracts.checks.attempt import AttemptResult, score_attempt
+from finscore.contracts.evaluation import evaluate
+from finscore.contracts.failures import Category
+from finscore.contracts.formats.models import Case, PredictionRecord
+from finscore.contracts.kit import load_kit_cases, load_kit_oracle, load_kit_probes
+from finscore.contracts.reports.contracts_report import build_report
 from finscore.contracts.stats.inference import DEFAULT_REPLICATES, DEFAULT_SEED
 
 #: A mutation edits a copy of (final, trace) and returns the category it must cause, or None if

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 CONFIDENCE = 0.95
 #: The seeded family bootstrap: the same seed gives the same intervals on every machine.
@@ -68,7 +68,7 @@ def binomial_cdf(k: int, n: int, p: Decimal) -> Decimal:
     return total
 
 
-def _solve_decreasing(target: Decimal, function) -> Decimal:
+def _solve_decreasing(target: Decimal, function: Callable[[Decimal], Decimal]) -> Decimal:
     """The p in (0, 1) where a decreasing function of p crosses `target`, by bisection."""
     low, high = Decimal(0), Decimal(1)
     half = Decimal("0.5")
@@ -161,7 +161,7 @@ def _few_families_note(families: int) -> str:
 
 def _family_bootstrap(
     clusters: Mapping[str, T], statistic: Callable[[list[T]], float], seed: int, replicates: int, confidence: float
-) -> dict:
+) -> dict[str, Any]:
     """Resample whole families with replacement (seeded); percentile interval of `statistic`."""
     names = sorted(clusters)
     if not names or replicates < 1:
@@ -187,8 +187,11 @@ def _family_bootstrap(
 
 
 def cluster_bootstrap(
-    clusters: Mapping[str, ClusterCounts], seed: int, replicates: int = DEFAULT_REPLICATES, confidence: float = CONFIDENCE
-) -> dict:
+    clusters: Mapping[str, ClusterCounts],
+    seed: int,
+    replicates: int = DEFAULT_REPLICATES,
+    confidence: float = CONFIDENCE,
+) -> dict[str, Any]:
     """Seeded family bootstrap of the pooled pass rate."""
     with_trials = {name: counts for name, counts in clusters.items() if counts.trials > 0}
 
@@ -198,7 +201,7 @@ def cluster_bootstrap(
     return _family_bootstrap(with_trials, pooled_rate, seed, replicates, confidence)
 
 
-def clustered_standard_error(clusters: Mapping[str, ClusterCounts]) -> dict:
+def clustered_standard_error(clusters: Mapping[str, ClusterCounts]) -> dict[str, Any]:
     """Cluster-robust (CR1) standard error of the pooled pass rate, families as clusters.
 
     SE^2 = G/(G-1) * sum_g (passed_g - p * trials_g)^2 / N^2, with G families, N trials.
@@ -233,8 +236,11 @@ class PairedCounts:
 
 
 def paired_cluster_bootstrap(
-    clusters: Mapping[str, PairedCounts], seed: int, replicates: int = DEFAULT_REPLICATES, confidence: float = CONFIDENCE
-) -> dict:
+    clusters: Mapping[str, PairedCounts],
+    seed: int,
+    replicates: int = DEFAULT_REPLICATES,
+    confidence: float = CONFIDENCE,
+) -> dict[str, Any]:
     """Seeded family bootstrap of rate(B) - rate(A), each family keeping both candidates' outcomes."""
     with_trials = {name: counts for name, counts in clusters.items() if counts.trials > 0}
 
