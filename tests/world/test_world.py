@@ -19,7 +19,8 @@ from finscore.world import CATALOGUE, Schema, tool
 
 
 def kit_case(name: str) -> dict[str, Any]:
-    return json.loads((KIT_DIRECTORY / "cases" / f"{name}.json").read_text(encoding="utf-8"))
+    case: dict[str, Any] = json.loads((KIT_DIRECTORY / "cases" / f"{name}.json").read_text(encoding="utf-8"))
+    return case
 
 
 def test_every_kit_tool_is_the_catalogues_tool() -> None:
@@ -100,7 +101,7 @@ def test_runner_and_scorer_refuse_the_same_cases(edit: Callable[[dict[str, Any]]
     case = kit_case("conc-en")
     parse_case(copy.deepcopy(case), "conc-en.json")  # valid as written
     edit(case)
-    with pytest.raises(InputFormatError, match=None) as scored:
+    with pytest.raises(InputFormatError) as scored:
         parse_case(copy.deepcopy(case), "conc-en.json")
     with pytest.raises(CaseFixtureError) as run:
         load_fixtures(copy.deepcopy(case))
