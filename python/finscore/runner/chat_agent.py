@@ -13,8 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from finscore.inputs.errors import JsonValueError
-from finscore.inputs.jsonvalues import dumps_json, loads_json, to_json_value
+from finscore.inputs import JsonValueError, dumps_json, loads_json, to_json_value
 from finscore.runner.agent import CallTools, CaseView, Finish, ToolCall, Turn, TurnRecord, UnreadableArguments
 from finscore.runner.errors import EndpointError
 from finscore.runner.http_json import RetryPolicy, check_url, post_json

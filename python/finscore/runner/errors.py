@@ -6,8 +6,8 @@ Every error the runner raises on purpose derives from `RunnerError` (itself a
 
 from __future__ import annotations
 
-from finscore.inputs.errors import FinscoreError, InputFormatError, JsonValueError
-from finscore.world.schema import SchemaError
+from finscore.inputs import FinscoreError, InputFormatError, JsonValueError
+from finscore.world import SchemaError
 
 
 class RunnerError(FinscoreError):

@@ -18,8 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from finscore.inputs.errors import JsonValueError
-from finscore.inputs.jsonvalues import loads_json
+from finscore.inputs import JsonValueError, loads_json
 from finscore.runner.errors import EndpointError
 
 TRANSIENT_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
