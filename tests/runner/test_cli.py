@@ -49,8 +49,9 @@ def test_the_scorer_gives_the_same_counts_on_the_written_file(tmp_path: Path) ->
 
 
 def test_parallel_and_repeated_runs_write_the_same_predictions(tmp_path: Path) -> None:
-    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), "--no-score") == 0
-    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), "--no-score", "--parallel", "6") == 0
+    same_run = ("--no-score", "--run-id", "0123abcd")
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), *same_run) == 0
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), *same_run, "--parallel", "6") == 0
     first = (tmp_path / "a" / "predictions.jsonl").read_bytes()
     assert first == (tmp_path / "b" / "predictions.jsonl").read_bytes()
     assert not (tmp_path / "a" / "report.json").exists()

@@ -11,10 +11,12 @@ from finscore.commands._support import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    add_key_option,
     add_statistics_options,
     check_replicates,
     emit,
     guarded,
+    key_path,
 )
 from finscore.contracts import (
     KIT_ALIAS,
@@ -25,7 +27,9 @@ from finscore.contracts import (
     render_report_html,
     resolve_cases_path,
     run_self_check,
+    Verification,
 )
+from finscore.integrity import TraceKeyError, load_key
 
 
 def register(subparsers: Any) -> None:
@@ -54,13 +58,21 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="attempts per case (default: the highest attempt index + 1); missing attempts fail",
     )
+    add_key_option(parser, "to verify the seal of every attempt")
+    parser.add_argument(
+        "--accept-unsealed",
+        action="store_true",
+        help="score traces without verifying their seals (the report says so on its first line); recorded "
+        "calls are still replayed",
+    )
     add_statistics_options(parser)
     parser.set_defaults(handler=run_contracts)
 
 
 def _summary(report: dict[str, Any]) -> str:
     counts = report["counts"]
-    lines = [
+    lines = [report["warning"]] if "warning" in report else []
+    lines += [
         report["statement"],
         f"cases {counts['cases']}, trials {counts['trials']}: attempted {counts['attempted']}, "
         f"submitted {counts['submitted']}, completed {counts['completed']}, passed {counts['passed']}, "
@@ -96,7 +108,19 @@ def run_contracts(args: argparse.Namespace) -> int:
                 print("finscore contracts: error: give CASES and PREDICTIONS, or --oracle", file=sys.stderr)
                 return EXIT_USAGE
             cases = load_cases(resolve_cases_path(args.cases))
-            evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts)
+            if args.accept_unsealed:
+                verification = Verification(key=None, replay=True)
+            else:
+                key_file = key_path(args)
+                try:
+                    key = load_key(key_file)
+                except TraceKeyError as error:
+                    raise TraceKeyError(
+                        f"{error}: give the key the run was sealed with (--key-file), or --accept-unsealed "
+                        "to score without verifying"
+                    ) from None
+                verification = Verification(key, replay=True, key_source=str(key_file))
+            evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts, verification)
             report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
         emit(report, args.output, args.html, render_report_html)
         (sys.stdout if args.output else sys.stderr).write(_summary(report))

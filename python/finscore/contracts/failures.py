@@ -44,6 +44,10 @@ class Code(str, Enum):
     RUN_STEP_LIMIT = "run_step_limit"
     RUN_INCOMPLETE = "run_incomplete"
     TRACE_MALFORMED = "trace_malformed"
+    INTEGRITY_UNSEALED = "integrity_unsealed"
+    INTEGRITY_SEAL_MISMATCH = "integrity_seal_mismatch"
+    INTEGRITY_OTHER_RUN = "integrity_other_run"
+    INTEGRITY_REPLAY_MISMATCH = "integrity_replay_mismatch"
     OUTPUT_MALFORMED = "output_malformed"
     RECORD_MALFORMED = "record_malformed"
     FINAL_MALFORMED = "final_malformed"
@@ -90,6 +94,10 @@ FIXED_CATEGORY: dict[Code, Category] = {
     Code.RUN_STEP_LIMIT: _C.RUNTIME,
     Code.RUN_INCOMPLETE: _C.RUNTIME,
     Code.TRACE_MALFORMED: _C.RUNTIME,
+    Code.INTEGRITY_UNSEALED: _C.RUNTIME,
+    Code.INTEGRITY_SEAL_MISMATCH: _C.RUNTIME,
+    Code.INTEGRITY_OTHER_RUN: _C.RUNTIME,
+    Code.INTEGRITY_REPLAY_MISMATCH: _C.RUNTIME,
     Code.OUTPUT_MALFORMED: _C.PARSER,
     Code.RECORD_MALFORMED: _C.PARSER,
     Code.FINAL_MALFORMED: _C.PARSER,
@@ -123,6 +131,12 @@ FIXED_CATEGORY: dict[Code, Category] = {
 #: Failures in these categories are critical: the agent acted outside its authority.
 CRITICAL_CATEGORIES: frozenset[Category] = frozenset({Category.PERMISSION})
 
+#: Integrity failures are critical too: a trace that is not the runtime's record (edited,
+#: unsealed, from another run, or with a result the tools do not give) can hide any unsafe act.
+INTEGRITY_CODES: frozenset[Code] = frozenset(
+    {Code.INTEGRITY_UNSEALED, Code.INTEGRITY_SEAL_MISMATCH, Code.INTEGRITY_OTHER_RUN, Code.INTEGRITY_REPLAY_MISMATCH}
+)
+
 
 @dataclass(frozen=True)
 class Failure:
@@ -138,7 +152,7 @@ class Failure:
 
     @property
     def critical(self) -> bool:
-        return self.category in CRITICAL_CATEGORIES
+        return self.category in CRITICAL_CATEGORIES or self.code in INTEGRITY_CODES
 
 
 def failure(

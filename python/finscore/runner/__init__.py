@@ -27,7 +27,7 @@ from finscore.runner.episode import AttemptResult, run_attempt
 from finscore.runner.errors import CaseFixtureError, CaseSetError, EndpointError, RunnerError, SchemaError
 from finscore.runner.http_json import RetryPolicy
 from finscore.runner.limits import Limits
-from finscore.runner.orchestrate import run_cases
+from finscore.runner.orchestrate import TraceSealer, run_cases
 from finscore.runner.output import manifest, write_manifest, write_predictions
 from finscore.runner.reporting import score_predictions, write_report
 from finscore.runner.sandbox import Sandbox, TraceFull
@@ -57,6 +57,7 @@ __all__ = [
     "ToolCall",
     "ToolOffer",
     "TraceFull",
+    "TraceSealer",
     "Turn",
     "TurnRecord",
     "UnreadableArguments",

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import concurrent.futures
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from finscore.integrity import new_run_id, seal_prediction
 from finscore.runner.agent import Agent
 from finscore.runner.episode import AttemptResult, prediction_line, run_attempt
 from finscore.runner.errors import RunnerError
@@ -20,6 +22,24 @@ MAX_PARALLEL = 64
 MAX_ATTEMPTS = 100
 
 Job = tuple[Mapping[str, Any], int]
+
+
+@dataclass(frozen=True)
+class TraceSealer:
+    """The evaluator's key and this run's id: every line the run writes is sealed with them.
+
+    The key stays in the runtime's process: agents run in their own processes and never get it.
+    """
+
+    key: bytes
+    run_id: str
+
+    @classmethod
+    def for_new_run(cls, key: bytes) -> "TraceSealer":
+        return cls(key, new_run_id())
+
+    def seal(self, result: AttemptResult) -> AttemptResult:
+        return AttemptResult(seal_prediction(result.prediction, self.key, self.run_id), result.seconds)
 
 
 def _guarded(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int) -> AttemptResult:
@@ -44,8 +64,13 @@ def run_cases(
     attempts: int = 1,
     parallel: int = 1,
     on_result: Callable[[AttemptResult], None] | None = None,
+    sealer: TraceSealer | None = None,
 ) -> list[AttemptResult]:
-    """One result per case × attempt, ordered by case then attempt, whatever the completion order."""
+    """One result per case × attempt, ordered by case then attempt, whatever the completion order.
+
+    With a `sealer` every line carries its seal; without one the lines are unsealed
+    (the scorer then fails them unless told to accept unsealed traces).
+    """
     if not 1 <= attempts <= MAX_ATTEMPTS:
         raise RunnerError(f"attempts must be between 1 and {MAX_ATTEMPTS}, not {attempts}")
     if not 1 <= parallel <= MAX_PARALLEL:
@@ -54,6 +79,8 @@ def run_cases(
     results: list[AttemptResult | None] = [None] * len(jobs)
 
     def finished(index: int, result: AttemptResult) -> None:
+        if sealer is not None:
+            result = sealer.seal(result)
         results[index] = result
         if on_result is not None:
             on_result(result)

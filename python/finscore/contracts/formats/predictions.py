@@ -17,7 +17,7 @@ from finscore.inputs.jsonfiles import read_json_lines
 
 MAX_ATTEMPTS = 100
 PREDICTION_FORMAT = "finscore-prediction/1"
-_RECORD_FIELDS = {"format", "case_id", "attempt", "status", "status_detail", "final", "raw_output", "trace"}
+_RECORD_FIELDS = {"format", "case_id", "attempt", "status", "status_detail", "final", "raw_output", "trace", "seal"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
         trace=value.get("trace"),
         line=line,
         record_problem=problem,
+        raw=value,
     )
 
 

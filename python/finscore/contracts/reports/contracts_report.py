@@ -195,6 +195,7 @@ def build_report(
         "kind": _kind(self_check is not None, scripted),
         "statement": {"instrument_self_check": SELF_CHECK_STATEMENT, "scripted_run": SCRIPTED_RUN_STATEMENT,
                       "evaluation": EVALUATION_STATEMENT}[_kind(self_check is not None, scripted)],
+        "integrity": evaluation.integrity,
         "case_set": {"count": len(evaluation.cases), "sha256": case_set_digest(evaluation.cases)},
         "predictions": {
             "source": evaluation.source,
@@ -226,4 +227,6 @@ def build_report(
         )
     if self_check is not None:
         report["self_check"] = self_check
+    elif evaluation.integrity["seals"] != "verified":
+        report = {"warning": evaluation.integrity["statement"], **report}
     return report

@@ -242,9 +242,12 @@ def render_report_html(report: Mapping[str, Any]) -> str:
     counts = report["counts"]
     rate = report["pass_rate"]
     categories = report["failure_categories"]
-    body = [
+    warning = [f'<p class="banner"><b>{escape(report["warning"])}</b></p>'] if "warning" in report else []
+    integrity = report.get("integrity")
+    body = warning + [
         f'<p class="banner"><b>{escape(report["kind"].replace("_", " "))}</b>: {escape(report["statement"])}</p>',
         f"<p>{escape(rate['statement'])}</p>",
+        *([f"<p>{escape(integrity['statement'])}</p>"] if integrity else []),
         table(
             ["cases", "attempts per case", "trials", "attempted", "submitted", "completed", "passed", "critical"],
             [
