@@ -14,25 +14,44 @@ A program is a token list (the prediction format) or a gold program string; a
 table is the FinQA table (a list of rows, each starting with its name).
 """
 
-from finscore.engine import (
-    PROFILES,
-    Execution,
-    ExecutionBatch,
-    Status,
-    StepTrace,
-    execute,
-    execute_batch,
-    execute_many,
-    round_half_even_scaled,
-    status_label,
-    sum_rule_for,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from finscore.engine import (
+        PROFILES,
+        Execution,
+        ExecutionBatch,
+        Status,
+        StepTrace,
+        execute,
+        execute_batch,
+        execute_many,
+        round_half_even_scaled,
+        sum_rule_for,
+    )
 
 __version__ = "0.1.0"
+
+# The engine (the WebAssembly core) loads on first use, not on `import finscore`: an agent's
+# process (finscore.runner) imports the package and must start without loading the core.
+_ENGINE_NAMES = frozenset(
+    {"PROFILES", "Execution", "ExecutionBatch", "Status", "StepTrace", "execute", "execute_batch", "execute_many"}
+    | {"round_half_even_scaled", "sum_rule_for"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ENGINE_NAMES:
+        from finscore import engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module 'finscore' has no attribute {name!r}")
 
 
 def status_name(code: int) -> str:
     """The stable name of a status code (core 1400-1419, reader 1420+)."""
+    from finscore.engine import status_label
+
     return status_label(code)
 
 

@@ -22,10 +22,11 @@ from finscore.commands._support import (
     check_replicates,
     key_path,
 )
-from finscore.contracts import KIT_ALIAS, Verification
+from finscore.contracts import KIT_ALIAS, KIT_DIRECTORY, Verification
 from finscore.inputs import FinscoreError
 from finscore.integrity import load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
+from finscore.runner.isolation import Isolation
 from finscore.runner import (
     SCRIPTED_AGENTS,
     Agent,
@@ -142,6 +143,19 @@ def _first_variable(names: tuple[str, ...]) -> str | None:
     return next((os.environ[name] for name in names if os.environ.get(name)), None)
 
 
+def agent_isolation(args: argparse.Namespace, limits: Limits, key_file: Path) -> Isolation:
+    """The agent process's limits; the kit, the case set, the key and the output folder out of its reach."""
+    protected = [KIT_DIRECTORY, key_file, Path(args.out)]
+    if args.cases != KIT_ALIAS:
+        protected.append(Path(args.cases))
+    keep = () if args.agent else ENDPOINT_VARIABLES + MODEL_VARIABLES + (args.api_key_env,)
+    return Isolation.for_deadline(
+        limits.deadline_seconds,
+        keep_environment=keep,
+        protected_paths=tuple(str(path.resolve()) for path in protected),
+    )
+
+
 def build_agent(args: argparse.Namespace, case_set: CaseSet) -> tuple[Agent, str]:
     """The candidate and the name the manifest gives it."""
     if args.agent:
@@ -191,10 +205,10 @@ def run_command(args: argparse.Namespace) -> int:
             case_set = case_set.only(args.only)
         agent, agent_name = build_agent(args, case_set)
         key_file = key_path(args)
-        sealer = TraceSealer(load_or_create_key(key_file), args.run_id or new_run_id())
         out = Path(args.out)
-        if out.resolve() == key_file.resolve().parent or out.resolve() in key_file.resolve().parents:
+        if out.resolve() in key_file.resolve().parents:
             raise RunnerError(f"the trace key {key_file} must not be inside the output folder {out}")
+        sealer = TraceSealer(load_or_create_key(key_file), args.run_id or new_run_id())
         total = len(case_set.cases) * args.attempts
         progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)
         results = run_cases(
@@ -205,6 +219,7 @@ def run_command(args: argparse.Namespace) -> int:
             parallel=args.parallel,
             on_result=lambda result: progress.advance(result.prediction["case_id"]),
             sealer=sealer,
+            isolation=agent_isolation(args, limits, key_file),
         )
         progress.close()
         predictions = write_predictions(out, results)

@@ -1,8 +1,8 @@
 """Running an agent over a case set: every case × attempt, serially or in parallel, in a stable order.
 
-Parallel runs use threads (each attempt enforces its own deadline without
-signals) and the results are put back in case order, so a parallel run writes
-the same predictions file as a serial one.
+Each attempt runs its agent in its own process; parallel runs drive several
+of them from threads, and the results are put back in case order, so a
+parallel run writes the same predictions file as a serial one.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from finscore.integrity import new_run_id, seal_prediction
 from finscore.runner.agent import Agent
 from finscore.runner.episode import AttemptResult, prediction_line, run_attempt
 from finscore.runner.errors import RunnerError
+from finscore.runner.isolation import Isolation
 from finscore.runner.limits import Limits
 
 MAX_PARALLEL = 64
@@ -42,11 +43,13 @@ class TraceSealer:
         return AttemptResult(seal_prediction(result.prediction, self.key, self.run_id), result.seconds)
 
 
-def _guarded(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int) -> AttemptResult:
+def _guarded(
+    case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int, isolation: Isolation | None
+) -> AttemptResult:
     """An attempt whose line is written even if the runner itself fails, with the error in its detail."""
     started = time.monotonic()
     try:
-        return run_attempt(case, agent, limits, attempt)
+        return run_attempt(case, agent, limits, attempt, isolation)
     except Exception as error:  # a runner bug must still leave a row, with the error visible in it
         case_id = str(case.get("case_id", "<no case_id>"))
         trace = {"format": "finscore-trace/1", "case_id": case_id, "attempt": attempt, "entries": []}
@@ -65,6 +68,7 @@ def run_cases(
     parallel: int = 1,
     on_result: Callable[[AttemptResult], None] | None = None,
     sealer: TraceSealer | None = None,
+    isolation: Isolation | None = None,
 ) -> list[AttemptResult]:
     """One result per case × attempt, ordered by case then attempt, whatever the completion order.
 
@@ -87,11 +91,11 @@ def run_cases(
 
     if parallel == 1:
         for index, (case, attempt) in enumerate(jobs):
-            finished(index, _guarded(case, agent, limits, attempt))
+            finished(index, _guarded(case, agent, limits, attempt, isolation))
     else:
         with concurrent.futures.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="finscore-run") as pool:
             futures = {
-                pool.submit(_guarded, case, agent, limits, attempt): index for index, (case, attempt) in enumerate(jobs)
+                pool.submit(_guarded, case, agent, limits, attempt, isolation): index for index, (case, attempt) in enumerate(jobs)
             }
             for future in concurrent.futures.as_completed(futures):
                 finished(futures[future], future.result())

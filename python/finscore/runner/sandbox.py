@@ -13,7 +13,7 @@ import copy
 from typing import Any, Mapping
 
 from finscore.inputs import JsonValueError, to_json_value
-from finscore.runner.agent import Observation, ToolCall, UnreadableArguments
+from finscore.runner.agent import NotJsonArguments, Observation, ToolCall, UnreadableArguments
 from finscore.world import CaseWorld, ToolState, decide_call, offered_effect
 
 MAX_ENTRIES = 2000
@@ -33,6 +33,8 @@ def _readable_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
     """The arguments as a JSON object to record, or `{}` and why they are not one."""
     if isinstance(raw, UnreadableArguments):
         return {}, f"arguments are not valid JSON: {raw.problem}"
+    if isinstance(raw, NotJsonArguments):
+        return {}, f"arguments are not JSON data: {raw.problem}"
     try:
         value = to_json_value(raw)
     except JsonValueError as error:
