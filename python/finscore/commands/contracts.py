@@ -79,6 +79,8 @@ def _summary(report: dict[str, Any]) -> str:
         f"critical {counts['critical']}",
         report["pass_rate"]["statement"],
     ]
+    if "warning" not in report:
+        lines.append(report["integrity"]["statement"])
     if report["predictions"]["rejected_lines"]:
         lines.append(
             f"warning: {len(report['predictions']['rejected_lines'])} prediction line(s) rejected "
