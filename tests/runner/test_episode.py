@@ -15,6 +15,7 @@ from support.agents import (
     crashing_agent,
     never_returns,
     slow_second_turn,
+    timing_out_agent,
     view_reporter,
 )
 
@@ -86,6 +87,14 @@ def test_a_crash_is_recorded_with_its_message(case_by_id: dict[str, Any]) -> Non
     assert (line["status"], line["status_detail"]) == (
         "crashed",
         "the agent raised ValueError: model output could not be parsed",
+    )
+
+
+def test_a_timeout_the_agent_raises_is_a_timeout_not_a_crash(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], timing_out_agent, SHORT).prediction
+    assert (line["status"], line["status_detail"]) == (
+        "timeout",
+        "the agent timed out: the endpoint did not answer within 120 s",
     )
 
 

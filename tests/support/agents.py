@@ -56,6 +56,10 @@ def crashing_agent(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
     raise ValueError("model output could not be parsed")
 
 
+def timing_out_agent(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+    raise TimeoutError("the endpoint did not answer within 120 s")
+
+
 def view_reporter(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
     """Refuses, and reports in its text what it was shown."""
     shown = {

@@ -202,6 +202,8 @@ def raised_data(error: BaseException) -> dict[str, Any]:
         text = str(error)
     except Exception:  # an exception whose __str__ fails still ends the turn as a crash
         text = "<the exception's message cannot be shown>"
+    if isinstance(error, TimeoutError):  # e.g. the chat adapter's HTTP request timed out
+        return {"type": "fault", "status": "timeout", "detail": f"the agent timed out: {text}"}
     return {"type": "fault", "status": "crashed", "detail": f"the agent raised {type(error).__name__}: {text}"}
 
 
@@ -218,7 +220,7 @@ def reply_from_data(data: Mapping[str, Any]) -> Reply:
         if kind == "calls":
             text = data.get("text")
             return CallTools(tuple(call_from_data(call) for call in data["calls"]), text=text if isinstance(text, str) else None)
-        if kind == "fault" and data["status"] in ("crashed", "malformed_output"):
+        if kind == "fault" and data["status"] in ("crashed", "malformed_output", "timeout"):
             return AgentFault(str(data["status"]), str(data["detail"]))
     except (KeyError, TypeError, AttributeError) as error:
         raise WireError(f"a {data.get('type')!r} reply without its fields ({error})") from None
