@@ -5,7 +5,7 @@ before the first entry) and the entry's canonical JSON; the last digest is the
 chain head. The seal is an HMAC-SHA256, under the evaluator's key, of the
 canonical JSON of: the run id, the case id, the attempt, the entry count, the
 chain head, and the digest of the rest of the line (status, detail, final
-response, raw output). Removing, adding, editing or re-ordering any entry, or
+response, raw output, producer). Removing, adding, editing or re-ordering any entry, or
 editing the answer, changes what the seal covers; only the key holder can
 compute a new seal. Canonical JSON is the value as the scorer reads it back
 (exact decimals), keys sorted, no spaces, so writer and reader agree to the byte.
@@ -23,7 +23,9 @@ from finscore.inputs import JsonValueError, dumps_json, loads_exact
 
 SEAL_FORMAT = "finscore-seal/1"
 GENESIS = bytes(32)
-RECORD_FIELDS = ("status", "status_detail", "final", "raw_output")
+#: The line's fields the `record` digest covers besides the trace; an absent field counts as null,
+#: so `producer` (what made the line) is sealed as soon as the runtime writes it.
+RECORD_FIELDS = ("status", "status_detail", "final", "raw_output", "producer")
 _SEAL_FIELDS = {"format", "run_id", "case_id", "attempt", "entries", "head", "record", "hmac"}
 _HEX64 = frozenset("0123456789abcdef")
 
