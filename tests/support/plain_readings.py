@@ -16,13 +16,19 @@ from finscore.engine.core.plain_text import PlainBatch
 from finscore.engine.status import Status
 
 
-def decode_program(steps: bytes, table_values: bytes, first: int, count: int) -> CoreProgram:
-    """A program back from step records, its table rows re-based to its own table values."""
+def table_array(table_values: bytes) -> array[float]:
+    """The table values a call read, as floats (the module's memory is little-endian)."""
     table = array("d")
     table.frombytes(table_values)
     if sys.byteorder != "little":
         table.byteswap()
-    decoded, values = [], []
+    return table
+
+
+def decode_program(steps: bytes, table: array[float], first: int, count: int) -> CoreProgram:
+    """A program back from step records, its table rows re-based to its own table values."""
+    decoded: list[CoreStep] = []
+    values: list[float] = []
     for k in range(first, first + count):
         fields = STEP_STRUCT.unpack_from(steps, k * STEP_STRUCT.size)
         args = []
@@ -44,10 +50,10 @@ def read_keeping_programs(core: Core, plain: PlainBatch,
         return output, []
     backend = core._backend
     step_bytes = backend.read(regions.steps_at, STEP_STRUCT.size * regions.steps)
-    table_bytes = backend.read(regions.table_values_at, 8 * regions.table_values)
+    table = table_array(backend.read(regions.table_values_at, 8 * regions.table_values))
     spans = output._spans
     programs: list[CoreProgram | None] = [
-        decode_program(step_bytes, table_bytes, spans[2 * k], spans[2 * k + 1])
+        decode_program(step_bytes, table, spans[2 * k], spans[2 * k + 1])
         if output.status(k) != Status.DEFERRED else None
         for k in range(len(output))
     ]
