@@ -26,7 +26,7 @@ class Lowered:
 
 def lower(program: ReadProgram, *, profile: Profile) -> Lowered | None:
     """The core program for these steps, or None when only the walker can run them officially."""
-    official = profile is Profile.OFFICIAL
+    official = profile.reads_officially
     core_index: dict[int, int] = {}
     not_float: set[int] = set()  # official steps whose value is not a float
     steps: list[CoreStep] = []

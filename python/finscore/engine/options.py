@@ -24,6 +24,12 @@ class Profile(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def reads_officially(self) -> bool:
+        """Whether the official evaluator's reading and value semantics hold: quirks tolerated,
+        text and integers flowing on (the walker). Every profile but `strict`."""
+        return self is not Profile.STRICT
+
 
 #: The profile names, in the order the command line lists them.
 PROFILES: tuple[str, ...] = tuple(profile.value for profile in Profile)

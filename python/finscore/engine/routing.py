@@ -97,7 +97,7 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
     on its path, appending each program's invalid flag, result and status to `columns`.
     `token_lists_only` says the caller has checked that every program is a list or tuple."""
     profile = explainer.profile
-    official = profile is Profile.OFFICIAL
+    official = profile.reads_officially
     token_lists = programs
     if not token_lists_only and not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
         token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs]

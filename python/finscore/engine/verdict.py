@@ -19,10 +19,11 @@ Result = Union[float, int, str]
 
 _OK, _NO_STEPS = int(Status.OK), int(Status.NO_STEPS)
 _FLOAT, _BOOL = int(ValueType.FLOAT), int(ValueType.BOOL)
-#: Byte translations from a status's low byte to its invalid flag, per profile (see verdict_columns).
+#: Byte translations from a status's low byte to its invalid flag, by whether the profile reads
+#: officially (a program without steps is then valid; see verdict_columns).
 _INVALID_FLAG = {
-    Profile.STRICT: bytes(0 if code == _OK & 0xFF else 1 for code in range(256)),
-    Profile.OFFICIAL: bytes(0 if code in (_OK & 0xFF, _NO_STEPS & 0xFF) else 1 for code in range(256)),
+    False: bytes(0 if code == _OK & 0xFF else 1 for code in range(256)),
+    True: bytes(0 if code in (_OK & 0xFF, _NO_STEPS & 0xFF) else 1 for code in range(256)),
 }
 
 
@@ -36,7 +37,7 @@ def verdict(status: int, value_type: int, value: float, profile: Profile,
     """
     if failure is not None and (status == _OK or status == _NO_STEPS):
         return 1, "n/a", failure.status
-    if status == _NO_STEPS and profile is Profile.OFFICIAL:
+    if status == _NO_STEPS and profile.reads_officially:
         status = _OK
     if status != _OK:
         return 1, "n/a", status
@@ -53,9 +54,9 @@ def verdict_columns(output: BatchOutput, statuses: list[int],
 
     `statuses`: output.statuses(), which the caller has already made.
     """
-    if profile is Profile.OFFICIAL and _NO_STEPS in statuses:
+    if profile.reads_officially and _NO_STEPS in statuses:
         statuses = [_OK if s == _NO_STEPS else s for s in statuses]
-    invalid = list(output.status_low_bytes().translate(_INVALID_FLAG[profile]))
+    invalid = list(output.status_low_bytes().translate(_INVALID_FLAG[profile.reads_officially]))
     results = cast("list[Result]", output.values())  # floats, but for the few changed below
     kinds = output.value_type_bytes()
     if kinds.count(_FLOAT) != len(kinds):

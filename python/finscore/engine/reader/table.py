@@ -66,7 +66,7 @@ def read_cells(cells: Any, *, profile: Profile) -> tuple[float, ...]:
         value = official_number(text)
         if value is None:
             raise TableReadError(Status.BAD_CELL, f"cell {position} {cell!r} is not a number")
-        if profile is Profile.STRICT and not is_strict_cell(text):
+        if not profile.reads_officially and not is_strict_cell(text):
             raise TableReadError(
                 Status.LOOSE_NUMBER_SYNTAX, f"cell {position} {cell!r} is not a plain decimal"
             )
