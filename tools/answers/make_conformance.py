@@ -303,7 +303,7 @@ PROTOCOLS: dict[str, tuple[str, Callable[[], Iterator[G]]]] = {
 def build(stem: str) -> bytes:
     """The compressed conformance file of one protocol."""
     name, golds = PROTOCOLS[stem]
-    lines = []
+    lines: list[str] = []
     for g in golds():
         rng = random.Random(hashlib.sha256(f"{name}|{g.source}".encode()).digest())
         for fmt, completion, outcome, label in rows_for(g, rng):

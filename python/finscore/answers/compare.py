@@ -29,6 +29,10 @@ class Verdict(NamedTuple):
     detail: str
 
 
+def _shown(value: Decimal) -> str:
+    return format(value, "f")
+
+
 def _within(value: Decimal, gold: Gold, tolerance: Tolerance) -> bool:
     target = gold.value
     assert target is not None
@@ -77,15 +81,15 @@ def compare_number(reading: Reading, gold: Gold, protocol: Protocol) -> Verdict:
         exact = value == target
         reason = R.PERCENT_DECLARED if reading.percent else (R.EXACT if exact else R.WITHIN_TOLERANCE)
         how = "equal" if exact else f"within the tolerance ({tolerance.describe()})"
-        return Verdict(True, reason, None, value, f"{reading.text!r} reads {value}: {how}")
+        return Verdict(True, reason, None, value, f"{reading.text!r} reads {_shown(value)}: {how}")
     if target and _within(-value, gold, tolerance):
-        return Verdict(False, R.SIGN_FLIPPED, None, value, f"{reading.text!r} reads {value}: the sign is flipped")
+        return Verdict(False, R.SIGN_FLIPPED, None, value, f"{reading.text!r} reads {_shown(value)}: the sign is flipped")
     scaled = _scale_miss(value, gold, protocol, reading.percent)
     if scaled is not None:
         reason, k = scaled
-        return Verdict(False, reason, k, value, f"{reading.text!r} reads {value}: the gold times 10^{k}")
+        return Verdict(False, reason, k, value, f"{reading.text!r} reads {_shown(value)}: the gold times 10^{k}")
     shown = -int(value.as_tuple().exponent)
     if EXACT.subtract(value, target).copy_abs() <= Decimal(5).scaleb(-shown - 1, EXACT):
         return Verdict(False, R.ROUNDING, shown, value,
-                       f"{reading.text!r} reads {value}: the gold rounded to {shown} places, not within the tolerance")
-    return Verdict(False, R.WRONG_VALUE, None, value, f"{reading.text!r} reads {value}")
+                       f"{reading.text!r} reads {_shown(value)}: the gold rounded to {shown} places, not within the tolerance")
+    return Verdict(False, R.WRONG_VALUE, None, value, f"{reading.text!r} reads {_shown(value)}")

@@ -182,7 +182,7 @@ def read_yes_no(answer: str, limit: int) -> str | Refusal:
     """'yes' or 'no' when exactly one of those words occurs in the answer."""
     if len(answer) > limit:
         return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {limit} are read)")
-    seen = {word.lower() for word in _YES_NO.findall(answer)}
+    seen: set[str] = {match.group(1).lower() for match in _YES_NO.finditer(answer)}
     if len(seen) == 1:
         return seen.pop()
     return Refusal(UNPARSEABLE, "both yes and no in the answer" if seen else "neither yes nor no in the answer")

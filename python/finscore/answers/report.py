@@ -87,24 +87,24 @@ class AnswerReport:
 
 def _rows(golds: AnswerGoldFile, kept: dict[str, Any], protocol: Protocol, format: str,
           progress: Progress | None) -> list[Row]:
-    covered = [entry for entry in golds.entries if entry.gold is not None]
+    covered = [(entry, entry.gold) for entry in golds.entries if entry.gold is not None]
     rows: list[Row] = []
     for begin in range(0, len(covered), CHUNK):
         part = covered[begin:begin + CHUNK]
         by_format: dict[str, list[int]] = {}
-        for index, entry in enumerate(part):
+        for index, (entry, _) in enumerate(part):
             prediction = kept.get(entry.id)
             by_format.setdefault("whole" if prediction is not None and prediction.field == ANSWER else format,
                                  []).append(index)
         decisions: list[Decision | None] = [None] * len(part)
         for chosen, indexes in by_format.items():
-            texts = [kept[part[i].id].text if part[i].id in kept else None for i in indexes]
-            for i, decision in zip(indexes, decide_batch(texts, [part[i].gold for i in indexes], protocol, chosen)):
+            texts = [kept[part[i][0].id].text if part[i][0].id in kept else None for i in indexes]
+            for i, decision in zip(indexes, decide_batch(texts, [part[i][1] for i in indexes], protocol, chosen)):
                 decisions[i] = decision
-        for entry, decision in zip(part, decisions):
-            assert decision is not None
+        for (entry, _), made in zip(part, decisions):
+            assert made is not None
             prediction = kept.get(entry.id)
-            rows.append(Row(entry.id, entry.question, prediction.field if prediction else "missing", decision,
+            rows.append(Row(entry.id, entry.question, prediction.field if prediction else "missing", made,
                             prediction.text if prediction else None))
         if progress is not None:
             progress("deciding", begin + len(part), len(covered))

@@ -41,6 +41,7 @@ def render_report(report: AnswerReport, *, examples: int = 10) -> str:
         for row in failing[:examples]:
             d = row.decision
             k = f" k={d.k}" if d.k is not None else ""
-            lines.append(f"  {row.id}: {d.reason}{k}; read {d.read!r} -> {d.value}, gold {d.gold}; {_clip(d.detail)}")
+            read = f"read {d.read!r} -> {d.value}, " if d.read is not None else ""
+            lines.append(f"  {row.id}: {d.reason}{k}; {read}gold {d.gold}; {_clip(d.detail)}")
             lines.append(f"    question: {_clip(row.question)}")
     return "\n".join(lines)

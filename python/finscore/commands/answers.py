@@ -173,7 +173,8 @@ def run_verify(args: argparse.Namespace) -> int:
         print("finscore answers verify: the report is not a JSON object", file=sys.stderr)
         return EXIT_USAGE
     problems = verify_stamp(report, rerun=not args.no_rerun)
-    stamp = report.get("stamp") if isinstance(report.get("stamp"), dict) else {}
+    found = report.get("stamp")
+    stamp: dict[str, Any] = found if isinstance(found, dict) else {}
     if problems:
         print(f"finscore answers verify: the stamp does NOT hold ({len(problems)} problem(s)):", file=sys.stderr)
         for problem in problems:
