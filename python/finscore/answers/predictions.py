@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from finscore.finqa.joining import (
@@ -32,13 +33,14 @@ class AnswerPrediction:
     position: int  # line number, from 1
 
 
-def _refuse_constant(name: str) -> str:
+def _constant_as_text(name: str) -> str:
     return name  # NaN / Infinity in an "answer" stay text: the reader refuses them as unparseable
 
 
 def _entry(line: str, position: int) -> AnswerPrediction | Exclusion:
     try:
-        data = json.loads(line, parse_float=str, parse_int=str, parse_constant=_refuse_constant)
+        # numbers as Decimal: an "answer" number keeps the digits it was written with
+        data = json.loads(line, parse_float=Decimal, parse_int=Decimal, parse_constant=_constant_as_text)
     except (ValueError, RecursionError) as error:
         return Exclusion(position, None, MALFORMED_ENTRY, f"not a JSON object ({error})")
     if not isinstance(data, dict):
@@ -52,6 +54,8 @@ def _entry(line: str, position: int) -> AnswerPrediction | Exclusion:
     text = data[fields[0]]
     if fields[0] == ANSWER and isinstance(text, bool):
         text = "yes" if text else "no"
+    elif fields[0] == ANSWER and isinstance(text, Decimal):
+        text = str(text)
     if not isinstance(text, str):
         return Exclusion(position, name, MALFORMED_ENTRY, f'"{fields[0]}" is not text')
     return AnswerPrediction(name, text, fields[0], position)
