@@ -101,3 +101,27 @@ def test_yes_no(answer: str, word: str) -> None:
 @pytest.mark.parametrize("answer", ["yes or no", "nothing", "noted"])
 def test_yes_no_refused(answer: str) -> None:
     assert isinstance(read_yes_no(answer, 100), Refusal)
+
+
+def test_the_one_match_reading_agrees_with_the_full_pass() -> None:
+    """Short plain answers are read by one regular expression; the full pass must read them the same."""
+    import gzip
+    from pathlib import Path
+
+    from finscore.answers.locate import LOCATORS, Located
+
+    texts = [answer for answer, *_ in READ] + [answer for answer, _ in REFUSED]
+    for stem in ("finqa-answer-1", "convfinqa-answer-1", "tatqa-answer-1"):
+        path = Path(__file__).resolve().parents[2] / "python/finscore/answers/conformance" / f"{stem}.jsonl.gz"
+        for line in gzip.decompress(path.read_bytes()).splitlines():
+            row = json.loads(line)
+            if row["completion"] is not None:
+                located = LOCATORS[row["format"]](row["completion"])
+                if isinstance(located, Located):
+                    texts.append(located.text)
+    rng = random.Random(5)
+    pieces = ["-", "\u2212", "$", "\u20ac", "1", "23", "4,567", ",", ".", "0", "5", "%", " %", " million", "m", "bn",
+              " K", ".", " ", "e3", "(", ")", "USD", "x"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 7))) for _ in range(20000)]
+    for text in texts:
+        assert FINQA.read(text) == FINQA.read(text, full=True), text

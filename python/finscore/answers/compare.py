@@ -77,19 +77,19 @@ def compare_number(reading: Reading, gold: Gold, protocol: Protocol) -> Verdict:
     assert target is not None
     value = compared_value(reading, gold, protocol)
     tolerance = protocol.tolerance
-    if value == target or _within(value, gold, tolerance):
-        exact = value == target
-        reason = R.PERCENT_DECLARED if reading.percent else (R.EXACT if exact else R.WITHIN_TOLERANCE)
-        how = "equal" if exact else f"within the tolerance ({tolerance.describe()})"
-        return Verdict(True, reason, None, value, f"{reading.text!r} reads {_shown(value)}: {how}")
+    if value == target:
+        return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.EXACT, None, value, "equal to the gold")
+    if _within(value, gold, tolerance):
+        return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.WITHIN_TOLERANCE, None, value,
+                       f"within the tolerance ({tolerance.describe()})")
     if target and _within(-value, gold, tolerance):
-        return Verdict(False, R.SIGN_FLIPPED, None, value, f"{reading.text!r} reads {_shown(value)}: the sign is flipped")
+        return Verdict(False, R.SIGN_FLIPPED, None, value, "the negated value passes")
     scaled = _scale_miss(value, gold, protocol, reading.percent)
     if scaled is not None:
         reason, k = scaled
-        return Verdict(False, reason, k, value, f"{reading.text!r} reads {_shown(value)}: the gold times 10^{k}")
+        return Verdict(False, reason, k, value, f"the value times 10^{-k} passes")
     shown = -int(value.as_tuple().exponent)
     if EXACT.subtract(value, target).copy_abs() <= Decimal(5).scaleb(-shown - 1, EXACT):
         return Verdict(False, R.ROUNDING, shown, value,
-                       f"{reading.text!r} reads {_shown(value)}: the gold rounded to {shown} places, not within the tolerance")
-    return Verdict(False, R.WRONG_VALUE, None, value, f"{reading.text!r} reads {_shown(value)}")
+                       f"the gold correctly rounded to the {shown} places shown, but not within the tolerance")
+    return Verdict(False, R.WRONG_VALUE, None, value, f"{_shown(value)} is not the gold {gold.text}")

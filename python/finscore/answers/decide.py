@@ -80,6 +80,11 @@ def _decide_located(located: Located, gold: Gold, protocol: Protocol, reader: Nu
 
 
 def _decide_one(completion: Any, gold: Gold, protocol: Protocol, reader: NumberReader, locate: Any) -> Decision:
+    if type(completion) is str:  # the common case first
+        located = locate(completion)
+        if isinstance(located, Refusal):
+            return _miss(located.reason, gold, located.detail)
+        return _decide_located(located, gold, protocol, reader)
     if completion is None:
         return _miss(R.MISSING_PREDICTION, gold, "no prediction")
     if isinstance(completion, (bytes, bytearray)):

@@ -14,11 +14,13 @@ from typing import Any, NamedTuple
 from finscore.answers.numbers import Refusal
 from finscore.answers.reasons import NO_FINAL_ANSWER, UNPARSEABLE
 
-_ANSWER_LINE = re.compile(r"^[ \t*_#>]{0,8}answer[ \t*_]{0,4}:", re.IGNORECASE | re.MULTILINE)
+#: Matched at 0 only: the greedy (?:.*\n)? runs to the end and steps back to the LAST line that starts
+#: with the marker, each step O(1), so finding it is linear and, when it is the last line, nearly free.
+_LAST_ANSWER_LINE = re.compile(r"(?:.*\n)?[ \t*_#>]{0,8}answer[ \t*_]{0,4}:", re.IGNORECASE | re.DOTALL)
 _BOXED = "\\boxed{"
 MAX_BRACE_DEPTH = 8
 _LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
-_BOX_MARKS = re.compile(r"\\boxed\{|[{}]")
+_BRACES = re.compile(r"[{}]")
 _EMPHASIS = " \t\r*_"
 
 
@@ -40,9 +42,7 @@ def _stripped(completion: str, start: int, end: int) -> Located:
 
 def answer_line(completion: str) -> Located | Refusal:
     """The rest of the last line that starts with 'Answer:'."""
-    last = None
-    for last in _ANSWER_LINE.finditer(completion):
-        pass
+    last = _LAST_ANSWER_LINE.match(completion)
     if last is None:
         return Refusal(NO_FINAL_ANSWER, "no line starts with 'Answer:'")
     end = completion.find("\n", last.end())
@@ -53,18 +53,19 @@ def boxed(completion: str) -> Located | Refusal:
     """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
     found: tuple[int, int] | None = None
     too_deep = False
-    depth, content = 0, 0
-    for mark in _BOX_MARKS.finditer(completion):  # one pass: every brace is looked at once
-        token = mark.group()
+    at = completion.find(_BOXED)
+    while at >= 0:  # each character is passed once: by find between boxes, by the brace scan inside one
+        depth, content, cursor = 1, at + len(_BOXED), len(completion)
+        for brace in _BRACES.finditer(completion, content):
+            depth += 1 if brace.group() == "{" else -1
+            if depth == 0 or depth > MAX_BRACE_DEPTH:
+                cursor = brace.end()
+                break
         if depth == 0:
-            if token == _BOXED:
-                depth, content = 1, mark.end()
-            continue
-        depth += -1 if token == "}" else 1
-        if depth == 0:
-            found, too_deep = (content, mark.start()), False
+            found, too_deep = (content, cursor - 1), False
         elif depth > MAX_BRACE_DEPTH:
-            found, too_deep, depth = None, True, 0
+            found, too_deep = None, True
+        at = completion.find(_BOXED, cursor)
     if too_deep:
         return Refusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
     if found is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from finscore.answers.protocol import Protocol
 from finscore.answers.reasons import SEVERAL_NUMBERS, UNPARSEABLE
@@ -23,6 +23,7 @@ _YES_NO = re.compile(r"(?<![A-Za-z])(yes|no)(?![A-Za-z])", re.IGNORECASE)
 MAX_EXPONENT_DIGITS = 4
 LARGEST_ADJUSTED = 308  # 1e309 and beyond are refused, as binary64 cannot hold them
 SMALLEST_ADJUSTED = -308
+SIMPLE_LIMIT = 40  # answers this short with a plain number are read by one regular expression
 
 
 class Reading(NamedTuple):
@@ -43,10 +44,9 @@ class Refusal(NamedTuple):
     detail: str
 
 
-def _alternatives(words: list[str], flags: int = 0) -> re.Pattern[str]:
-    """' ?(w1|w2|...)' not followed by a letter, longest first so that 'million' beats 'm'."""
-    ordered = sorted(words, key=len, reverse=True)
-    return re.compile(" ?(" + "|".join(re.escape(w) for w in ordered) + ")(?![A-Za-z])", flags)
+def _words(words: Iterable[str]) -> str:
+    """'w1|w2|...' longest first, so that 'million' is tried before 'm'."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 class NumberReader:
@@ -62,9 +62,21 @@ class NumberReader:
         self.minus = frozenset(protocol.minus_signs)
         self.parentheses = protocol.negative_parentheses
         self.scale_words = dict(protocol.scale_words)
-        self.percent_after = _alternatives(list(protocol.percent_marks), re.IGNORECASE)
-        self.scale_after = _alternatives(list(self.scale_words), re.IGNORECASE)
-        self.code_after = _alternatives(list(self.codes), re.IGNORECASE)
+        # after the digits, in one match: a percent mark, or else a scale word; then a currency code
+        self.suffix = re.compile(
+            f" ?(?:({_words(protocol.percent_marks)})|({_words(self.scale_words)}))(?![A-Za-z])|", re.IGNORECASE)
+        self.code_after = re.compile(f" ?({_words(self.codes)})(?![A-Za-z])", re.IGNORECASE)
+        self.code_set = frozenset(code.lower() for code in self.codes)
+        self.longest_code = max(map(len, self.codes))
+        # The common short answer (-$1,234.5 million, 14.46%), read in one match; anything else takes the
+        # full pass, which reads these the same way (tests/answers/test_reading.py checks both agree).
+        minus = "".join(re.escape(m) for m in protocol.minus_signs if len(m) == 1)
+        symbols = "".join(re.escape(c) for c in protocol.currency_symbols if len(c) == 1)
+        percent = "|( ?%)" if "%" in protocol.percent_marks else ""
+        self.simple = re.compile(f"([{minus}]?)([{symbols}]?)([0-9][0-9,]*(?:\\.[0-9]+)?)"
+                                 f"(?:( ?(?:{_words(self.scale_words)})){percent})?\\.?", re.IGNORECASE) \
+            if minus and symbols else None
+        self.simple_limit = min(SIMPLE_LIMIT, self.max_number_chars)
 
     # -- one number -------------------------------------------------------------------------
     def _grouping_ok(self, whole: str) -> bool:
@@ -80,11 +92,10 @@ class NumberReader:
     def _code_before(self, text: str, end: int) -> int:
         """Start of a currency code ending at `end` (one space allowed after it), or -1."""
         stop = end - 1 if end > 0 and text[end - 1] == " " else end
-        for code in self.codes:
-            begin = stop - len(code)
-            if begin >= 0 and text[begin:stop].lower() == code.lower() and (begin == 0 or not text[begin - 1].isalpha()):
-                return begin
-        return -1
+        begin = stop
+        while begin > 0 and stop - begin <= self.longest_code and text[begin - 1].isalpha():
+            begin -= 1
+        return begin if begin < stop and text[begin:stop].lower() in self.code_set else -1
 
     def _left(self, text: str, start: int) -> tuple[int, int, bool]:
         """(new start, sign, currency seen) reading at most a currency and a sign leftwards."""
@@ -131,10 +142,11 @@ class NumberReader:
             end = exponent.end()
         bare_end = end
         percent, scale = False, None
-        if (suffix := self.percent_after.match(text, end)) is not None:
-            percent, end = True, suffix.end()
-        elif (suffix := self.scale_after.match(text, end)) is not None:
-            scale, end = self.scale_words[suffix.group(1).lower()], suffix.end()
+        suffix = self.suffix.match(text, end)
+        if suffix is not None and suffix.end() > end:
+            percent, end = suffix.group(1) is not None, suffix.end()
+            if not percent:
+                scale = self.scale_words[suffix.group(2).lower()]
         if (suffix := self.code_after.match(text, end)) is not None:
             end = suffix.end()
         if end == bare_end and end < len(text) and text[end].isalpha():
@@ -151,8 +163,17 @@ class NumberReader:
         return Reading(-value if sign < 0 else value, percent, scale, text[begin:end], begin, end)
 
     # -- the whole answer -------------------------------------------------------------------
-    def read(self, answer: str) -> Reading | Refusal:
-        """The single number of `answer`, or why there is none (linear in len(answer))."""
+    def read(self, answer: str, *, full: bool = False) -> Reading | Refusal:
+        """The single number of `answer`, or why there is none (linear in len(answer)).
+
+        `full` skips the one-match reading of short plain answers (for checking that both agree)."""
+        if not full and self.simple is not None and len(answer) <= self.simple_limit:
+            plain = self.simple.fullmatch(answer)
+            if plain is not None and ("," not in plain.group(3) or self._grouping_ok(plain.group(3).partition(".")[0])):
+                number, end = Decimal(plain.group(3).replace(",", "")), len(answer) - (answer[-1] == ".")
+                word = plain.group(4)
+                return Reading(-number if plain.group(1) else number, plain.group(5) is not None,
+                               None if word is None else self.scale_words[word.lstrip(" ").lower()], answer[:end], 0, end)
         if len(answer) > self.max_answer_chars:
             return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {self.max_answer_chars} are read)")
         refused = _REFUSED.search(answer)
