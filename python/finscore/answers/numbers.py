@@ -176,7 +176,8 @@ class NumberReader:
                                None if word is None else self.scale_words[word.lstrip(" ").lower()], answer[:end], 0, end)
         if len(answer) > self.max_answer_chars:
             return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {self.max_answer_chars} are read)")
-        refused = _REFUSED.search(answer)
+        lowered = answer.lower()  # a cheap test first: the pattern is only run when it can match
+        refused = _REFUSED.search(answer) if "nan" in lowered or "inf" in lowered or "\u221e" in answer else None
         if refused is not None:
             return Refusal(UNPARSEABLE, f"{refused.group()!r} is not a finite number (refused)")
         first: Reading | None = None
