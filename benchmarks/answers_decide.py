@@ -89,6 +89,23 @@ HOSTILE: dict[str, Callable[[int], tuple[str, str]]] = {
 }
 
 
+#: The reader alone, its answer-length limit lifted: every number is read (the same one, repeated).
+READER_ONLY: dict[str, Callable[[int], str]] = {
+    "reader, one number repeated": lambda n: "$1,234.5 million " * (n // 17),
+    "reader, words and Q4-style digits": lambda n: "Q4 revenue rose " * (n // 16),
+    "reader, grouped digits": lambda n: "1" + ",234" * (n // 4),
+}
+
+
+def unlimited_reader() -> Any:
+    from finscore.answers import protocol_from_data
+    from finscore.answers.numbers import NumberReader
+
+    data = json.loads(json.dumps(dict(get_protocol("finqa-answer/1").data)))
+    data["reading"]["max_answer_chars"] = data["reading"]["max_number_chars"] = 1 << 30
+    return NumberReader(protocol_from_data(data))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
@@ -113,6 +130,15 @@ def main() -> int:
             reason = decide(text, golds[0], protocol, answer_format).reason
             cells.append(f"{spent * 1e9 / len(text):.1f} ns/B")
         print(f"| {name} | {answer_format} | {' | '.join(cells)} | {reason} |")
+    reader = unlimited_reader()
+    for name, make_text in READER_ONLY.items():
+        cells = []
+        for megabytes in (1, 2, 4, 8):
+            text = make_text(megabytes << 20)
+            spent = best(2, lambda: reader.read(text))
+            found = reader.read(text)
+            cells.append(f"{spent * 1e9 / len(text):.1f} ns/B")
+        print(f"| {name} | (no limit) | {' | '.join(cells)} | {getattr(found, 'reason', 'one number')} |")
     return 0
 
 

@@ -26,6 +26,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterator, NamedTuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import write_or_check  # noqa: E402
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 DATA = REPOSITORY / "tests" / "data"
 OUT = REPOSITORY / "python" / "finscore" / "answers" / "conformance"
@@ -317,22 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
     args = parser.parse_args(argv)
-    differ = []
-    for stem in PROTOCOLS:
-        data, target = build(stem), OUT / f"{stem}.jsonl.gz"
-        if args.check:
-            if not target.exists() or target.read_bytes() != data:
-                differ.append(str(target))
-            continue
-        OUT.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        rows = gzip.decompress(data).count(b"\n")
-        print(f"{target.relative_to(REPOSITORY)}: {rows} rows, {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
-    if differ:
-        print("differs from the generator's output: " + ", ".join(differ), file=sys.stderr)
-        return 1
-    return 0
-
+    return write_or_check({OUT / f"{stem}.jsonl.gz": build(stem) for stem in PROTOCOLS}, REPOSITORY, check=args.check)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,6 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import write_or_check  # noqa: E402
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 DATA = REPOSITORY / "tests" / "data"
 OUT = REPOSITORY / "examples" / "answers"
@@ -154,21 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
-    differ = []
-    for name, data in outputs().items():
-        target = OUT / name
-        if args.check:
-            if not target.exists() or target.read_bytes() != data:
-                differ.append(name)
-            continue
-        OUT.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        print(f"{target.relative_to(REPOSITORY)}: {len(data)} bytes")
-    if differ:
-        print("differs from the generator's output: " + ", ".join(differ), file=sys.stderr)
-        return 1
-    return 0
-
+    return write_or_check({OUT / name: data for name, data in outputs().items()}, REPOSITORY, check=args.check)
 
 if __name__ == "__main__":
     sys.exit(main())
