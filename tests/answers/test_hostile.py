@@ -77,3 +77,25 @@ def test_the_last_of_a_thousand_answer_lines_is_read() -> None:
 def test_a_completion_that_is_not_text() -> None:
     decision = decide(94, GOLD)  # type: ignore[arg-type]
     assert (decision.passed, decision.reason) == (False, reasons.UNPARSEABLE)
+
+
+def test_a_batch_names_the_gold_it_cannot_read() -> None:
+    from finscore.answers import GoldError, decide_batch
+
+    with pytest.raises(GoldError, match="gold 1: exe_ans is the text 'maybe'"):
+        decide_batch(["Answer: 1", "Answer: 2"], [{"exe_ans": 1.0}, {"exe_ans": "maybe"}])
+    assert [d.reason for d in decide_batch(["Answer: 1", None], [{"exe_ans": 1.0}, GOLD])] == [
+        reasons.EXACT, reasons.MISSING_PREDICTION]
+
+
+@pytest.mark.parametrize("completion, reason", [
+    ("Working.\nFinal Answer: 94", reasons.EXACT),
+    ("Working.\n**Final answer:** 94.", reasons.EXACT),
+    ("Working.\n> ANSWER : 94", reasons.EXACT),
+    ("The final answer: 94", reasons.NO_FINAL_ANSWER),  # the marker must start its line
+    ("Answer: 94\nOn reflection, 95.", reasons.EXACT),  # text after the last Answer: line is ignored
+    ("Answer: 95\nAnswer: 94", reasons.EXACT),
+    ("Answer: 94\r\n", reasons.EXACT),
+])
+def test_the_answer_line(completion: str, reason: str) -> None:
+    assert decide(completion, GOLD, "finqa-answer/1", "answer-line").reason == reason

@@ -12,7 +12,7 @@ from typing import Any, Mapping, NamedTuple, Sequence, Union
 
 from finscore.answers import reasons as R
 from finscore.answers.compare import compare_number
-from finscore.answers.gold import Gold, gold_from_mapping
+from finscore.answers.gold import Gold, GoldError, gold_from_mapping
 from finscore.answers.locate import LOCATORS, Located
 from finscore.answers.numbers import NumberReader, Refusal, read_yes_no
 from finscore.answers.protocol import FORMATS, Protocol, ProtocolError
@@ -115,10 +115,20 @@ def decide(completion: Completion, gold: GoldLike, protocol: str | Protocol = "f
 
 def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
                  protocol: str | Protocol = "finqa-answer/1", format: str = "answer-line") -> list[Decision]:
-    """Decide completions[i] against golds[i] for every i; the same typed decisions as `decide`."""
+    """Decide completions[i] against golds[i] for every i; the same typed decisions as `decide`.
+
+    Golds are Gold objects (built once, e.g. by finqa_gold) or mappings; a mapping the protocol
+    cannot read raises GoldError naming its index before anything is decided."""
     if len(completions) != len(golds):
         raise ValueError(f"{len(completions)} completions but {len(golds)} golds")
     chosen = _checked(protocol, format)
     reader, locate = reader_for(chosen), LOCATORS[format]
-    return [_decide_one(c, g if isinstance(g, Gold) else as_gold(g, chosen), chosen, reader, locate)
-            for c, g in zip(completions, golds)]
+    ready = [g if type(g) is Gold else _gold_at(i, g, chosen) for i, g in enumerate(golds)]
+    return [_decide_one(c, g, chosen, reader, locate) for c, g in zip(completions, ready)]
+
+
+def _gold_at(index: int, gold: Any, protocol: Protocol) -> Gold:
+    try:
+        return as_gold(gold, protocol)
+    except GoldError as error:
+        raise GoldError(f"gold {index}: {error}") from None

@@ -16,7 +16,8 @@ from finscore.answers.reasons import NO_FINAL_ANSWER, UNPARSEABLE
 
 #: Matched at 0 only: the greedy (?:.*\n)? runs to the end and steps back to the LAST line that starts
 #: with the marker, each step O(1), so finding it is linear and, when it is the last line, nearly free.
-_LAST_ANSWER_LINE = re.compile(r"(?:.*\n)?[ \t*_#>]{0,8}answer[ \t*_]{0,4}:", re.IGNORECASE | re.DOTALL)
+_LAST_ANSWER_LINE = re.compile(r"(?:.*\n)?[ \t*_#>]{0,8}(?:final[ \t]{1,4})?answer[ \t*_]{0,4}:",
+                               re.IGNORECASE | re.DOTALL)
 _BOXED = "\\boxed{"
 MAX_BRACE_DEPTH = 8
 _LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
