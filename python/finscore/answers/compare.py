@@ -81,7 +81,7 @@ def compare_number(reading: Reading, gold: Gold, protocol: Protocol) -> Verdict:
         return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.EXACT, None, value, "equal to the gold")
     if _within(value, gold, tolerance):
         return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.WITHIN_TOLERANCE, None, value,
-                       f"within the tolerance ({tolerance.describe()})")
+                       f"within the tolerance ({tolerance.text})")
     if target and _within(-value, gold, tolerance):
         return Verdict(False, R.SIGN_FLIPPED, None, value, "the negated value passes")
     scaled = _scale_miss(value, gold, protocol, reading.percent)

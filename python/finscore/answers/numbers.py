@@ -73,7 +73,7 @@ class NumberReader:
         minus = "".join(re.escape(m) for m in protocol.minus_signs if len(m) == 1)
         symbols = "".join(re.escape(c) for c in protocol.currency_symbols if len(c) == 1)
         percent = "|( ?%)" if "%" in protocol.percent_marks else ""
-        self.simple = re.compile(f"([{minus}]?)([{symbols}]?)([0-9][0-9,]*(?:\\.[0-9]+)?)"
+        self.simple = re.compile(f"([{minus}]?)[{symbols}]?([{minus}]?)([0-9][0-9,]*(?:\\.[0-9]+)?)"
                                  f"(?:( ?(?:{_words(self.scale_words)})){percent})?\\.?", re.IGNORECASE) \
             if minus and symbols else None
         self.simple_limit = min(SIMPLE_LIMIT, self.max_number_chars)
@@ -169,11 +169,13 @@ class NumberReader:
         `full` skips the one-match reading of short plain answers (for checking that both agree)."""
         if not full and self.simple is not None and len(answer) <= self.simple_limit:
             plain = self.simple.fullmatch(answer)
-            if plain is not None and ("," not in plain.group(3) or self._grouping_ok(plain.group(3).partition(".")[0])):
-                number, end = Decimal(plain.group(3).replace(",", "")), len(answer) - (answer[-1] == ".")
-                word = plain.group(4)
-                return Reading(-number if plain.group(1) else number, plain.group(5) is not None,
-                               None if word is None else self.scale_words[word.lstrip(" ").lower()], answer[:end], 0, end)
+            if plain is not None:
+                before, after, digits, word, percent = plain.groups()
+                if not (before and after) and ("," not in digits or self._grouping_ok(digits.partition(".")[0])):
+                    number, end = Decimal(digits.replace(",", "")), len(answer) - (answer[-1] == ".")
+                    return Reading(-number if before or after else number, percent is not None,
+                                   None if word is None else self.scale_words[word.lstrip(" ").lower()],
+                                   answer[:end], 0, end)
         if len(answer) > self.max_answer_chars:
             return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {self.max_answer_chars} are read)")
         lowered = answer.lower()  # a cheap test first: the pattern is only run when it can match

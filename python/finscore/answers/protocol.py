@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
@@ -30,6 +31,11 @@ class Tolerance:
 
     kind: str  # one of TOLERANCE_KINDS
     value: Decimal | None  # the bound for absolute / relative; None for gold_places
+
+    @cached_property
+    def text(self) -> str:
+        """describe(), made once: it is part of every within_tolerance decision."""
+        return self.describe()
 
     def describe(self) -> str:
         if self.kind == "relative":
