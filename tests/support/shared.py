@@ -105,3 +105,21 @@ def same_outcome(row: dict[str, Any], invalid: int, result: Any) -> bool:
             return math.isnan(result)
         return expected.hex() == result.hex()
     return not isinstance(result, float) and str(result) == recorded["str"]
+
+
+@lru_cache(maxsize=None)
+def convfinqa_conversations() -> dict[str, dict[str, Any]]:
+    """Every ConvFinQA dev conversation, by conversation id."""
+    with open(require(CONVFINQA / "convfinqa_dev.json"), encoding="utf-8") as handle:
+        return {conversation["id"]: conversation for conversation in json.load(handle)}
+
+
+def convfinqa_table_of(row: dict[str, Any]) -> tuple[bool, Any]:
+    """(available, table) of a ConvFinQA vector row: its `table_ref` names a conversation id."""
+    if "table" in row:
+        return True, row["table"]
+    ref = row.get("table_ref")
+    if ref is None:
+        return True, None
+    conversations = convfinqa_conversations()
+    return (ref in conversations), conversations[ref]["table"] if ref in conversations else None

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from finscore.commands.execute import _add_profile_options
+from finscore.engine.api import PROFILES
+from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 
 EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
@@ -21,7 +23,8 @@ EQUAL_JSONL = "equal-jsonl"
 USAGE = (
     "finscore finqa PREDICTIONS GOLD [--profile {official,strict}] [--python VERSION] [--json OUT]\n"
     "                      [--exclude-bad-ids] [--examples N] [--quiet]\n"
-    "       finscore finqa equal-jsonl [--explain] < pairs.jsonl > decisions.jsonl"
+    "       finscore finqa equal-jsonl [--explain] [--profile {official,strict,convfinqa}]\n"
+    "                                  < pairs.jsonl > decisions.jsonl"
 )
 DESCRIPTION = (
     "Score FinQA predictions (the official format: a JSON list of {\"id\", \"predicted\": [tokens]}) "
@@ -83,6 +86,10 @@ def register(subparsers: Any) -> None:
     )
     equal.add_argument("--explain", action="store_true",
                        help='also add "equal_method" (how it was decided) and "used_sympy"')
+    equal.add_argument("--profile", choices=PROFILES, default="official",
+                       help="convfinqa: ConvFinQA's equal_program (a one-token gold program, a number "
+                            "selection, is equivalent only to the same token); official and strict: "
+                            "FinQA's (default)")
     equal.set_defaults(handler=run_equal_jsonl)
     parser.equal_jsonl_parser = equal
 
@@ -90,7 +97,12 @@ def register(subparsers: Any) -> None:
 def run_equal_jsonl(args: argparse.Namespace) -> int:
     from finscore.finqa.equal_jsonl import stream_equal_jsonl
 
-    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain)
+    comparer = None
+    if args.profile == CONVFINQA:
+        from finscore.convfinqa.equivalence import ConvFinqaComparer
+
+        comparer = ConvFinqaComparer()
+    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain, comparer=comparer)
     if summary.errors:
         print(f"finscore finqa equal-jsonl: {len(summary.errors)} line(s) could not be decided "
               f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
