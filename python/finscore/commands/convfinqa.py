@@ -1,0 +1,87 @@
+"""`finscore convfinqa`: score ConvFinQA predictions under its authors' own protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+DESCRIPTION = (
+    "Score ConvFinQA predictions (the leaderboard format: a JSON list of {\"id\", \"predicted\": [tokens "
+    "ending in EOF]}, one per turn) against a ConvFinQA conversation file (dev.json as released). A turn's id "
+    "is <conversation id>#t<turn index from 0>, e.g. Single_MRO/2007/page_134.pdf-1#t0; the turn files' "
+    "<conversation id>_<turn index> is accepted too. Prints execution and program accuracy exactly as the "
+    "authors' evaluate_result computes them (denominator = predictions; a one-token program is a number "
+    "selection; program accuracy counts valid, equivalent programs), then the same over all gold turns (a "
+    "missing prediction counts as a failure), accuracy by turn index and by conversation type (Single / "
+    "Double), the share of conversations with every turn right, and per-turn diagnostics. Where "
+    "evaluate_result would stop on its assert, the turn is reported and scoring goes on. Unknown, duplicate "
+    "or malformed entries stop the run with a list of them (exit status 2) unless --exclude-bad-ids is given."
+)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "convfinqa",
+        help="score ConvFinQA predictions: the authors' figures exactly, honest figures, per-turn diagnostics",
+        description=DESCRIPTION,
+        epilog="Example: finscore convfinqa examples/convfinqa/predictions.json examples/convfinqa/gold.json. "
+               "Exit status: 0 scored, 2 unusable input or usage.",
+    )
+    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (leaderboard format)")
+    parser.add_argument("gold", metavar="GOLD", help="the ConvFinQA conversation file, e.g. dev.json")
+    parser.add_argument("--python", default="3.11", metavar="VERSION",
+                        help="CPython whose sum() to imitate in table_sum/table_average: 3.11 (default, "
+                             "left to right) or 3.12 and later (compensated)")
+    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
+                                                      "output, instead of the text report)")
+    parser.add_argument("--exclude-bad-ids", action="store_true",
+                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
+                             "of stopping")
+    parser.add_argument("--examples", type=int, default=10, metavar="N",
+                        help="failing turns listed in the text report (default 10; 0 for none)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    parser.set_defaults(handler=run_convfinqa)
+
+
+def run_convfinqa(args: argparse.Namespace) -> int:
+    from finscore.convfinqa.scoring import score_convfinqa
+    from finscore.convfinqa.terminal import render_convfinqa
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
+    from finscore.finqa.progress import progress_bar
+
+    if args.examples < 0:
+        print("finscore convfinqa: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    failure: FinqaInputError | None = None
+    try:
+        predictions = read_json_file(args.predictions, "prediction file")
+        gold = read_json_file(args.gold, "gold file")
+        report = score_convfinqa(predictions, gold, python=args.python, exclude_bad_ids=args.exclude_bad_ids,
+                                 progress=bar)
+    except FinqaInputError as error:
+        failure = error
+    finally:
+        if bar is not None:
+            bar.close()  # before anything else is printed
+    if failure is not None:
+        print(f"finscore convfinqa: {failure}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json is not None:
+        text = json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+            return EXIT_OK
+        try:
+            Path(args.json).write_text(text, encoding="utf-8")
+        except OSError as error:
+            print(f"finscore convfinqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+    print(render_convfinqa(report, examples=args.examples))
+    return EXIT_OK
