@@ -47,10 +47,13 @@ def _perturbed(k: int, tokens: list[str]) -> list[str] | None:
     return tokens
 
 
-def make(conversations: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    gold, predictions = [], []
+def make(conversations: list[dict[str, Any]], limit: int | None = CONVERSATIONS,
+         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(gold, predictions) for the first `limit` conversations (None: all of them)."""
+    gold: list[dict[str, Any]] = []
+    predictions: list[dict[str, Any]] = []
     k = 0
-    for conversation in conversations[:CONVERSATIONS]:
+    for conversation in conversations[:limit]:
         annotation = conversation["annotation"]
         gold.append({"id": conversation["id"], "table": conversation["table"],
                      "annotation": {key: annotation[key] for key in KEPT if key in annotation}})
