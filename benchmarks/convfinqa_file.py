@@ -44,6 +44,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from finqa_file import _finscore_command, _official_numbers
+from finscore.engine.reader.tokens import tokenize_gold_program
 from official_evaluator import REPOSITORY, Timings, bytecode_cached, ensure_no_fma, machine, ratio
 
 UTILS_PATH = "code/utils/general_utils.py"
@@ -100,7 +102,8 @@ def _inputs(folder: Path) -> dict[str, Path]:
     conversations = json.loads(gzip.decompress(DEV.read_bytes()))
     _, predictions = _make_example_module().make(conversations, None)
     by_id = {conversation["id"]: conversation for conversation in conversations}
-    turn_file, authors_predictions = [], {}
+    turn_file: list[dict[str, Any]] = []
+    authors_predictions: dict[str, list[dict[str, Any]]] = {}
     for conversation in conversations:
         annotation = conversation["annotation"]
         for turn, (program, answer) in enumerate(zip(annotation["turn_program"], annotation["exe_ans_list"])):
@@ -108,12 +111,10 @@ def _inputs(folder: Path) -> dict[str, Path]:
             record["id"] = f"{conversation['id']}_{turn}"
             record["annotation"] = {**annotation, "cur_program": program, "exe_ans": answer, "turn_ind": turn}
             turn_file.append(record)
-    from finscore.engine.reader.tokens import tokenize_gold_program
-
     for number, entry in enumerate(predictions):
-        conversation, turn = _turn_of(entry["id"])
-        gold_program = by_id[conversation]["annotation"]["turn_program"][int(turn)]
-        authors_predictions[str(number)] = [{"id": f"{conversation}_{turn}", "pred_prog": entry["predicted"],
+        conversation_id, index = _turn_of(entry["id"])
+        gold_program = by_id[conversation_id]["annotation"]["turn_program"][int(index)]
+        authors_predictions[str(number)] = [{"id": f"{conversation_id}_{index}", "pred_prog": entry["predicted"],
                                              "ref_prog": tokenize_gold_program(gold_program)}]
     paths = {name: folder / f"{name}.json" for name in ("predictions", "gold", "authors_predictions", "turns")}
     paths["predictions"].write_text(json.dumps(predictions), encoding="utf-8")
@@ -124,19 +125,6 @@ def _inputs(folder: Path) -> dict[str, Path]:
           f"gold files {paths['gold'].stat().st_size / 1e6:.1f} MB (conversations, finscore) and "
           f"{paths['turns'].stat().st_size / 1e6:.1f} MB (turns, the authors')")
     return paths
-
-
-def _numbers(stdout: str) -> tuple[float, float]:
-    exe = re.search(r"^Exe acc:\s+(\S+)$", stdout, re.M)
-    prog = re.search(r"^Prog acc:\s+(\S+)$", stdout, re.M)
-    if exe is None or prog is None:
-        raise RuntimeError(f"unexpected output:\n{stdout[-2000:]}")
-    return float(exe.group(1)), float(prog.group(1))
-
-
-def _finscore_command() -> list[str]:
-    script = Path(sys.executable).with_name("finscore")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "finscore"]
 
 
 def main() -> None:
@@ -169,7 +157,7 @@ def main() -> None:
             for name, command in commands.items():
                 run = timings[name].measure(lambda: subprocess.run(
                     command, capture_output=True, text=True, env=env, cwd=folder, check=True))
-                numbers[name] = _numbers(run.stdout)  # type: ignore[attr-defined]
+                numbers[name] = _official_numbers(run.stdout)  # type: ignore[attr-defined]
             if numbers["authors"] != numbers["finscore"]:
                 raise RuntimeError(f"different numbers: {numbers}")
         exe, prog = numbers["authors"]

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 from typing import Any
-
-EXIT_OK, EXIT_USAGE = 0, 2
 
 DESCRIPTION = (
     "Score ConvFinQA predictions (the leaderboard format: a JSON list of {\"id\", \"predicted\": [tokens "
@@ -51,37 +46,10 @@ def register(subparsers: Any) -> None:
 def run_convfinqa(args: argparse.Namespace) -> int:
     from finscore.convfinqa.scoring import score_convfinqa
     from finscore.convfinqa.terminal import render_convfinqa
-    from finscore.finqa.files import read_json_file
-    from finscore.finqa.inputs import FinqaInputError
-    from finscore.finqa.progress import progress_bar
+    from finscore.finqa.scoring_command import run_scoring_command
 
-    if args.examples < 0:
-        print("finscore convfinqa: --examples must be 0 or more", file=sys.stderr)
-        return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    failure: FinqaInputError | None = None
-    try:
-        predictions = read_json_file(args.predictions, "prediction file")
-        gold = read_json_file(args.gold, "gold file")
-        report = score_convfinqa(predictions, gold, python=args.python, exclude_bad_ids=args.exclude_bad_ids,
-                                 progress=bar)
-    except FinqaInputError as error:
-        failure = error
-    finally:
-        if bar is not None:
-            bar.close()  # before anything else is printed
-    if failure is not None:
-        print(f"finscore convfinqa: {failure}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json is not None:
-        text = json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n"
-        if args.json == "-":
-            sys.stdout.write(text)
-            return EXIT_OK
-        try:
-            Path(args.json).write_text(text, encoding="utf-8")
-        except OSError as error:
-            print(f"finscore convfinqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-    print(render_convfinqa(report, examples=args.examples))
-    return EXIT_OK
+    return run_scoring_command(
+        args, "convfinqa",
+        lambda predictions, gold, bar: score_convfinqa(predictions, gold, python=args.python,
+                                                       exclude_bad_ids=args.exclude_bad_ids, progress=bar),
+        lambda report, examples: render_convfinqa(report, examples=examples))

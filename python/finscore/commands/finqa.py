@@ -8,16 +8,13 @@ form's own parser, and its --help documents both forms.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import Any, Sequence
 
 from finscore.commands.execute import _add_profile_options
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 
-EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
 
 USAGE = (
@@ -109,47 +106,13 @@ def run_equal_jsonl(args: argparse.Namespace) -> int:
     return summary.exit_code
 
 
-def _write_json(report: Any, destination: str) -> None:
-    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
-    if destination == "-":
-        sys.stdout.write(text + "\n")
-        return
-    Path(destination).write_text(text + "\n", encoding="utf-8")
-
-
 def run_finqa(args: argparse.Namespace) -> int:
-    from finscore.finqa.files import read_json_file
-    from finscore.finqa.inputs import FinqaInputError
-    from finscore.finqa.progress import progress_bar
     from finscore.finqa.scoring import score_predictions
+    from finscore.finqa.scoring_command import run_scoring_command
     from finscore.finqa.terminal import render_report
 
-    if args.examples < 0:
-        print("finscore finqa: --examples must be 0 or more", file=sys.stderr)
-        return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    try:
-        predictions = read_json_file(args.predictions, "prediction file")
-        gold = read_json_file(args.gold, "gold file")
-        report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
-                                   exclude_bad_ids=args.exclude_bad_ids, progress=bar)
-    except FinqaInputError as error:
-        failure: FinqaInputError | None = error
-    else:
-        failure = None
-    finally:
-        if bar is not None:
-            bar.close()  # before anything else is printed
-    if failure is not None:
-        print(f"finscore finqa: {failure}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json is not None:
-        try:
-            _write_json(report, args.json)
-        except OSError as error:
-            print(f"finscore finqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render_report(report, examples=args.examples))
-    return EXIT_OK
+    return run_scoring_command(
+        args, "finqa",
+        lambda predictions, gold, bar: score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                                         exclude_bad_ids=args.exclude_bad_ids, progress=bar),
+        lambda report, examples: render_report(report, examples=examples))

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from finscore.engine.reader.tokens import tokenize_gold_program
-from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, MalformedEntry, PredictionFile, listing
+from finscore.finqa.inputs import GoldExample, GoldFile, MalformedEntry, PredictionFile, unique_entries
+from finscore.finqa.inputs import _type_name as type_name
 
 TURN_MARK = "#t"
 SINGLE, DOUBLE = "Single", "Double"
@@ -54,18 +55,13 @@ class TurnFile:
     conversations: tuple[Conversation, ...]
 
 
-def _type_name(value: Any) -> str:
-    return "null" if value is None else {dict: "object", list: "list", str: "text", bool: "boolean"}.get(
-        type(value), type(value).__name__)
-
-
 def _is_answer(value: Any) -> bool:
     return isinstance(value, (str, float, int)) and not isinstance(value, bool)
 
 
 def _conversation_problem(entry: Any) -> str | None:
     if not isinstance(entry, dict):
-        return f"is a JSON {_type_name(entry)}, not an object"
+        return f"is a JSON {type_name(entry)}, not an object"
     if not isinstance(entry.get("id"), str) or not entry["id"]:
         return 'has no text "id"'
     if TURN_MARK in entry["id"]:
@@ -82,7 +78,7 @@ def _conversation_problem(entry: Any) -> str | None:
         return '"annotation.exe_ans_list" is not a list with one answer per turn'
     for turn, answer in enumerate(answers):
         if not _is_answer(answer):
-            return f"turn {turn} has a gold answer that is a JSON {_type_name(answer)}, not a number or text"
+            return f"turn {turn} has a gold answer that is a JSON {type_name(answer)}, not a number or text"
     if not programs:
         return "has no turns"
     return None
@@ -90,37 +86,15 @@ def _conversation_problem(entry: Any) -> str | None:
 
 def read_conversations(data: Any) -> TurnFile:
     """Check a ConvFinQA conversation file and list its turns; FinqaInputError naming every bad entry."""
-    if not isinstance(data, list):
-        raise FinqaInputError(
-            f"the gold file is not ConvFinQA: a JSON {_type_name(data)}, not a list of conversations")
-    if not data:
-        raise FinqaInputError("the gold file holds no conversations (an empty list)")
-    problems: list[str] = []
-    duplicates: list[str] = []
-    seen: dict[str, int] = {}
     examples: list[GoldExample] = []
     conversations: list[Conversation] = []
-    for position, entry in enumerate(data):
-        problem = _conversation_problem(entry)
-        if problem is not None:
-            problems.append(f"entry {position} {problem}")
-            continue
-        conversation_id = entry["id"]
-        if conversation_id in seen:
-            duplicates.append(f"{conversation_id!r} (entries {seen[conversation_id]} and {position})")
-            continue
-        seen[conversation_id] = position
-        annotation = entry["annotation"]
+    for entry in unique_entries(data, _conversation_problem, "ConvFinQA", "conversations", "conversation id(s)"):
+        conversation_id, annotation = entry["id"], entry["annotation"]
         for turn, (program, answer) in enumerate(zip(annotation["turn_program"], annotation["exe_ans_list"])):
             examples.append(GoldExample(turn_id(conversation_id, turn), entry["table"], program,
                                         tuple(tokenize_gold_program(program)), answer))
         conversations.append(Conversation(conversation_id, conversation_type(conversation_id),
                                           len(annotation["turn_program"])))
-    if problems:
-        raise FinqaInputError(
-            f"the gold file is not ConvFinQA ({len(problems)} of {len(data)} entries): " + listing(problems))
-    if duplicates:
-        raise FinqaInputError(f"the gold file repeats {len(duplicates)} conversation id(s): " + listing(duplicates))
     return TurnFile(GoldFile(tuple(examples)), tuple(conversations))
 
 
