@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from finscore.finqa.scoring_command import add_report_options
+
 DESCRIPTION = (
     "Score ConvFinQA predictions (the leaderboard format: a JSON list of {\"id\", \"predicted\": [tokens "
     "ending in EOF]}, one per turn) against a ConvFinQA conversation file (dev.json as released). A turn's id "
@@ -32,14 +34,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--python", default="3.11", metavar="VERSION",
                         help="CPython whose sum() to imitate in table_sum/table_average: 3.11 (default, "
                              "left to right) or 3.12 and later (compensated)")
-    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
-                                                      "output, instead of the text report)")
-    parser.add_argument("--exclude-bad-ids", action="store_true",
-                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
-                             "of stopping")
-    parser.add_argument("--examples", type=int, default=10, metavar="N",
-                        help="failing turns listed in the text report (default 10; 0 for none)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    add_report_options(parser, "failing turns")
     parser.set_defaults(handler=run_convfinqa)
 
 

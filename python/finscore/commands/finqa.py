@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from finscore.commands.execute import _add_profile_options
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
+from finscore.finqa.scoring_command import add_report_options
 
 EQUAL_JSONL = "equal-jsonl"
 
@@ -64,14 +65,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
     _add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
-    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
-                                                      "output, instead of the text report)")
-    parser.add_argument("--exclude-bad-ids", action="store_true",
-                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
-                             "of stopping")
-    parser.add_argument("--examples", type=int, default=10, metavar="N",
-                        help="failing predictions listed in the text report (default 10; 0 for none)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    add_report_options(parser, "failing predictions")
     parser.set_defaults(handler=run_finqa)
 
     equal = argparse.ArgumentParser(

@@ -22,6 +22,18 @@ class Report(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
+def add_report_options(parser: argparse.ArgumentParser, failing: str) -> None:
+    """--json, --exclude-bad-ids, --examples and --quiet; `failing` names what --examples lists."""
+    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
+                                                      "output, instead of the text report)")
+    parser.add_argument("--exclude-bad-ids", action="store_true",
+                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
+                             "of stopping")
+    parser.add_argument("--examples", type=int, default=10, metavar="N",
+                        help=f"{failing} listed in the text report (default 10; 0 for none)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+
+
 def run_scoring_command(args: argparse.Namespace, command: str,
                         score: Callable[[Any, Any, ProgressBar | None], Report],
                         render: Callable[[Any, int], str]) -> int:
