@@ -16,7 +16,7 @@ from finscore.engine.core.binding import CoreError, get_core
 from finscore.engine.explanation import Execution
 from finscore.engine.paths import Outcomes, sum_rule_for
 
-PROFILES = ("official", "strict")
+PROFILES = ("official", "strict", "convfinqa")
 CHUNK_SIZE = 10_000
 
 Program = Sequence[str] | str

@@ -16,6 +16,7 @@ from finscore.engine.core.abi import BatchOutput
 from finscore.engine.explanation import Execution, Result
 from finscore.engine.paths import Outcomes, Pending
 from finscore.engine.core.plain_text import lay_out
+from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA, apply_selections
 from finscore.engine.reader.tokens import tokenize_gold_program
 from finscore.engine.sequences import LazySequence, positions_of
 from finscore.engine.status import Status
@@ -119,6 +120,9 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
             others[position] = execution
             invalid[position], results[position] = execution.invalid, execution.result
             statuses[position] = int(execution.status)
+
+    if outcomes.profile == CONVFINQA:  # ConvFinQA reads a one-token program as a number
+        apply_selections(outcomes, token_lists, others, (invalid, results, statuses))
 
     columns[0].extend(invalid)
     columns[1].extend(results)
