@@ -14,7 +14,7 @@ import sys
 from typing import Sequence
 
 #: Command modules, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "run")
+COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "tatqa", "run")
 
 #: The module of each command name, so that running one command imports only its module
 #: (a test checks this against what the modules register).
@@ -24,6 +24,7 @@ COMMAND_MODULE_OF: dict[str, str] = {
     "contracts": "contracts",
     "compare": "compare",
     "finqa": "finqa",
+    "tatqa": "tatqa",
     "run": "run",
 }
 

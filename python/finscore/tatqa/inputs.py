@@ -93,12 +93,14 @@ def read_entries(data: Any, pairs: list[tuple[str, Any]] | None) -> list[Entry]:
     return [Entry(uid, value, position, entry_problem(value)) for position, (uid, value) in enumerate(pairs)]
 
 
-def _question_problem(question: Any) -> str | None:
+def question_problem(question: Any, *, whole: bool = True) -> str | None:
+    """Why a gold question cannot be scored, or None; `whole=False` asks only what one decision needs."""
     if not isinstance(question, dict):
         return f"is a JSON {type_name(question)}, not an object"
-    if not isinstance(question.get("uid"), str):
+    if whole and not isinstance(question.get("uid"), str):
         return 'has no text "uid"'
-    for key, allowed in (("answer_type", ANSWER_TYPES), ("answer_from", ANSWER_SOURCES), ("scale", SCALES)):
+    checked = (("answer_type", ANSWER_TYPES), ("answer_from", ANSWER_SOURCES), ("scale", SCALES))
+    for key, allowed in checked if whole else (checked[0], checked[2]):
         if question.get(key) not in allowed:
             return f'has "{key}" {question.get(key)!r}, not one of {", ".join(map(repr, allowed))}'
     if "answer" not in question:
@@ -124,7 +126,7 @@ def read_gold(data: Any) -> list[GoldQuestion]:
             continue
         for question_index, question in enumerate(document["questions"]):
             where = f"document {document_index} question {question_index}"
-            problem = _question_problem(question)
+            problem = question_problem(question)
             if problem is not None:
                 uid = question.get("uid") if isinstance(question, dict) else None
                 problems.append(f"{where}" + (f" (uid {uid!r})" if isinstance(uid, str) else "") + f" {problem}")

@@ -29,6 +29,7 @@ EXTRA_SPAN_ITEMS = "extra_span_items"
 PARTIAL_SPAN = "partial_span"
 WRONG_NUMBER = "wrong_number"
 WRONG_ANSWER = "wrong_answer"
+UNREADABLE_PREDICTION = "unreadable_prediction"
 
 #: Every reason, in the order reports list them, with what it means.
 REASON_DESCRIPTIONS: dict[str, str] = {
@@ -46,6 +47,7 @@ REASON_DESCRIPTIONS: dict[str, str] = {
     PARTIAL_SPAN: "some words right (0 < F1 < 1)",
     WRONG_NUMBER: "a number, not the gold one",
     WRONG_ANSWER: "nothing in common with the gold answer (F1 = 0)",
+    UNREADABLE_PREDICTION: "the official metric raises on it (scored 0 here)",
 }
 
 #: Fewer decimal places tried for ROUNDING (the official comparison keeps 2).

@@ -1,0 +1,138 @@
+"""`finscore tatqa`: score a TAT-QA prediction file; `finscore tatqa decide-jsonl`: decide pair lines.
+
+argparse cannot put a sub-command beside the positional PREDICTIONS, so the
+`tatqa` parser sends an argument list that starts with `decide-jsonl` to that
+form's own parser, and its --help documents both forms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+EXIT_OK, EXIT_USAGE = 0, 2
+DECIDE_JSONL = "decide-jsonl"
+
+USAGE = (
+    "finscore tatqa PREDICTIONS GOLD [--json OUT] [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "       finscore tatqa decide-jsonl < pairs.jsonl > decisions.jsonl"
+)
+DESCRIPTION = (
+    "Score TAT-QA predictions (the official format: a JSON object {uid: [answer, scale]}, the answer a text "
+    "or a list of texts) against a TAT-QA gold file (tatqa_dataset_test_gold.json). Prints the official "
+    "figures exactly as tatqa_eval.py prints them (exact match, F1, scale score and the three pivot tables), "
+    "then the same over every gold question with the missing uids named, the figures over the scored "
+    "predictions only, a typed reason for every miss, and the first failing questions. Unknown uids, "
+    "repeated uids (duplicate JSON keys) and malformed entries stop the run with a list of them (exit "
+    "status 2) unless --exclude-bad-ids is given."
+)
+EPILOG = (
+    "decide-jsonl form: reads JSON lines {\"gold\": {answer, answer_type, scale}, \"pred\": [answer, scale]} on "
+    "standard input and writes each back with \"em\" and \"f1\" (Python repr of the official floats), "
+    "\"scale_match\", \"reason\" and \"reason_detail\"; a {\"file_totals\": ...} line is written back with the "
+    "official totals of the lines so far. Exit status 1 if a line could not be decided (written back with "
+    "\"error\"). A file literally named decide-jsonl can be scored as ./decide-jsonl. "
+    "Exit status of the scoring form: 0 scored, 2 unusable input or usage."
+)
+
+
+class _TatqaParser(argparse.ArgumentParser):
+    """The `tatqa` parser; an argument list starting with `decide-jsonl` goes to that form's parser."""
+
+    decide_jsonl_parser: argparse.ArgumentParser
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        if args and args[0] == DECIDE_JSONL:
+            return self.decide_jsonl_parser.parse_known_args(list(args[1:]), namespace)
+        return super().parse_known_args(args, namespace)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tatqa",
+        help="score TAT-QA predictions: official figures exactly, honest figures, reasons",
+        usage=USAGE,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+    )
+    parser.__class__ = _TatqaParser  # same state, one method more (see the module docstring)
+    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
+    parser.add_argument("gold", metavar="GOLD", help="the TAT-QA gold file, e.g. tatqa_dataset_test_gold.json")
+    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
+                                                      "output, instead of the text report)")
+    parser.add_argument("--exclude-bad-ids", action="store_true",
+                        help="exclude and report unknown uids, repeated uids and malformed entries instead "
+                             "of stopping")
+    parser.add_argument("--examples", type=int, default=10, metavar="N",
+                        help="failing questions listed in the text report (default 10; 0 for none)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    parser.set_defaults(handler=run_tatqa)
+
+    decide = argparse.ArgumentParser(
+        prog="finscore tatqa decide-jsonl",
+        description='Read JSON lines {"gold": {answer, answer_type, scale}, "pred": [answer, scale]} on standard '
+                    'input and write each back, in order, with "em", "f1" (Python repr strings), "scale_match", '
+                    '"reason" and "reason_detail" added, as one official TaTQAEmAndF1() call decides the pair. '
+                    'A {"file_totals": ...} line is written back with the official totals of the lines so far. '
+                    'A line that cannot be decided is written back with "error". Exit status: 0 all decided, '
+                    '1 some lines not.',
+    )
+    decide.set_defaults(handler=run_decide_jsonl)
+    parser.decide_jsonl_parser = decide
+
+
+def run_decide_jsonl(args: argparse.Namespace) -> int:
+    from finscore.tatqa.decide_jsonl import stream_decisions
+
+    summary = stream_decisions(sys.stdin, sys.stdout)
+    if summary.errors:
+        print(f"finscore tatqa decide-jsonl: {len(summary.errors)} line(s) could not be decided "
+              f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
+    return summary.exit_code
+
+
+def _write_json(report: Any, destination: str) -> None:
+    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
+    if destination == "-":
+        sys.stdout.write(text + "\n")
+        return
+    Path(destination).write_text(text + "\n", encoding="utf-8")
+
+
+def run_tatqa(args: argparse.Namespace) -> int:
+    from finscore.finqa.progress import progress_bar
+    from finscore.tatqa.files import TatqaInputError, read_gold_file, read_predictions_file
+    from finscore.tatqa.scoring import score_predictions
+    from finscore.tatqa.terminal import render_report
+
+    if args.examples < 0:
+        print("finscore tatqa: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    try:
+        predictions, pairs = read_predictions_file(args.predictions)
+        gold = read_gold_file(args.gold)
+        report = score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=bar)
+    except TatqaInputError as error:
+        failure: TatqaInputError | None = error
+    else:
+        failure = None
+    finally:
+        if bar is not None:
+            bar.close()  # before anything else is printed
+    if failure is not None:
+        print(f"finscore tatqa: {failure}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json is not None:
+        try:
+            _write_json(report, args.json)
+        except OSError as error:
+            print(f"finscore tatqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json == "-":
+            return EXIT_OK
+    print(render_report(report, examples=args.examples))
+    return EXIT_OK
