@@ -1,0 +1,40 @@
+"""`finscore tatqa` prints what the official tatqa_eval.py printed, character for character.
+
+data/official_prints.json holds the official script's standard output on the
+cases of official_cases.py (recorded by record_official.py with numpy, scipy
+and pandas; versions in the file). Both the API's official text and the
+command's report must contain it exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from finscore.cli import main
+from finscore.tatqa import official_text, run_official
+from finscore.tatqa.inputs import read_gold
+from support.shared import TATQA, require
+
+from .official_cases import CASES, case_inputs
+
+RECORDED = json.loads((Path(__file__).parent / "data" / "official_prints.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_official_text_is_the_recorded_printout(case: str) -> None:
+    gold, predictions = case_inputs(case, require(TATQA))
+    run = run_official(read_gold(gold), predictions)
+    assert run.totals is not None and run.pivots is not None
+    assert official_text(run.totals, run.pivots) + "\n" == RECORDED["cases"][case]
+
+
+@pytest.mark.parametrize("case", ["example", "test"])
+def test_the_command_prints_it(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold, predictions = case_inputs(case, require(TATQA))
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    (tmp_path / "pred.json").write_text(json.dumps(predictions), encoding="utf-8")
+    assert main(["tatqa", str(tmp_path / "pred.json"), str(tmp_path / "gold.json"), "--quiet"]) == 0
+    assert "\n" + RECORDED["cases"][case] in capsys.readouterr().out
