@@ -21,7 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from official_cases import CASES, case_inputs  # noqa: E402
+from official_cases import CASES, case_inputs  # type: ignore[import-not-found]  # noqa: E402
 
 OFFICIAL_FILES = ("tatqa_eval.py", "tatqa_metric.py", "tatqa_utils.py")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
 from finscore.tatqa.alignment import aligned_scores, numpy_mean, numpy_round, optimal_assignment, pairwise_sum
 from finscore.tatqa.metric import bag_f1, decide
@@ -29,7 +29,8 @@ def _official_mean(scores: list[list[float]], predicted: int) -> float:
     best = np.zeros([max(len(scores), predicted)])
     for row, column in zip(rows, columns):
         best[row] = max(best[row], matrix[row, column])
-    return float(round(np.mean(best), 2))
+    mean = np.float64(np.mean(best))
+    return float(round(mean, 2))  # numpy's round of the np.float64, as the official code calls it
 
 
 def _ours(scores: list[list[float]], predicted: int) -> float:

@@ -39,7 +39,7 @@ def test_every_recorded_pair_through_the_api() -> None:
             mismatches.append((index, got, row))
     assert mismatches == []
     ours = overall(decisions)
-    assert (ours.count, repr(ours.em), repr(ours.f1), repr(ours.scale)) == (
+    assert (ours.rows, repr(ours.em), repr(ours.f1), repr(ours.scale)) == (
         totals["rows"], totals["em"], totals["f1"], totals["scale"])
 
 

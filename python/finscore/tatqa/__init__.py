@@ -2,7 +2,7 @@
 
 - `decide(question, answer, scale) -> Decision`: what one official call adds
   (em, f1, scale_match), bit for bit; `question` needs answer, answer_type, scale
-- `overall(decisions) -> Totals`: get_overall_metric (count, em, f1, scale)
+- `overall(decisions) -> Totals`: get_overall_metric (rows, em, f1, scale)
 - `drop_em_f1(predicted, gold)`: the official get_metrics on spans or span lists
 - `normalize_answer(text)`, `read_number(text)`, `looks_numeric(text)`: its text rules
 - `optimal_assignment(scores)`: scipy's linear_sum_assignment choice, ties included

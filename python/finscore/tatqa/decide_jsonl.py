@@ -61,7 +61,7 @@ def _row_problem(row: Any) -> str | None:
 
 def _repr_totals(decisions: list[Decision]) -> dict[str, Any]:
     totals = overall(decisions)
-    return {"rows": totals.count, "em": repr(totals.em), "f1": repr(totals.f1), "scale": repr(totals.scale)}
+    return {"rows": totals.rows, "em": repr(totals.em), "f1": repr(totals.f1), "scale": repr(totals.scale)}
 
 
 def stream_decisions(source: TextIO, sink: TextIO) -> DecideSummary:

@@ -20,9 +20,9 @@ from finscore.tatqa.pivots import Pivots, pivot, render
 
 
 class Totals(NamedTuple):
-    """get_overall_metric: the sums of EM, F1 and scale points over `count` questions, divided."""
+    """get_overall_metric: the sums of EM, F1 and scale points over `rows` questions, divided."""
 
-    count: int
+    rows: int
     em: float
     f1: float
     scale: float
@@ -54,7 +54,7 @@ def unpack(value: Any) -> tuple[Any, Any]:
     """`answer, scale = value` as Python unpacks it (a 2-item list, 2-character text, 2-key object)."""
     if isinstance(value, (list, str, dict)):
         if len(value) == 2:
-            first, second = value
+            first, second = list(value)  # a dict gives its keys, as unpacking one does
             return first, second
         raise OfficialCrash(f"ValueError: cannot unpack {len(value)} values into (answer, scale)")
     raise OfficialCrash(f"TypeError: cannot unpack a {type(value).__name__} into (answer, scale)")

@@ -47,7 +47,7 @@ class QuestionResult(NamedTuple):
 def totals_json(totals: Totals | None) -> dict[str, Any] | None:
     if totals is None:
         return None
-    return {"denominator": totals.count, "em": totals.em, "f1": totals.f1, "scale": totals.scale}
+    return {"denominator": totals.rows, "em": totals.em, "f1": totals.f1, "scale": totals.scale}
 
 
 def pivots_json(pivots: Pivots | None) -> list[dict[str, Any]] | None:

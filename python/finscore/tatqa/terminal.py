@@ -32,7 +32,7 @@ def _uids(uids: tuple[str, ...]) -> str:
 
 def _figures(name: str, totals: Totals) -> list[str]:
     return [
-        f"{name} (denominator = {totals.count}):",
+        f"{name} (denominator = {totals.rows}):",
         f"  exact match  {totals.em!r}  ({totals.em * 100:.2f}%)",
         f"  F1           {totals.f1!r}  ({totals.f1 * 100:.2f}%)",
         f"  scale        {totals.scale!r}  ({totals.scale * 100:.2f}%)",
@@ -44,7 +44,7 @@ def _official(report: TatqaReport) -> list[str]:
         uid, exception = report.official_stop or ("?", "?")
         return ["Official figures: none. tatqa_eval.py would stop with an exception at uid "
                 f"{uid}: {exception}"]
-    return [f"Official figures, as tatqa_eval.py prints them (denominator = {report.official.count} gold "
+    return [f"Official figures, as tatqa_eval.py prints them (denominator = {report.official.rows} gold "
             "questions; it scores a missing uid 0 silently and ignores uids not in the gold file):",
             official_text(report.official, report.official_pivots)]
 
