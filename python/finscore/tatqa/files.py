@@ -9,8 +9,11 @@ takes decoded data, so the playground can hand the scorer data it read itself.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+import os
+from typing import Any, Union
+
+#: A file name as the command line or a caller gives it.
+PathLike = Union[str, "os.PathLike[str]"]
 
 #: A TAT-QA gold split is about 2 MB and a prediction file less; refuse anything absurd.
 MAX_FILE_BYTES = 256 << 20
@@ -31,16 +34,19 @@ class _PairsKeeper:
         return dict(pairs)
 
 
-def read_file_text(path: str | Path, what: str, *, max_bytes: int = MAX_FILE_BYTES) -> str:
+def read_file_text(path: PathLike, what: str, *, max_bytes: int = MAX_FILE_BYTES) -> str:
     """The whole file as text; `what` names it in messages ("prediction file", "gold file")."""
-    path = Path(path)
+    path = os.fspath(path)
     try:
-        if path.is_dir():
+        if os.path.isdir(path):
             raise TatqaInputError(f"the {what} {path} is a directory, not a JSON file")
-        size = path.stat().st_size
+        size = os.stat(path).st_size
         if size > max_bytes:
             raise TatqaInputError(f"the {what} {path} is {size} bytes, more than the {max_bytes} allowed")
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+        if len(raw) > max_bytes:  # it grew while we looked
+            raise TatqaInputError(f"the {what} {path} is more than the {max_bytes} bytes allowed")
     except OSError as error:
         raise TatqaInputError(f"cannot read the {what} {path}: {error.strerror or error}") from None
     if not raw.strip():
@@ -75,9 +81,9 @@ def decode_gold(text: str, what: str = "gold file") -> Any:
     return _decode(text, what, None)
 
 
-def read_predictions_file(path: str | Path) -> tuple[Any, list[tuple[str, Any]] | None]:
+def read_predictions_file(path: PathLike) -> tuple[Any, list[tuple[str, Any]] | None]:
     return decode_predictions(read_file_text(path, "prediction file"), f"prediction file {path}")
 
 
-def read_gold_file(path: str | Path) -> Any:
+def read_gold_file(path: PathLike) -> Any:
     return decode_gold(read_file_text(path, "gold file"), f"gold file {path}")

@@ -15,7 +15,7 @@ import math
 from typing import Any, NamedTuple, Sequence
 
 from finscore.tatqa.files import TatqaInputError
-from finscore.tatqa.metric import ANSWER_SOURCES, ANSWER_TYPES, SCALES, answer_strings, gold_answers
+from finscore.tatqa.metric import ANSWER_SOURCES, ANSWER_TYPES, SCALES, gold_strings_of
 from finscore.tatqa.numbers import OfficialCrash
 
 #: How many offending entries an error message names before summarising the rest.
@@ -30,6 +30,7 @@ class GoldQuestion(NamedTuple):
     answer_from: str
     scale: str
     record: dict[str, Any]  # the whole question object, as the official details keep it
+    gold_strings: tuple[str, ...]  # what the official metric compares predictions with
 
 
 class Entry(NamedTuple):
@@ -106,7 +107,7 @@ def question_problem(question: Any, *, whole: bool = True) -> str | None:
     if "answer" not in question:
         return 'has no "answer"'
     try:
-        answer_strings(gold_answers(question), question["scale"])
+        gold_strings_of(question)
     except OfficialCrash as crash:
         return f"has an answer the official metric cannot read ({crash})"
     return None
@@ -139,7 +140,7 @@ def read_gold(data: Any) -> list[GoldQuestion]:
             text = question.get("question")
             questions.append(GoldQuestion(uid, text if isinstance(text, str) else "", question["answer"],
                                           question["answer_type"], question["answer_from"], question["scale"],
-                                          question))
+                                          question, gold_strings_of(question)))
     if problems:
         raise TatqaInputError(f"the gold file is not TAT-QA ({len(problems)} problem(s)): " + listing(problems))
     if duplicates:

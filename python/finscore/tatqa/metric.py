@@ -125,18 +125,26 @@ def gold_answers(question: dict[str, Any]) -> list[Any]:
     return [str(answer)]
 
 
-def decide(question: dict[str, Any], prediction: Any, scale: Any) -> Decision:
+def gold_strings_of(question: dict[str, Any]) -> tuple[str, ...]:
+    """The gold comparison strings of a question; () when its answer is empty (it then scores 0)."""
+    answers = gold_answers(question)
+    return tuple(answer_strings(answers, question["scale"])) if answers else ()
+
+
+def decide(question: dict[str, Any], prediction: Any, scale: Any,
+           gold_strings: Sequence[str] | None = None) -> Decision:
     """Score one prediction (`answer`, `scale` as a prediction file holds them) against a gold question.
 
-    `question` needs answer, answer_type and scale. Raises OfficialCrash where the official code raises.
+    `question` needs answer, answer_type and scale; `gold_strings`, if given, are its
+    gold_strings_of (read once per question). Raises OfficialCrash where the official code raises.
     """
     if not prediction:
         return Decision(0.0, 0.0, 0, (), (), True)
-    answers = gold_answers(question)
-    if not answers:
+    if gold_strings is None:
+        gold_strings = gold_strings_of(question)
+    if not gold_strings:
         return Decision(0.0, 0.0, 0, (), (), True)
     gold_scale = question["scale"]
-    gold_strings = answer_strings(answers, gold_scale)
     scale_match = 1 if gold_scale == scale else 0
     predicted = prediction if isinstance(prediction, list) else [prediction]
     predicted_strings = _with_percent_reading(answer_strings(predicted, scale), scale, predicted)

@@ -38,6 +38,7 @@ def normalize_token(token: str) -> str:
     return " ".join(_ARTICLE.sub(" ", text).split())
 
 
+@lru_cache(maxsize=_CACHED_TOKENS)
 def normalize_answer(text: str) -> str:
     """The official normalize_answer: the normalized tokens joined by single spaces."""
     parts = [normalize_token(token) for token in text.split(" ")]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Any, Union
 
 Number = Union[int, float]
@@ -74,6 +75,11 @@ def first_number(text: Any) -> Number | None:
         raise OfficialCrash(f"ValueError: {error}") from None
 
 
+#: looks_numeric and read_number are pure functions of their text, asked again and again for the same texts.
+_CACHED_TEXTS = 1 << 16
+
+
+@lru_cache(maxsize=_CACHED_TEXTS)
 def looks_numeric(text: str) -> bool:
     """The official is_number: the first word reads as a float (not NaN), and a second word, if any, is a scale."""
     # Removing those characters word by word, as officially, or from the whole text splits alike.
@@ -105,6 +111,7 @@ def word_scale_factor(text: str) -> Number:
     return 1 if found is None else scale_factor(found.group(0).lower())
 
 
+@lru_cache(maxsize=_CACHED_TEXTS)
 def read_number(text: str) -> Number | None:
     """The official to_number: first number x scale word x sign x percent, rounded to 4 places."""
     number = first_number(text)

@@ -76,7 +76,7 @@ def run_official(gold: list[GoldQuestion], predictions: dict[str, Any],
                 answer, scale = unpack(predictions[question.uid])
             else:
                 answer, scale = None, None
-            decisions[question.uid] = decide(question.record, answer, scale)
+            decisions[question.uid] = decide(question.record, answer, scale, question.gold_strings)
         except OfficialCrash as crash:
             return OfficialRun(None, None, decisions, (question.uid, str(crash)))
         if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):

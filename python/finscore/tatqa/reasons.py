@@ -63,9 +63,10 @@ def _items(answer: Any) -> list[Any]:
     return answer if isinstance(answer, list) else [answer]
 
 
-def _right(question: dict[str, Any], answer: Any, scale: Any) -> bool:
+def _right(question: dict[str, Any], answer: Any, scale: Any, gold: Decision) -> bool:
+    """Would this answer and scale be an exact match? (`gold` is a decision on the question, for its strings.)"""
     try:
-        return decide(question, answer, scale).em == 1.0
+        return decide(question, answer, scale, gold.gold_strings or None).em == 1.0
     except OfficialCrash:
         return False
 
@@ -83,16 +84,16 @@ def _lone_number(answer: Any) -> tuple[str, float] | None:
     return None if value is None else (text, float(value))
 
 
-def _numeric_reason(question: dict[str, Any], answer: Any, scale: Any) -> Reason | None:
+def _numeric_reason(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason | None:
     predicted, gold = _lone_number(answer), _lone_number(question["answer"])
     if predicted is None or gold is None:
         return None
     text, value = predicted
     scales = [scale] if scale == question["scale"] else [scale, question["scale"]]
     for factor, name in ((100, "x100"), (0.01, "/100")):
-        if any(_right(question, repr(value * factor), s) for s in scales):
+        if any(_right(question, repr(value * factor), s, decision) for s in scales):
             return Reason(PERCENT_VS_RATIO, f"{text!r} is right {name}")
-    if value != 0 and any(_right(question, repr(-value), s) for s in scales):
+    if value != 0 and any(_right(question, repr(-value), s, decision) for s in scales):
         return Reason(SIGN, f"{text!r} has the other sign")
     gold_value = gold[1]
     for places in _FEWER_PLACES:
@@ -126,9 +127,9 @@ def explain(question: dict[str, Any], answer: Any, scale: Any, decision: Decisio
                                                                 f"{question['scale']!r}")
     if not any(normalize_answer(str(item)) for item in _items(answer)):
         return Reason(EMPTY_PREDICTION, f"the answer {answer!r} has no words once normalized")
-    if scale != question["scale"] and _right(question, answer, question["scale"]):
+    if scale != question["scale"] and _right(question, answer, question["scale"], decision):
         return Reason(SCALE_MISMATCH, f"predicted scale {scale!r}, gold {question['scale']!r}")
-    numeric = _numeric_reason(question, answer, scale)
+    numeric = _numeric_reason(question, answer, scale, decision)
     if numeric is not None:
         return numeric
     if question["answer_type"] == "count":

@@ -29,7 +29,7 @@ def _scored(question: GoldQuestion, entry: Entry, official: Decision | None,
     answer, scale = entry.value
     try:
         decision = official if official is not None and official_value == entry.value else decide(
-            question.record, answer, scale)
+            question.record, answer, scale, question.gold_strings)
     except OfficialCrash as crash:
         return _NOTHING, _unscored(question, reasons.UNREADABLE_PREDICTION, str(crash), entry)
     why = reasons.explain(question.record, answer, scale, decision)
