@@ -95,7 +95,10 @@ def read_entries(data: Any, pairs: list[tuple[str, Any]] | None) -> list[Entry]:
 
 
 def question_problem(question: Any, *, whole: bool = True) -> str | None:
-    """Why a gold question cannot be scored, or None; `whole=False` asks only what one decision needs."""
+    """Why a gold question cannot be scored, or None; `whole=False` asks only what one decision needs.
+
+    Its answer is checked apart (_gold_strings), where its gold strings are made once.
+    """
     if not isinstance(question, dict):
         return f"is a JSON {type_name(question)}, not an object"
     if whole and not isinstance(question.get("uid"), str):
@@ -106,11 +109,15 @@ def question_problem(question: Any, *, whole: bool = True) -> str | None:
             return f'has "{key}" {question.get(key)!r}, not one of {", ".join(map(repr, allowed))}'
     if "answer" not in question:
         return 'has no "answer"'
+    return None
+
+
+def _gold_strings(question: dict[str, Any]) -> tuple[str, ...] | str:
+    """The question's gold strings, or why the official metric cannot read its answer."""
     try:
-        gold_strings_of(question)
+        return gold_strings_of(question)
     except OfficialCrash as crash:
         return f"has an answer the official metric cannot read ({crash})"
-    return None
 
 
 def read_gold(data: Any) -> list[GoldQuestion]:
@@ -128,6 +135,9 @@ def read_gold(data: Any) -> list[GoldQuestion]:
         for question_index, question in enumerate(document["questions"]):
             where = f"document {document_index} question {question_index}"
             problem = question_problem(question)
+            strings = _gold_strings(question) if problem is None else ()
+            if isinstance(strings, str):
+                problem = strings
             if problem is not None:
                 uid = question.get("uid") if isinstance(question, dict) else None
                 problems.append(f"{where}" + (f" (uid {uid!r})" if isinstance(uid, str) else "") + f" {problem}")
@@ -140,7 +150,7 @@ def read_gold(data: Any) -> list[GoldQuestion]:
             text = question.get("question")
             questions.append(GoldQuestion(uid, text if isinstance(text, str) else "", question["answer"],
                                           question["answer_type"], question["answer_from"], question["scale"],
-                                          question, gold_strings_of(question)))
+                                          question, strings))
     if problems:
         raise TatqaInputError(f"the gold file is not TAT-QA ({len(problems)} problem(s)): " + listing(problems))
     if duplicates:
