@@ -79,6 +79,11 @@ def first_number(text: Any) -> Number | None:
 _CACHED_TEXTS = 1 << 16
 
 
+#: float() reads a text without a decimal digit only as an infinity or a NaN.
+_DIGIT = re.compile(r"\d")
+_DIGITLESS_FLOATS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
+
+
 @lru_cache(maxsize=_CACHED_TEXTS)
 def looks_numeric(text: str) -> bool:
     """The official is_number: the first word reads as a float (not NaN), and a second word, if any, is a scale."""
@@ -86,6 +91,8 @@ def looks_numeric(text: str) -> bool:
     words = strip_number_marks(text).split(None, 2)
     if not words:
         return False
+    if _DIGIT.search(words[0]) is None and words[0].lower() not in _DIGITLESS_FLOATS:
+        return False  # what float() would refuse (NaN, which it reads, is not a number here either)
     try:
         value = float(words[0])
     except ValueError:
