@@ -1,19 +1,17 @@
 """`finscore finqa`: score a FinQA prediction file; `finscore finqa equal-jsonl`: equivalence lines.
 
-argparse cannot put a sub-command beside the positional PREDICTIONS, so the
-`finqa` parser sends an argument list that starts with `equal-jsonl` to that
-form's own parser, and its --help documents both forms.
+An argument list that starts with `equal-jsonl` goes to that form's own parser
+(finscore.commands.forms), and the --help of `finqa` documents both forms.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from finscore.commands.execute import _add_profile_options
+from finscore.commands.forms import add_other_form, write_json_report
 
 EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
@@ -41,17 +39,6 @@ EPILOG = (
 )
 
 
-class _FinqaParser(argparse.ArgumentParser):
-    """The `finqa` parser; an argument list starting with `equal-jsonl` goes to that form's parser."""
-
-    equal_jsonl_parser: argparse.ArgumentParser
-
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        if args and args[0] == EQUAL_JSONL:
-            return self.equal_jsonl_parser.parse_known_args(list(args[1:]), namespace)
-        return super().parse_known_args(args, namespace)
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "finqa",
@@ -60,7 +47,6 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.__class__ = _FinqaParser  # same state, one method more (see the module docstring)
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
     _add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
@@ -84,7 +70,7 @@ def register(subparsers: Any) -> None:
     equal.add_argument("--explain", action="store_true",
                        help='also add "equal_method" (how it was decided) and "used_sympy"')
     equal.set_defaults(handler=run_equal_jsonl)
-    parser.equal_jsonl_parser = equal
+    add_other_form(parser, EQUAL_JSONL, equal)
 
 
 def run_equal_jsonl(args: argparse.Namespace) -> int:
@@ -95,14 +81,6 @@ def run_equal_jsonl(args: argparse.Namespace) -> int:
         print(f"finscore finqa equal-jsonl: {len(summary.errors)} line(s) could not be decided "
               f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
     return summary.exit_code
-
-
-def _write_json(report: Any, destination: str) -> None:
-    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
-    if destination == "-":
-        sys.stdout.write(text + "\n")
-        return
-    Path(destination).write_text(text + "\n", encoding="utf-8")
 
 
 def run_finqa(args: argparse.Namespace) -> int:
@@ -133,7 +111,7 @@ def run_finqa(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.json is not None:
         try:
-            _write_json(report, args.json)
+            write_json_report(report, args.json)
         except OSError as error:
             print(f"finscore finqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
             return EXIT_USAGE

@@ -1,17 +1,16 @@
 """`finscore tatqa`: score a TAT-QA prediction file; `finscore tatqa decide-jsonl`: decide pair lines.
 
-argparse cannot put a sub-command beside the positional PREDICTIONS, so the
-`tatqa` parser sends an argument list that starts with `decide-jsonl` to that
-form's own parser, and its --help documents both forms.
+An argument list that starts with `decide-jsonl` goes to that form's own parser
+(finscore.commands.forms), and the --help of `tatqa` documents both forms.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+
+from finscore.commands.forms import add_other_form, write_json_report
 
 EXIT_OK, EXIT_USAGE = 0, 2
 DECIDE_JSONL = "decide-jsonl"
@@ -39,17 +38,6 @@ EPILOG = (
 )
 
 
-class _TatqaParser(argparse.ArgumentParser):
-    """The `tatqa` parser; an argument list starting with `decide-jsonl` goes to that form's parser."""
-
-    decide_jsonl_parser: argparse.ArgumentParser
-
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        if args and args[0] == DECIDE_JSONL:
-            return self.decide_jsonl_parser.parse_known_args(list(args[1:]), namespace)
-        return super().parse_known_args(args, namespace)
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "tatqa",
@@ -58,7 +46,6 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.__class__ = _TatqaParser  # same state, one method more (see the module docstring)
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the TAT-QA gold file, e.g. tatqa_dataset_test_gold.json")
     parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
@@ -81,7 +68,7 @@ def register(subparsers: Any) -> None:
                     '1 some lines not.',
     )
     decide.set_defaults(handler=run_decide_jsonl)
-    parser.decide_jsonl_parser = decide
+    add_other_form(parser, DECIDE_JSONL, decide)
 
 
 def run_decide_jsonl(args: argparse.Namespace) -> int:
@@ -92,14 +79,6 @@ def run_decide_jsonl(args: argparse.Namespace) -> int:
         print(f"finscore tatqa decide-jsonl: {len(summary.errors)} line(s) could not be decided "
               f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
     return summary.exit_code
-
-
-def _write_json(report: Any, destination: str) -> None:
-    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
-    if destination == "-":
-        sys.stdout.write(text + "\n")
-        return
-    Path(destination).write_text(text + "\n", encoding="utf-8")
 
 
 def run_tatqa(args: argparse.Namespace) -> int:
@@ -128,7 +107,7 @@ def run_tatqa(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.json is not None:
         try:
-            _write_json(report, args.json)
+            write_json_report(report, args.json)
         except OSError as error:
             print(f"finscore tatqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
             return EXIT_USAGE
