@@ -44,8 +44,10 @@ def _official(report: TatqaReport) -> list[str]:
         uid, exception = report.official_stop or ("?", "?")
         return ["Official figures: none. tatqa_eval.py would stop with an exception at uid "
                 f"{uid}: {exception}"]
+    note = (f"; on the file as its json.load reads it, the {len(report.exclusions)} entries excluded below "
+            "included (a repeated uid: its last value)" if report.exclusions else "")
     return [f"Official figures, as tatqa_eval.py prints them (denominator = {report.official.rows} gold "
-            "questions; it scores a missing uid 0 silently and ignores uids not in the gold file):",
+            f"questions; it scores a missing uid 0 silently and ignores uids not in the gold file{note}):",
             official_text(report.official, report.official_pivots)]
 
 
