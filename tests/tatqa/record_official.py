@@ -56,7 +56,8 @@ def main() -> None:
         for case in CASES:
             gold, predictions = case_inputs(case, Path(args.data))
             (folder / "gold.json").write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")
-            (folder / "pred.json").write_text(json.dumps(predictions, ensure_ascii=False), encoding="utf-8")
+            text = predictions if isinstance(predictions, str) else json.dumps(predictions, ensure_ascii=False)
+            (folder / "pred.json").write_text(text, encoding="utf-8")
             done = subprocess.run([args.python, "tatqa_eval.py", "--gold_path", "gold.json", "--pred_path",
                                    "pred.json"], cwd=folder, check=True, capture_output=True, text=True)
             recorded["cases"][case] = done.stdout  # type: ignore[index]
