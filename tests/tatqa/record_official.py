@@ -50,9 +50,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         folder = Path(work)
         for name in OFFICIAL_FILES:
-            text = subprocess.run(["git", "--git-dir", args.mirror, "show", f"{commit}:{name}"], check=True,
+            source = subprocess.run(["git", "--git-dir", args.mirror, "show", f"{commit}:{name}"], check=True,
                                   capture_output=True).stdout
-            (folder / name).write_bytes(text)
+            (folder / name).write_bytes(source)
         for case in CASES:
             gold, predictions = case_inputs(case, Path(args.data))
             (folder / "gold.json").write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")
