@@ -93,7 +93,7 @@ def test_exclude_bad_ids_scores_the_rest(tmp_path: Path, gold: str, capsys: pyte
     assert report["excluded_uids"] == ["q2", "q3"]
     assert [q["reason"] for q in report["questions"]] == ["correct", "excluded_prediction", "excluded_prediction"]
     assert "excluded duplicate_id" in out
-    assert "the 3 entries excluded below included (a repeated uid: its last value)" in out
+    assert "the 4 entries excluded below included (a repeated uid: its last value)" in out
 
 
 @pytest.mark.parametrize(

@@ -135,9 +135,13 @@ def read_gold(data: Any) -> list[GoldQuestion]:
         for question_index, question in enumerate(document["questions"]):
             where = f"document {document_index} question {question_index}"
             problem = question_problem(question)
-            strings = _gold_strings(question) if problem is None else ()
-            if isinstance(strings, str):
-                problem = strings
+            strings: tuple[str, ...] = ()
+            if problem is None:
+                readable = _gold_strings(question)
+                if isinstance(readable, str):
+                    problem = readable
+                else:
+                    strings = readable
             if problem is not None:
                 uid = question.get("uid") if isinstance(question, dict) else None
                 problems.append(f"{where}" + (f" (uid {uid!r})" if isinstance(uid, str) else "") + f" {problem}")
