@@ -11,9 +11,8 @@ import sys
 from typing import Any
 
 from finscore.commands.execute import _add_profile_options
-from finscore.commands.forms import add_other_form, write_json_report
+from finscore.commands.forms import add_other_form, run_scoring
 
-EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
 
 USAGE = (
@@ -86,36 +85,14 @@ def run_equal_jsonl(args: argparse.Namespace) -> int:
 def run_finqa(args: argparse.Namespace) -> int:
     from finscore.finqa.files import read_json_file
     from finscore.finqa.inputs import FinqaInputError
-    from finscore.finqa.progress import progress_bar
     from finscore.finqa.scoring import score_predictions
     from finscore.finqa.terminal import render_report
 
-    if args.examples < 0:
-        print("finscore finqa: --examples must be 0 or more", file=sys.stderr)
-        return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    try:
+    def score(progress: Any) -> Any:
         predictions = read_json_file(args.predictions, "prediction file")
         gold = read_json_file(args.gold, "gold file")
-        report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
-                                   exclude_bad_ids=args.exclude_bad_ids, progress=bar)
-    except FinqaInputError as error:
-        failure: FinqaInputError | None = error
-    else:
-        failure = None
-    finally:
-        if bar is not None:
-            bar.close()  # before anything else is printed
-    if failure is not None:
-        print(f"finscore finqa: {failure}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json is not None:
-        try:
-            write_json_report(report, args.json)
-        except OSError as error:
-            print(f"finscore finqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render_report(report, examples=args.examples))
-    return EXIT_OK
+        return score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                 exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+
+    return run_scoring("finqa", args, score, lambda report, examples: render_report(report, examples=examples),
+                       FinqaInputError)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 
 class TwoFormParser(argparse.ArgumentParser):
@@ -42,3 +42,44 @@ def write_json_report(report: Any, destination: str) -> None:
         return
     with open(destination, "w", encoding="utf-8") as handle:
         handle.write(text + "\n")
+
+
+#: Exit statuses of a scoring command.
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], Any],
+                render: Callable[[Any, int], str], input_error: type[Exception]) -> int:
+    """The shared life of a scoring command: check --examples, score under a progress bar, report.
+
+    `score(progress)` reads the files and returns the report (raising `input_error` with a
+    message for the user); `render(report, examples)` is the text report. The bar is erased
+    before anything is printed; --json OUT writes the report ('-': instead of the text).
+    """
+    from finscore.finqa.progress import progress_bar
+
+    if args.examples < 0:
+        print(f"finscore {command}: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    failure: Exception | None = None
+    try:
+        report = score(bar)
+    except input_error as error:
+        failure = error
+    finally:
+        if bar is not None:
+            bar.close()  # before anything else is printed
+    if failure is not None:
+        print(f"finscore {command}: {failure}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json is not None:
+        try:
+            write_json_report(report, args.json)
+        except OSError as error:
+            print(f"finscore {command}: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json == "-":
+            return EXIT_OK
+    print(render(report, args.examples))
+    return EXIT_OK

@@ -10,9 +10,8 @@ import argparse
 import sys
 from typing import Any
 
-from finscore.commands.forms import add_other_form, write_json_report
+from finscore.commands.forms import add_other_form, run_scoring
 
-EXIT_OK, EXIT_USAGE = 0, 2
 DECIDE_JSONL = "decide-jsonl"
 
 USAGE = (
@@ -82,36 +81,14 @@ def run_decide_jsonl(args: argparse.Namespace) -> int:
 
 
 def run_tatqa(args: argparse.Namespace) -> int:
-    from finscore.finqa.progress import progress_bar
     from finscore.tatqa.files import TatqaInputError, read_gold_file, read_predictions_file
     from finscore.tatqa.scoring import score_predictions
     from finscore.tatqa.terminal import render_report
 
-    if args.examples < 0:
-        print("finscore tatqa: --examples must be 0 or more", file=sys.stderr)
-        return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    try:
+    def score(progress: Any) -> Any:
         predictions, pairs = read_predictions_file(args.predictions)
         gold = read_gold_file(args.gold)
-        report = score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=bar)
-    except TatqaInputError as error:
-        failure: TatqaInputError | None = error
-    else:
-        failure = None
-    finally:
-        if bar is not None:
-            bar.close()  # before anything else is printed
-    if failure is not None:
-        print(f"finscore tatqa: {failure}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json is not None:
-        try:
-            write_json_report(report, args.json)
-        except OSError as error:
-            print(f"finscore tatqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render_report(report, examples=args.examples))
-    return EXIT_OK
+        return score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+
+    return run_scoring("tatqa", args, score, lambda report, examples: render_report(report, examples=examples),
+                       TatqaInputError)
