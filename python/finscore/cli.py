@@ -14,7 +14,7 @@ import sys
 from typing import Sequence
 
 #: Command modules, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "convfinqa", "answers", "run")
+COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "convfinqa", "tatqa", "answers", "run")
 
 #: The module of each command name, so that running one command imports only its module
 #: (a test checks this against what the modules register).
@@ -25,6 +25,7 @@ COMMAND_MODULE_OF: dict[str, str] = {
     "compare": "compare",
     "finqa": "finqa",
     "convfinqa": "convfinqa",
+    "tatqa": "tatqa",
     "answers": "answers",
     "run": "run",
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from finscore.finqa.scoring_command import add_report_options
+from finscore.commands.forms import add_report_options, run_scoring
 
 DESCRIPTION = (
     "Score ConvFinQA predictions (the leaderboard format: a JSON list of {\"id\", \"predicted\": [tokens "
@@ -41,10 +41,14 @@ def register(subparsers: Any) -> None:
 def run_convfinqa(args: argparse.Namespace) -> int:
     from finscore.convfinqa.scoring import score_convfinqa
     from finscore.convfinqa.terminal import render_convfinqa
-    from finscore.finqa.scoring_command import run_scoring_command
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
 
-    return run_scoring_command(
-        args, "convfinqa",
-        lambda predictions, gold, bar: score_convfinqa(predictions, gold, python=args.python,
-                                                       exclude_bad_ids=args.exclude_bad_ids, progress=bar),
-        lambda report, examples: render_convfinqa(report, examples=examples))
+    def score(progress: Any) -> Any:
+        predictions = read_json_file(args.predictions, "prediction file")
+        gold = read_json_file(args.gold, "gold file")
+        return score_convfinqa(predictions, gold, python=args.python, exclude_bad_ids=args.exclude_bad_ids,
+                               progress=progress)
+
+    return run_scoring("convfinqa", args, score, lambda report, examples: render_convfinqa(report, examples=examples),
+                       FinqaInputError)

@@ -1,20 +1,19 @@
 """`finscore finqa`: score a FinQA prediction file; `finscore finqa equal-jsonl`: equivalence lines.
 
-argparse cannot put a sub-command beside the positional PREDICTIONS, so the
-`finqa` parser sends an argument list that starts with `equal-jsonl` to that
-form's own parser, and its --help documents both forms.
+An argument list that starts with `equal-jsonl` goes to that form's own parser
+(finscore.commands.forms), and the --help of `finqa` documents both forms.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Sequence
+from typing import Any
 
 from finscore.commands.execute import _add_profile_options
+from finscore.commands.forms import add_other_form, add_report_options, run_scoring
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
-from finscore.finqa.scoring_command import add_report_options
 
 EQUAL_JSONL = "equal-jsonl"
 
@@ -42,17 +41,6 @@ EPILOG = (
 )
 
 
-class _FinqaParser(argparse.ArgumentParser):
-    """The `finqa` parser; an argument list starting with `equal-jsonl` goes to that form's parser."""
-
-    equal_jsonl_parser: argparse.ArgumentParser
-
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        if args and args[0] == EQUAL_JSONL:
-            return self.equal_jsonl_parser.parse_known_args(list(args[1:]), namespace)
-        return super().parse_known_args(args, namespace)
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "finqa",
@@ -61,7 +49,6 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.__class__ = _FinqaParser  # same state, one method more (see the module docstring)
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
     _add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
@@ -82,7 +69,7 @@ def register(subparsers: Any) -> None:
                             "selection, is equivalent only to the same token); official and strict: "
                             "FinQA's (default)")
     equal.set_defaults(handler=run_equal_jsonl)
-    parser.equal_jsonl_parser = equal
+    add_other_form(parser, EQUAL_JSONL, equal)
 
 
 def run_equal_jsonl(args: argparse.Namespace) -> int:
@@ -101,12 +88,16 @@ def run_equal_jsonl(args: argparse.Namespace) -> int:
 
 
 def run_finqa(args: argparse.Namespace) -> int:
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
     from finscore.finqa.scoring import score_predictions
-    from finscore.finqa.scoring_command import run_scoring_command
     from finscore.finqa.terminal import render_report
 
-    return run_scoring_command(
-        args, "finqa",
-        lambda predictions, gold, bar: score_predictions(predictions, gold, profile=args.profile, python=args.python,
-                                                         exclude_bad_ids=args.exclude_bad_ids, progress=bar),
-        lambda report, examples: render_report(report, examples=examples))
+    def score(progress: Any) -> Any:
+        predictions = read_json_file(args.predictions, "prediction file")
+        gold = read_json_file(args.gold, "gold file")
+        return score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                 exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+
+    return run_scoring("finqa", args, score, lambda report, examples: render_report(report, examples=examples),
+                       FinqaInputError)
