@@ -6,13 +6,14 @@
 Outputs: the generated section of core/finscore_core.h (version, enums, records),
 core/fs_abi.c (status names, layout self-description and checks, the *_packed entry
 points), build/exports.txt (the module's exports, read by build/build_wasm.sh),
-python/finscore/engine/_abi_generated.py, web/src/abi_generated.js, and the generated
+python/finscore/engine/core/_abi_generated.py, web/src/abi_generated.js, and the generated
 tables of docs/abi.md. Python 3.11 or newer (tomllib); no other dependency.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tomllib
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ SOURCE = ROOT / "core" / "abi.toml"
 HEADER = ROOT / "core" / "finscore_core.h"
 C_TABLES = ROOT / "core" / "fs_abi.c"
 EXPORTS = ROOT / "build" / "exports.txt"
-PYTHON = ROOT / "python" / "finscore" / "engine" / "_abi_generated.py"
+PYTHON = ROOT / "python" / "finscore" / "engine" / "core" / "_abi_generated.py"
 JAVASCRIPT = ROOT / "web" / "src" / "abi_generated.js"
 DOCUMENT = ROOT / "docs" / "abi.md"
 
@@ -81,6 +82,23 @@ def records(abi: dict[str, Any]) -> dict[str, Record]:
             raise SystemExit(f"{record['name']}: padding at the end; write it as a reserved field")
         laid[record["name"]] = Record(record["name"], record["what"], tuple(fields), size, alignment, struct_format)
     return laid
+
+
+def quote(text: str) -> str:
+    """A string literal that Python and JavaScript read alike."""
+    return json.dumps(text, ensure_ascii=True)
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """Text cut into pieces of at most about `width` characters, each but the last ending in a space."""
+    pieces, current = [], ""
+    for word in text.split(" "):
+        if current and len(current) + len(word) > width:
+            pieces.append(current)
+            current = ""
+        current += word + " "
+    pieces.append(current[:-1])
+    return pieces
 
 
 def c_type(field: Field) -> str:
@@ -237,24 +255,31 @@ def python_module(abi: dict[str, Any]) -> str:
             "    @property", "    def is_strict_quirk(self) -> bool:",
             "        return STATUS_LAYERS[self] == \"strict\"", "", ""]
     out.append("STATUS_LAYERS: dict[Status, str] = {")
-    out += [f"    Status.{s['name'].upper()}: {s['layer']!r}," for s in abi["status"]]
+    out += [f"    Status.{s['name'].upper()}: {quote(s['layer'])}," for s in abi["status"]]
     out += ["}", "", "STATUS_DESCRIPTIONS: dict[Status, str] = {"]
-    out += [f"    Status.{s['name'].upper()}: {s['what']!r}," for s in abi["status"]]
+    for status in abi["status"]:
+        out.append(f"    Status.{status['name'].upper()}: (")
+        out += [f"        {quote(piece)}" for piece in wrap_words(status["what"], 96)]
+        out.append("    ),")
     out += ["}", "", "#: Python struct formats of the records, little-endian."]
     out += [f"{r.name.upper()}_FORMAT = \"<{r.struct_format}\"  # {r.size} bytes" for r in laid.values()]
-    out += ["", "#: Every field's byte offset, by record."]
-    out.append("FIELD_OFFSETS: dict[str, dict[str, int]] = {")
+    out += ["", "#: Every field's byte offset, by record.", "FIELD_OFFSETS: dict[str, dict[str, int]] = {"]
     for r in laid.values():
-        out.append(f"    {r.name!r}: {{{', '.join(f'{f.name!r}: {f.offset}' for f in r.fields)}}},")
-    out += ["}", "", "#: Each export's parameters in order: (name, type), type one of ptr, i32, f64."]
-    out.append("EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {")
+        out.append(f"    {quote(r.name)}: {{")
+        out += [f"        {quote(f.name)}: {f.offset}," for f in r.fields]
+        out.append("    },")
+    out += ["}", "", "#: Each export's parameters in order: (name, type), type one of ptr, i32, f64.",
+            "EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {"]
     for e in abi["export"]:
-        params = "".join(f"({p['name']!r}, {p['type']!r}), " for p in e["params"])
-        out.append(f"    {e['name']!r}: ({params}),")
-    out += ["}", "", "#: The entry points with a *_packed twin, which reads the parameters above as int64s."]
-    out.append(f"PACKED = {tuple(e['name'] for e in abi['export'] if e.get('packed'))!r}")
-    out += ["", "#: Everything the module exports."]
-    out.append(f"EXPORTS = {tuple(exports_text(abi).split(chr(10))[1:-1])!r}")
+        out.append(f"    {quote(e['name'])}: (")
+        out += [f"        ({quote(p['name'])}, {quote(p['type'])})," for p in e["params"]]
+        out.append("    ),")
+    out += ["}", "", "#: The entry points with a *_packed twin, which reads the parameters above as int64s.",
+            "PACKED: tuple[str, ...] = ("]
+    out += [f"    {quote(e['name'])}," for e in abi["export"] if e.get("packed")]
+    out += [")", "", "#: Everything the module exports.", "EXPORTS: tuple[str, ...] = ("]
+    out += [f"    {quote(name)}," for name in exports_text(abi).splitlines()[1:]]
+    out.append(")")
     return "\n".join(out) + "\n"
 
 

@@ -1,7 +1,8 @@
 """The core's ABI as Python sees it: codes, record layouts and batch packing.
 
-The layouts mirror `core/finscore_core.h` byte for byte (little-endian, no
-padding beyond what the header documents). The host checks the module's own
+The codes and layouts come from `_abi_generated`, which build/gen_abi.py writes
+from core/abi.toml as it writes core/finscore_core.h (little-endian, no padding
+beyond what the header documents). The host checks the module's own
 self-description against these sizes before the first call, so a stale module
 fails loudly instead of returning wrong numbers.
 """
@@ -12,50 +13,19 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Iterable, NamedTuple, Sequence
 
+from finscore.engine.core._abi_generated import ABI_VERSION as ABI_VERSION
+from finscore.engine.core._abi_generated import FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
+from finscore.engine.core._abi_generated import ArgKind as ArgKind
+from finscore.engine.core._abi_generated import Op as Op
+from finscore.engine.core._abi_generated import SumRule as SumRule
+from finscore.engine.core._abi_generated import ValueType as ValueType
 from finscore.engine.sequences import LazySequence
 
-ABI_VERSION = 2
-
-
-class Op(IntEnum):
-    ADD = 0
-    SUBTRACT = 1
-    MULTIPLY = 2
-    DIVIDE = 3
-    EXP = 4
-    GREATER = 5
-    TABLE_MAX = 6
-    TABLE_MIN = 7
-    TABLE_SUM = 8
-    TABLE_AVERAGE = 9
-
-
-class ArgKind(IntEnum):
-    LITERAL = 0
-    REFERENCE = 1
-    TABLE_ROW = 2
-
-
-class SumRule(IntEnum):
-    """Which CPython `sum()` the core imitates."""
-
-    PY311 = 0  # left to right from integer 0 (CPython <= 3.11)
-    PY312 = 1  # Neumaier compensated summation (CPython >= 3.12)
-
-
-class ValueType(IntEnum):
-    NONE = 0
-    FLOAT = 1
-    BOOL = 2
-
-
-STEP_STRUCT = struct.Struct("<ii" + "iiiid" * 2)
-PROGRAM_STRUCT = struct.Struct("<ii")
-RESULT_STRUCT = struct.Struct("<iiiiddii")
-assert STEP_STRUCT.size == 56 and PROGRAM_STRUCT.size == 8 and RESULT_STRUCT.size == 40
+STEP_STRUCT = struct.Struct(FS_STEP_FORMAT)
+PROGRAM_STRUCT = struct.Struct(FS_PROGRAM_FORMAT)
+RESULT_STRUCT = struct.Struct(FS_RESULT_FORMAT)
 
 
 class CoreArg(NamedTuple):
