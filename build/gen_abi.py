@@ -18,7 +18,7 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "core" / "abi.toml"
@@ -350,14 +350,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only check that every generated file is fresh")
     args = parser.parse_args(argv)
     stale = []
-    write: Callable[[Path, str], None] = lambda path, text: path.write_text(text, encoding="utf-8")
     for path, text in generated(load()).items():
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current != text:
             stale.append(path.relative_to(ROOT).as_posix())
             if not args.check:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                write(path, text)
+                path.write_text(text, encoding="utf-8")
     if args.check and stale:
         print("gen_abi: stale (run python build/gen_abi.py): " + ", ".join(stale), file=sys.stderr)
         return 1

@@ -240,10 +240,12 @@ typedef struct table_text {
 
 /* The cells of the one row named `name`, written to the program's slot of table values at
  * the row's own place: slot[offset, offset + count), where offset counts the value cells of
- * the rows before it (the slot holds one double per value cell of the table, slot_cells).
+ * the rows before it (the slot holds one double per value cell of the table; slot_cells is
+ * the room left, at least that). *table_cells receives the table's value cells.
  * The count with *offset, NO_SUCH_ROW when no row has that name, or -1 for the host to decide
  * (several rows of that name, no cells, a cell that is not plain). */
-static int32_t read_row(table_text table, span name, double *slot, int32_t slot_cells, int32_t *offset) {
+static int32_t read_row(table_text table, span name, double *slot, int32_t slot_cells, int32_t *offset,
+                        int32_t *table_cells) {
     const unsigned char *row, *end;
     span found = {NULL, 0};
     int matches = 0;
@@ -271,6 +273,7 @@ static int32_t read_row(table_text table, span name, double *slot, int32_t slot_
         cells_before += row_cells;
         row = row_end + 1;
     }
+    *table_cells = cells_before; /* the whole table was scanned: its value cells */
     if (matches == 0) return NO_SUCH_ROW;
     if (matches != 1) return -1; /* several rows of that name: the host's quirk */
     {
@@ -357,11 +360,12 @@ static int32_t stop_reading(tokenizer rest, int32_t step, int32_t status, int32_
 }
 
 /* Read one program's tokens into steps; its step count, or -1 when the host must decide.
- * Table rows go to the program's slot, table_values[base, base + slot_cells) (see read_row).
+ * Table rows go to the program's slot, at table_values + base (see read_row); *table_cells
+ * receives the table's value cells when a table step scanned it, and is left alone otherwise.
  * *failure is 0, or the status of the step the reading stopped at (see stop_reading). */
 static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
                             int32_t steps_capacity, double *table_values, int32_t base,
-                            int32_t slot_cells, int32_t *failure) {
+                            int32_t slot_cells, int32_t *failure, int32_t *table_cells) {
     span token[4];
     unsigned classes[4];
     int32_t step = 0, i;
@@ -376,7 +380,7 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
         if (i >= FS_OP_TABLE_MAX) {
             int32_t count, offset = 0;
             if (classes[1] & BYTE_HASH) return -1; /* a reused row: the host's quirk */
-            count = read_row(table, token[1], table_values + base, slot_cells, &offset);
+            count = read_row(table, token[1], table_values + base, slot_cells, &offset, table_cells);
             if (count == NO_SUCH_ROW) return stop_reading(tokens, step, FS_READ_UNKNOWN_ROW, failure);
             if (count <= 0) return -1;
             steps[step].args[0].kind = FS_ARG_TABLE_ROW;
@@ -449,38 +453,83 @@ static int32_t utf8_sequence(const unsigned char *at, int64_t left) {
     return length;
 }
 
-/* What the framing check of one text found: its records (programs, or rows), and the steps
- * they may hold (floor(tokens / 4) summed) or their value cells (the 0x1F bytes). */
+/* What the framing check of one text found: its records (programs, or rows) and its unit
+ * separators (0x1F bytes: token separators, or a table's value cells). */
 typedef struct framing {
-    int64_t records, steps, separators;
+    int64_t records, separators;
 } framing;
 
+#define BYTES_OF(b) (UINT64_C(0x0101010101010101) * (b))
+/* The masks below read a word's bytes in memory order as little-endian (WebAssembly always is);
+ * a big-endian native build takes every byte one by one instead. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_AT_A_TIME_ONLY 1
+#else
+#define BYTE_AT_A_TIME_ONLY 0
+#endif
+#define NO_BYTE 0x100 /* "before the first byte": a record may not start there empty either */
+
+/* 0x80 in each byte of x that is zero, and 0 in every other byte (exactly, no carries). */
+static uint64_t zero_bytes(uint64_t x) {
+    const uint64_t low7 = BYTES_OF(0x7F);
+    return ~(((x & low7) + low7) | x | low7);
+}
+
+/* The fault of a record separator after the byte `previous`, or FS_OK. */
+static int32_t separator_fault(unsigned previous, int programs) {
+    if (previous == NO_BYTE || previous == RECORD_SEPARATOR)
+        return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
+    if (programs && previous == UNIT_SEPARATOR) return FS_ERR_TRAILING_TOKEN_SEPARATOR;
+    return FS_OK;
+}
+
 /* Check a text of records separated by 0x1E, their units by 0x1F: UTF-8, no empty record,
- * and (for programs) no record ending in 0x1F. FS_OK with *found, or what is wrong. */
+ * and (for programs) no record ending in 0x1F. FS_OK with *found, or what is wrong. ASCII
+ * is taken eight bytes at a time, separators found and counted by masks; the bytes of a word
+ * holding a non-ASCII byte are taken one by one. */
 static int32_t check_framing(const unsigned char *at, int32_t length, int programs, framing *found) {
-    int64_t i = 0, record_start = 0, units = 1;
-    found->records = found->steps = found->separators = 0;
-    for (;;) {
-        if (i == length || at[i] == RECORD_SEPARATOR) {
-            if (i == record_start) return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
-            if (programs && at[i - 1] == UNIT_SEPARATOR) return FS_ERR_TRAILING_TOKEN_SEPARATOR;
-            found->records++;
-            found->steps += units / 4;
-            units = 1;
-            if (i == length) return FS_OK;
-            record_start = ++i;
-        } else if (at[i] < 0x80) {
-            if (at[i] == UNIT_SEPARATOR) {
-                units++;
-                found->separators++;
+    int64_t i = 0, separators = 0, units = 0;
+    unsigned previous = NO_BYTE;
+    int32_t status;
+    while (i < length) {
+        uint64_t w, records_here, units_here, after_record, after_unit;
+        if (BYTE_AT_A_TIME_ONLY || i + 8 > length || (memcpy(&w, at + i, sizeof w), (w & BYTES_OF(0x80)) != 0)) {
+            int64_t stop = i + 8 < length ? i + 8 : length;
+            while (i < stop) { /* one by one, a multi-byte sequence whole */
+                unsigned char c = at[i];
+                if (c == RECORD_SEPARATOR) {
+                    if ((status = separator_fault(previous, programs)) != FS_OK) return status;
+                    separators++;
+                } else if (c == UNIT_SEPARATOR) {
+                    units++;
+                } else if (c >= 0x80) {
+                    int32_t n = utf8_sequence(at + i, length - i);
+                    if (n == 0) return FS_ERR_BAD_UTF8;
+                    i += n - 1;
+                }
+                previous = at[i++];
             }
-            i++;
-        } else {
-            int32_t n = utf8_sequence(at + i, length - i);
-            if (n == 0) return FS_ERR_BAD_UTF8;
-            i += n;
+            continue;
         }
+        records_here = zero_bytes(w ^ BYTES_OF(RECORD_SEPARATOR));
+        units_here = zero_bytes(w ^ BYTES_OF(UNIT_SEPARATOR));
+        if (records_here != 0) {
+            /* a 0x1E right after a 0x1E (or at the very start), or after a 0x1F */
+            after_record = (records_here << 8) | (previous == RECORD_SEPARATOR || previous == NO_BYTE ? 0x80u : 0u);
+            after_unit = (units_here << 8) | (previous == UNIT_SEPARATOR ? 0x80u : 0u);
+            if ((records_here & after_record) != 0) return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
+            if (programs && (records_here & after_unit) != 0) return FS_ERR_TRAILING_TOKEN_SEPARATOR;
+            separators += __builtin_popcountll(records_here);
+        }
+        units += __builtin_popcountll(units_here);
+        previous = at[i + 7];
+        i += 8;
     }
+    /* the end closes the last record as a separator would */
+    if ((status = separator_fault(previous, programs)) != FS_OK) return status;
+    found->records = separators + 1;
+    found->separators = units;
+    return FS_OK;
 }
 
 /* The value cells of table `which` (its 0x1F bytes), or 0 for a program without a table. */
@@ -506,9 +555,9 @@ static int32_t check_call(const unsigned char *text, int32_t text_len, int32_t p
                           const int32_t *step_types, int32_t step_types_len,
                           const int32_t *program_spans, int32_t program_spans_len,
                           const fs_result *results, int32_t results_len) {
-    framing programs, rows;
-    int64_t cells_needed = 0;
-    int32_t p, t, status;
+    framing programs, rows = {0, 0};
+    int64_t cells_needed = 0, steps_needed;
+    int32_t p, t, status, checked = -1;
     if (text_len < 0 || program_count < 0 || tables_len < 0 || table_count < 0 ||
         program_tables_len < 0 || steps_len < 0 || table_values_len < 0 || step_values_len < 0 ||
         step_types_len < 0 || program_spans_len < 0 || results_len < 0)
@@ -545,12 +594,17 @@ static int32_t check_call(const unsigned char *text, int32_t text_len, int32_t p
         int32_t which = program_tables[p];
         if (which < -1 || which >= table_count) return FS_ERR_BAD_TABLE_INDEX;
         if (which < 0) continue;
-        status = check_framing(tables + table_spans[2 * which], table_spans[2 * which + 1], 0, &rows);
-        if (status != FS_OK) return status;
+        if (which != checked) { /* programs in a row often share a table: check it once */
+            status = check_framing(tables + table_spans[2 * which], table_spans[2 * which + 1], 0, &rows);
+            if (status != FS_OK) return status;
+            checked = which;
+        }
         cells_needed += rows.separators;
     }
-    if (steps_len < programs.steps || step_values_len < programs.steps ||
-        step_types_len < programs.steps || table_values_len < cells_needed)
+    /* at most one step per four tokens: (0x1F bytes + programs) / 4 */
+    steps_needed = (programs.separators + program_count) / 4;
+    if (steps_len < steps_needed || step_values_len < steps_needed || step_types_len < steps_needed ||
+        table_values_len < cells_needed)
         return FS_ERR_BUFFER_TOO_SHORT;
     return FS_OK;
 }
@@ -580,8 +634,7 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
         const unsigned char *stop = memchr(at, RECORD_SEPARATOR, (size_t)(end - at));
         table_text table = {NULL, 0};
         tokenizer tokens;
-        int32_t count, failure = 0, which = program_tables[p];
-        int32_t slot_cells = table_cells(tables, table_spans, which);
+        int32_t count, failure = 0, which = program_tables[p], cells = -1;
         if (stop == NULL) stop = end; /* the last program (the framing check counted them) */
         if (which >= 0) {
             table.at = tables + table_spans[2 * which];
@@ -591,20 +644,21 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
         tokens.end = stop;
         tokens.done = 0;
         count = read_program(tokens, table, steps + first_step, steps_len - first_step, table_values,
-                             slot, slot_cells, &failure);
+                             slot, table_values_len - slot, &failure, &cells);
+        if (cells < 0) cells = table_cells(tables, table_spans, which); /* no table step scanned it */
         program_spans[2 * p] = first_step;
         program_spans[2 * p + 1] = count > 0 ? count : 0;
         if (count < 0 || (count == 0 && failure == 0)) {
             defer(&results[p]);
         } else {
             if (count > 0)
-                fs_execute(steps + first_step, count, count, table_values, slot + slot_cells, sum_rule,
+                fs_execute(steps + first_step, count, count, table_values, slot + cells, sum_rule,
                            step_values + first_step, count, step_types + first_step, count, &results[p]);
             if (failure != 0 && (count == 0 || results[p].status == FS_OK))
                 stopped_at(&results[p], failure, count);
             first_step += count;
         }
-        slot += slot_cells;
+        slot += cells;
         if (stop < end) at = stop + 1;
     }
     return FS_OK;

@@ -337,15 +337,15 @@ static void test_plain_reader(void) {
     }
 
     /* too little room for steps or table cells: the call is refused, nothing is written. The
-     * text's programs hold 13, 5, 5, 4, 5 and 5 tokens: 3 + 1 + 1 + 1 + 1 + 1 = 8 steps at most;
+     * text's programs hold 13 + 5 + 5 + 4 + 5 + 5 = 37 tokens: floor(37 / 4) = 9 steps at most;
      * program 2's table holds 4 value cells (its 0x1F bytes). */
     memset(results, 0x55, sizeof results);
-    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 7, 64, results, program_spans) ==
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 8, 64, results, program_spans) ==
           FS_ERR_BUFFER_TOO_SHORT);
-    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 8, 3, results, program_spans) ==
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 9, 3, results, program_spans) ==
           FS_ERR_BUFFER_TOO_SHORT);
     CHECK(results[0].status == 0x55555555 && results[5].status == 0x55555555);
-    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 8, 4, results, program_spans) == FS_OK);
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 9, 4, results, program_spans) == FS_OK);
     CHECK(results[2].status == FS_OK && results[2].value == 15963.5);
 
     /* the framing is checked whole before anything runs: nothing is written when it is refused */

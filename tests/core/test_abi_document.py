@@ -63,8 +63,8 @@ def examples() -> list[Example]:
             elif match := _TEXT.match(line):
                 example.inputs.append((int(match.group(1)), _text_bytes(match.group(2))))
             elif match := _CALL.match(line):
-                arguments = [tuple(part.strip().split("=")) for part in match.group(2).split(",")]
-                example.calls.append(Call(match.group(1), arguments, match.group(4)))  # type: ignore[arg-type]
+                pairs = [part.strip().split("=") for part in match.group(2).split(",")]
+                example.calls.append(Call(match.group(1), [(name, value) for name, value in pairs], match.group(4)))
             else:
                 raise AssertionError(f"{title}: a line the document's format does not have: {line!r}")
         found.append(example)

@@ -23,9 +23,9 @@ class ForeignHost:
         self.store = wasmtime.Store()
         module = wasmtime.Module.from_file(self.store.engine, str(MODULE))
         self.instance = wasmtime.Instance(self.store, module, [])
-        exports = self.instance.exports(self.store)
-        self.memory = exports["memory"]
-        assert isinstance(self.memory, wasmtime.Memory)
+        memory = self.instance.exports(self.store)["memory"]
+        assert isinstance(memory, wasmtime.Memory)
+        self.memory: wasmtime.Memory = memory
         self.call("_initialize")
 
     def export_names(self) -> set[str]:

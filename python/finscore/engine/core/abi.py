@@ -13,7 +13,7 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence, cast
 
 from finscore.engine.core._abi_generated import ABI_VERSION as ABI_VERSION
 from finscore.engine.core._abi_generated import FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
@@ -37,7 +37,7 @@ class CoreArg(NamedTuple):
 
     kind: ArgKind
     number: float = 0.0
-    index: int = 0
+    index: int = 0  # type: ignore[assignment]  # a field named like tuple.index, as the header names it
     length: int = 0
 
     @staticmethod
@@ -167,10 +167,10 @@ class BatchOutput(LazySequence[CoreResult]):
     def __init__(self, results: bytes, step_values: bytes, step_types: bytes, spans: Sequence[int]) -> None:
         """`spans`: each program's first step and step count in the step arrays, flat
         (first, count, first, count, ...)."""
-        self._ints: memoryview | array[int]
-        self._doubles: memoryview | array[float]
-        self._values: memoryview | array[float]
-        self._types: memoryview | array[int]
+        self._ints: memoryview[int] | array[int]
+        self._doubles: memoryview[float] | array[float]
+        self._values: memoryview[float] | array[float]
+        self._types: memoryview[int] | array[int]
         if sys.byteorder == "little":  # the module's memory order: the bytes are read in place
             self._ints, self._doubles = memoryview(results).cast("i"), memoryview(results).cast("d")
             self._values, self._types = memoryview(step_values).cast("d"), memoryview(step_types).cast("i")
@@ -195,7 +195,7 @@ class BatchOutput(LazySequence[CoreResult]):
         return self._ints[2 :: self._INTS].tolist()
 
     def values(self) -> list[float]:
-        return self._doubles[2 :: self._DOUBLES].tolist()
+        return cast("list[float]", self._doubles[2 :: self._DOUBLES].tolist())
 
     def status_low_bytes(self) -> bytes:
         """The low byte of every program's status, straight from the little-endian records:
@@ -210,7 +210,7 @@ class BatchOutput(LazySequence[CoreResult]):
         return self._spans[2 * index + 1]
 
     @staticmethod
-    def spans_of(programs: Sequence[CoreProgram]) -> array:
+    def spans_of(programs: Sequence[CoreProgram]) -> array[int]:
         """Where each program's steps lie when a batch packs them one after another."""
         spans, first = array("i"), 0
         for program in programs:
@@ -250,7 +250,8 @@ def decode_program(steps: bytes, table_values: bytes, first: int, count: int) ->
     table.frombytes(table_values)
     if sys.byteorder != "little":
         table.byteswap()
-    decoded, values = [], []
+    decoded: list[CoreStep] = []
+    values: list[float] = []
     for k in range(first, first + count):
         fields = STEP_STRUCT.unpack_from(steps, k * STEP_STRUCT.size)
         args = []

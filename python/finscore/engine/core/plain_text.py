@@ -125,8 +125,8 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
             laid_out = _tables_one_by_one(needed)
         index_of_needed, batch.table_bytes, batch.table_spans, value_cells = laid_out
         batch.program_tables = [index_of_needed[which] if which >= 0 else -1 for which in batch.program_tables]
-        batch.table_value_cells = sum(value_cells[which] for which in map(batch.program_tables.__getitem__, with_tables)
-                                      if which >= 0)
+        value_cells.append(0)  # so that index -1 (no table) counts nothing
+        batch.table_value_cells = sum(map(value_cells.__getitem__, batch.program_tables))
     return batch
 
 
@@ -149,23 +149,26 @@ def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
     if not set(map(type, tables)) <= {list} or [] in tables:
         return None
     rows = list(chain.from_iterable(tables))
-    if not set(map(type, rows)) <= {list} or [] in rows or [""] in rows:
+    if not set(map(type, rows)) <= {list} or [] in rows:
         return None
     try:
         texts = list(map(RECORD_SEPARATOR.join, map(map, repeat(TOKEN_SEPARATOR.join), tables)))
     except TypeError:  # a cell that is not text
         return None
-    text = "".join(texts)
-    if (text.count(RECORD_SEPARATOR) != len(rows) - len(tables)
-            or text.count(TOKEN_SEPARATOR) != sum(map(len, rows)) - len(rows)):
+    text = RECORD_SEPARATOR.join(texts)  # an empty row shows as two 0x1E in a row, or one at an end
+    if (text.count(RECORD_SEPARATOR) != len(rows) - 1
+            or text.count(TOKEN_SEPARATOR) != sum(map(len, rows)) - len(rows)
+            or RECORD_SEPARATOR * 2 in text or text.startswith(RECORD_SEPARATOR) or text.endswith(RECORD_SEPARATOR)):
         return None
-    value_cells = [table.count(TOKEN_SEPARATOR) for table in texts]
+    value_cells = list(map(str.count, texts, repeat(TOKEN_SEPARATOR)))
     if text.isascii():
         data, lengths = text.encode("ascii"), list(map(len, texts))
     else:
         encoded = [table.encode("utf-8", ENCODING_ERRORS) for table in texts]
-        data, lengths = b"".join(encoded), list(map(len, encoded))
-    spans = list(chain.from_iterable(zip(accumulate(lengths, initial=0), lengths)))
+        data, lengths = RECORD_SEPARATOR.encode().join(encoded), list(map(len, encoded))
+    # the tables lie one after another with a 0x1E between them, which no span covers
+    starts = accumulate((length + 1 for length in lengths), initial=0)
+    spans = list(chain.from_iterable(zip(starts, lengths)))
     return list(range(len(tables))), data, spans, value_cells
 
 
