@@ -224,8 +224,8 @@ int32_t fs_python_sum(const double *values, int32_t length, int32_t sum_rule, do
  * FS_ERR_BAD_UTF8, FS_ERR_BAD_TABLE_INDEX, FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS).
  *
  * Outputs, each checked for its size before anything runs (else FS_ERR_BUFFER_TOO_SHORT):
- * steps, step_values, step_types: at least S elements, S = the sum over programs of
- * floor(tokens / 4) (a program of n tokens holds n - 1 0x1F); table_values: at least C
+ * steps, step_values, step_types: at least S elements, S = floor(T / 4) with T the tokens of
+ * all programs (the 0x1F bytes of text plus program_count); table_values: at least C
  * doubles, C = the number of 0x1F bytes in all table spans together (the value cells);
  * program_spans: 2 * program_count int32s, each program's first step and step count in
  * steps/step_values/step_types (count 0 when no step was read); results: program_count records.

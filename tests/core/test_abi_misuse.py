@@ -90,7 +90,7 @@ def test_program_spans_len_counts_int32s_two_per_program(host: ForeignHost) -> N
 
 
 def test_too_small_outputs_are_a_typed_error_never_deferred(host: ForeignHost) -> None:
-    """S = floor(5 / 4) per program; C = the 2 value cells of the one program's table."""
+    """S = floor(10 tokens / 4) = 2; C = the 2 value cells of the one program's table."""
     call = ReadCall(host, ONE + RS + TABLE_STEP, [-1, 0], TABLE, (0, len(TABLE)))
     for name in ("steps_len", "step_values_len", "step_types_len"):
         refused(call, "buffer_too_short", **{name: 1})
