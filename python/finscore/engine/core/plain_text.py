@@ -155,10 +155,12 @@ def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
         texts = list(map(RECORD_SEPARATOR.join, map(map, repeat(TOKEN_SEPARATOR.join), tables)))
     except TypeError:  # a cell that is not text
         return None
-    text = RECORD_SEPARATOR.join(texts)  # an empty row shows as two 0x1E in a row, or one at an end
+    # an empty row shows as two 0x1E in a row, one at an end, or an empty text (one table [[""]])
+    text = RECORD_SEPARATOR.join(texts)
     if (text.count(RECORD_SEPARATOR) != len(rows) - 1
             or text.count(TOKEN_SEPARATOR) != sum(map(len, rows)) - len(rows)
-            or RECORD_SEPARATOR * 2 in text or text.startswith(RECORD_SEPARATOR) or text.endswith(RECORD_SEPARATOR)):
+            or not text or RECORD_SEPARATOR * 2 in text or text.startswith(RECORD_SEPARATOR)
+            or text.endswith(RECORD_SEPARATOR)):
         return None
     value_cells = list(map(str.count, texts, repeat(TOKEN_SEPARATOR)))
     if text.isascii():
