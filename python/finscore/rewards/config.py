@@ -1,0 +1,54 @@
+"""What a reward call scores and by which rules, declared once and stamped on every row.
+
+A reward differs from the evaluator a team reports with only if its rules differ;
+so the rules are an explicit, frozen object, and its `stamp` (written into every
+scored row) names them: the protocol, its options and the finscore version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from finscore import __version__
+from finscore.engine import PROFILES, sum_rule_for
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.programs import MAX_PROGRAM_CHARS
+
+#: The reader profile of each data source whose programs finscore scores.
+PROGRAM_PROFILES: dict[str, str] = {
+    source: profile for source, profile in (("finqa", "official"), ("convfinqa", "convfinqa"))
+    if profile in PROFILES
+}
+INPUTS = ("program",)
+MATCHES = ("execution", "program")
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """`input`: what the completion column holds ("program": a FinQA program, as text
+    or tokens). `match`: "execution" (the official execution accuracy) or "program"
+    (also equivalent to the gold program). `python`: whose sum() the table ops imitate.
+    Column names say where each field is; `data_source` fills rows without a source."""
+
+    input: str = "program"
+    match: str = "execution"
+    python: str = "3.11"
+    completion_column: str = "completion"
+    gold_column: str = "gold"
+    data_source_column: str = "data_source"
+    data_source: str = "finqa"
+
+    def __post_init__(self) -> None:
+        if self.input not in INPUTS:
+            raise RewardInputError(f"input must be one of {', '.join(INPUTS)}, not {self.input!r}")
+        if self.match not in MATCHES:
+            raise RewardInputError(f"match must be one of {', '.join(MATCHES)}, not {self.match!r}")
+        try:
+            sum_rule_for(self.python)
+        except ValueError as error:
+            raise RewardInputError(str(error)) from None
+
+    def stamp(self, data_source: str) -> str:
+        """The protocol stamp of a row from `data_source`."""
+        return (f"{data_source}-{self.input}/1 match={self.match} profile={PROGRAM_PROFILES[data_source]} "
+                f"python={self.python} max_chars={MAX_PROGRAM_CHARS} finscore={__version__}")
