@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pyarrow as pa
+import pytest
 
-from finscore.rewards import score_arrow
+from finscore.rewards import RewardConfig, score_arrow
 from finscore.rewards.openrlhf import rewards_of
 from finscore.rewards.trl import finscore_reward
 from finscore.rewards.verl import compute_score_batch
@@ -28,22 +29,27 @@ def _assert_typed(reasons: list[str]) -> None:
     assert all(isinstance(r, str) and r for r in reasons)
 
 
-def test_arrow_scorer() -> None:
+@pytest.mark.parametrize("kind", ["program", "answer"])
+def test_arrow_scorer(kind: str) -> None:
     completions = [text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") for text in HOSTILE]
-    scored = score_arrow(pa.table({"completion": completions, "gold": [GOLD] * len(HOSTILE)}))
+    scored = score_arrow(pa.table({"completion": completions, "gold": [GOLD] * len(HOSTILE)}),
+                         RewardConfig(input=kind))
     reasons = scored.column("reason").to_pylist()
     _assert_typed(reasons)
-    assert reasons[:2] == ["too_long", "too_long"]  # over the declared 65,536 characters
+    if kind == "program":
+        assert reasons[:2] == ["too_long", "too_long"]  # over the declared 65,536 characters
     assert all(score in (0.0, 1.0) for score in scored.column("score").to_pylist())
     for detail in scored.column("detail").to_pylist():
         json.loads(detail)
 
 
-def test_trl_verl_openrlhf() -> None:
-    rewards = finscore_reward()(prompts=["q"] * len(HOSTILE), completions=HOSTILE, gold=[GOLD] * len(HOSTILE))
+@pytest.mark.parametrize("kind", ["program", "answer"])
+def test_trl_verl_openrlhf(kind: str) -> None:
+    config = RewardConfig(input=kind)
+    rewards = finscore_reward(config)(prompts=["q"] * len(HOSTILE), completions=HOSTILE, gold=[GOLD] * len(HOSTILE))
     assert all(r in (0.0, 1.0) for r in rewards)
     _assert_typed([d["reason"] for d in compute_score_batch(["finqa"] * len(HOSTILE), HOSTILE,
-                                                             [GOLD] * len(HOSTILE))])
-    result = rewards_of(["q" + h for h in HOSTILE], ["q"] * len(HOSTILE), [GOLD] * len(HOSTILE))
+                                                             [GOLD] * len(HOSTILE), input=kind)])
+    result = rewards_of(["q" + h for h in HOSTILE], ["q"] * len(HOSTILE), [GOLD] * len(HOSTILE), config)
     assert len(result["rewards"]) == len(HOSTILE)
     assert abs(sum(result["extra_logs"].values()) - 1.0) < 1e-9

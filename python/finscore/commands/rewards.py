@@ -15,6 +15,11 @@ EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--input", choices=("program", "answer"), default="program",
+                        help="program: the completion is a FinQA program (default); answer: free text, "
+                             "decided by the data source's answer protocol (finqa-answer/1, ...)")
+    parser.add_argument("--format", choices=("answer-line", "boxed", "json", "whole"), default="answer-line",
+                        help="for --input answer: where the final answer is (default answer-line)")
     parser.add_argument("--match", choices=("execution", "program"), default="execution",
                         help="execution: the official execution accuracy (default); program: also "
                              "equivalent to the gold program (needs \"program\" in each gold)")
@@ -28,14 +33,15 @@ def register(subparsers: Any) -> None:
         "rewards",
         help="add reward columns to a Parquet file of rollouts (locally or on Ray)",
         description=(
-            "Read IN (Parquet) with columns completion (the program, as text or tokens), gold (JSON "
-            "text: {\"exe_ans\", \"table\", \"program\"}) and optionally data_source; write OUT with the "
+            "Read IN (Parquet) with columns completion (a program, as text or tokens, or free text with "
+            "--input answer), gold (JSON text: {\"exe_ans\", \"table\", \"program\"} for FinQA and ConvFinQA, "
+            "{\"answer\", \"scale\"} for TAT-QA answers) and optionally data_source; write OUT with the "
             "same rows and five columns added: score, passed, reason, protocol, detail. Exit status: "
             "0 written, 2 bad input (named)."
         ),
         epilog="Example: finscore rewards rollouts.parquet scored.parquet --ray --workers 2",
     )
-    score.add_argument("input", metavar="IN.parquet")
+    score.add_argument("source", metavar="IN.parquet")
     score.add_argument("output", metavar="OUT.parquet")
     _add_rule_options(score)
     score.add_argument("--batch-rows", type=int, default=8192, help="rows per scored batch (default 8192)")
@@ -65,7 +71,8 @@ def register(subparsers: Any) -> None:
 def _config(args: argparse.Namespace) -> Any:
     from finscore.rewards import RewardConfig
 
-    return RewardConfig(match=args.match, python=args.python, data_source=args.data_source)
+    return RewardConfig(input=args.input, format=args.format, match=args.match, python=args.python,
+                        data_source=args.data_source)
 
 
 def run_rewards(args: argparse.Namespace) -> int:
@@ -81,11 +88,11 @@ def run_rewards(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         config = _config(args)
-        source = pq.ParquetFile(args.input)
+        source = pq.ParquetFile(args.source)
         if args.ray:
             from finscore.rewards.ray_files import score_parquet_on_ray
 
-            rows = score_parquet_on_ray(Path(args.input), Path(args.output), config, workers=args.workers,
+            rows = score_parquet_on_ray(Path(args.source), Path(args.output), config, workers=args.workers,
                                         address=args.address, batch_rows=args.batch_rows)
         else:
             from finscore.rewards.parquet_files import score_parquet

@@ -12,12 +12,12 @@ output (a missing gold, a wrong column type) raises `RewardInputError`.
 
 from finscore.rewards.arrow_batches import REWARD_COLUMNS, REWARD_SCHEMA, reward_columns, score_arrow
 from finscore.rewards.config import PROGRAM_PROFILES, RewardConfig
-from finscore.rewards.decisions import MISSING_COMPLETION, NOT_SCORED, RewardDecision
+from finscore.rewards.decisions import MISSING_PREDICTION, NOT_SCORED, RewardDecision
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.rows import decide_rows
 
 __all__ = [
-    "MISSING_COMPLETION",
+    "MISSING_PREDICTION",
     "NOT_SCORED",
     "PROGRAM_PROFILES",
     "REWARD_COLUMNS",

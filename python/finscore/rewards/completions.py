@@ -2,8 +2,7 @@
 
 Trainers pass completions as text, as chat messages (TRL's conversational format),
 or as the prompt and the response joined (OpenRLHF's queries). Each becomes the
-model's own text here, in one place, so every adapter reads them alike. The program
-input then takes the whole text, surrounding white space removed, as the program.
+model's own text here, in one place, so every adapter reads them alike.
 """
 
 from __future__ import annotations
@@ -37,8 +36,3 @@ def response_of_query(query: str, prompt: str, *, row: int) -> str:
     if not query.startswith(prompt):
         raise RewardInputError("the query does not start with its prompt", column="query", row=row)
     return query[len(prompt):]
-
-
-def program_of(text: str | None) -> str | None:
-    """The program a completion states: its whole text without surrounding white space."""
-    return None if text is None else text.strip()

@@ -11,8 +11,9 @@ from typing import Any, NamedTuple
 
 #: The row's data source is not one finscore scores (TRL expects None for such rows).
 NOT_SCORED = "not_scored"
-#: The completion column holds no text for this row (a null, not an empty string).
-MISSING_COMPLETION = "missing_completion"
+#: The completion column holds nothing for this row (a null, not an empty string): the
+#: same reason `finscore finqa` and `finscore answers` give a missing prediction.
+MISSING_PREDICTION = "missing_prediction"
 
 
 class RewardDecision(NamedTuple):

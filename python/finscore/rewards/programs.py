@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from finscore.engine import Status, execute_batch
 from finscore.engine.explanation import json_value
 from finscore.finqa.categories import CORRECT, refusal_category, wrong_answer_category
-from finscore.rewards.decisions import MISSING_COMPLETION, RewardDecision
+from finscore.rewards.decisions import MISSING_PREDICTION, RewardDecision
 from finscore.rewards.program_gold import ProgramGold
 
 #: Executed programs per engine call: bounds the memory of one call, not the result.
@@ -45,12 +45,14 @@ def _length(program: str | list[str] | tuple[str, ...]) -> int:
 
 def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, profile: str, python: str,
                     match: str) -> list[RewardDecision]:
-    """One decision per program (a token list or a program string; None when missing)."""
+    """One decision per program: a token list, or program text (its whole text, surrounding
+    white space removed, read as the official evaluator reads gold programs); None when missing."""
+    programs = [p.strip() if isinstance(p, str) else p for p in programs]
     decisions: list[RewardDecision | None] = [None] * len(programs)
     runnable = []
     for index, program in enumerate(programs):
         if program is None:
-            decisions[index] = RewardDecision(0.0, False, MISSING_COMPLETION, {})
+            decisions[index] = RewardDecision(0.0, False, MISSING_PREDICTION, {})
         elif not _runnable(program):
             decisions[index] = RewardDecision(0.0, False, MALFORMED_TOKENS, {"why": "a token is not text"})
         elif _length(program) > MAX_PROGRAM_CHARS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from finscore.rewards.completions import completion_text, program_of
+from finscore.rewards.completions import completion_text
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.rows import decide_rows
@@ -32,8 +32,8 @@ class FinscoreReward:
             raise RewardInputError("the dataset has no such column (TRL passes every dataset column by name)",
                                    column=self.config.gold_column)
         sources = columns.get(self.config.data_source_column) or [None] * len(completions)
-        programs = [program_of(completion_text(c, row=i)) for i, c in enumerate(completions)]
-        return [decision.score for decision, _ in decide_rows(programs, list(golds), list(sources), self.config)]
+        texts = [completion_text(c, row=i) for i, c in enumerate(completions)]
+        return [decision.score for decision, _ in decide_rows(texts, list(golds), list(sources), self.config)]
 
 
 def finscore_reward(config: RewardConfig | None = None, *, name: str = "finscore") -> FinscoreReward:
