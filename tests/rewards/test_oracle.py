@@ -15,7 +15,7 @@ import pytest
 
 from finscore.finqa.scoring import score_predictions
 from finscore.rewards import RewardConfig, score_arrow
-from support.reward_rows import recorded_reward_rows
+from support.reward_rows import recorded_convfinqa_reward_rows, recorded_reward_rows
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.essential
@@ -31,6 +31,16 @@ def test_every_recorded_row_gets_the_official_decision() -> None:
     assert mismatches == []
     assert scored.column("score").to_pylist() == [1.0 if r.official_pass else 0.0 for r in rows]
     assert set(scored.column("protocol").to_pylist()) == {RewardConfig().stamp("finqa")}
+
+
+def test_convfinqa_rows_get_the_decision_of_convfinqas_own_evaluator() -> None:
+    rows = recorded_convfinqa_reward_rows()
+    assert len(rows) > 5_000 and 0 < sum(r.official_pass for r in rows) < len(rows)
+    table = pa.table({"completion": [r.program for r in rows], "gold": [r.gold for r in rows],
+                      "data_source": ["convfinqa"] * len(rows)})
+    scored = score_arrow(table)
+    assert scored.column("passed").to_pylist() == [r.official_pass for r in rows]
+    assert set(scored.column("protocol").to_pylist()) == {RewardConfig().stamp("convfinqa")}
 
 
 def test_program_text_and_tokens_are_decided_alike() -> None:

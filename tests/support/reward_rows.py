@@ -8,10 +8,11 @@ to the RECORDED official outcome (valid and `==` the exe_ans), never to finscore
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from support.shared import table_of, vector_rows
+from support.shared import convfinqa_table_of, table_of, vector_rows
 
 
 class RewardRow(NamedTuple):
@@ -42,4 +43,25 @@ def recorded_reward_rows() -> tuple[RewardRow, ...]:
             official = row["invalid"] == 0 and _value(row["result"]) == answer
             gold = json.dumps({"exe_ans": answer, "table": table}, allow_nan=False)
             rows.append(RewardRow(list(row["program"]), gold, official))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=None)
+def recorded_convfinqa_reward_rows() -> tuple[RewardRow, ...]:
+    """Every ConvFinQA dev turn and its mutants and number selections, with the turn's exe_ans;
+    the oracle is the outcome recorded from ConvFinQA's own evaluator."""
+    answers: dict[str, Any] = {}
+    rows: list[RewardRow] = []
+    for row in vector_rows("convfinqa"):
+        if row["kind"] not in ("gold", "mutant", "single"):
+            continue
+        available, table = convfinqa_table_of(row)
+        if row["kind"] == "gold":
+            answers[row["id"]] = _value(row["exe_ans"])
+        turn = re.sub(r"m[0-9]+$", "", row["id"]) if row["kind"] == "mutant" else row["id"]  # "<turn id>m0"
+        answer = answers.get(turn) if row["kind"] != "single" else None
+        if answer is None or not available:
+            continue
+        official = row["invalid"] == 0 and _value(row["result"]) == answer
+        rows.append(RewardRow(list(row["program"]), json.dumps({"exe_ans": answer, "table": table}), official))
     return tuple(rows)

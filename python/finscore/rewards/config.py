@@ -27,8 +27,9 @@ ANSWER_PROTOCOLS: dict[str, str] = {
                                               ("tatqa", "tatqa-answer/1"))
     if protocol in protocol_names()
 }
-INPUTS = ("program", "answer")
+INPUTS = ("program", "answer", "tatqa")
 MATCHES = ("execution", "program")
+TATQA_SCORES = ("f1", "em")
 
 
 @dataclass(frozen=True)
@@ -38,12 +39,15 @@ class RewardConfig:
     Programs: `match` "execution" (the official execution accuracy) or "program" (also
     equivalent to the gold program); `python`: whose sum() the table ops imitate.
     Answers: `format`, where the final answer is (answer-line, boxed, json, whole).
+    "tatqa": the completion is a TAT-QA prediction, JSON `[answer, scale]`, decided by the
+    official metric; `tatqa_score` is "f1" (the official F1) or "em" (the exact match).
     Column names say where each field is; `data_source` fills rows without a source."""
 
     input: str = "program"
     match: str = "execution"
     python: str = "3.11"
     format: str = "answer-line"
+    tatqa_score: str = "f1"
     completion_column: str = "completion"
     gold_column: str = "gold"
     data_source_column: str = "data_source"
@@ -54,6 +58,8 @@ class RewardConfig:
             raise RewardInputError(f"input must be one of {', '.join(INPUTS)}, not {self.input!r}")
         if self.match not in MATCHES:
             raise RewardInputError(f"match must be one of {', '.join(MATCHES)}, not {self.match!r}")
+        if self.tatqa_score not in TATQA_SCORES:
+            raise RewardInputError(f"tatqa_score must be one of {', '.join(TATQA_SCORES)}, not {self.tatqa_score!r}")
         if self.format not in FORMATS:
             raise RewardInputError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         try:
@@ -63,10 +69,14 @@ class RewardConfig:
 
     def scored_sources(self) -> dict[str, str]:
         """Each data source this input scores, with its rule (a reader profile or a protocol)."""
+        if self.input == "tatqa":
+            return {"tatqa": "tatqa_eval"}
         return PROGRAM_PROFILES if self.input == "program" else ANSWER_PROTOCOLS
 
     def stamp(self, data_source: str) -> str:
         """The protocol stamp of a row from `data_source`."""
+        if self.input == "tatqa":
+            return f"tatqa-official/1 score={self.tatqa_score} finscore={__version__}"
         if self.input == "answer":
             stamp = make_stamp(get_protocol(ANSWER_PROTOCOLS[data_source]))
             return (f"{stamp['protocol']} format={self.format} finscore={stamp['finscore']} "

@@ -12,6 +12,7 @@ from finscore.rewards.answers import decide_answers, read_answer_golds
 from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES, RewardConfig
 from finscore.rewards.decisions import RewardDecision, not_scored
 from finscore.rewards.errors import RewardInputError
+from finscore.rewards.tatqa_answers import decide_tatqa, read_tatqa_golds
 from finscore.rewards.program_gold import ProgramGold, read_program_gold
 from finscore.rewards.programs import decide_programs
 
@@ -36,6 +37,9 @@ def _read_golds(golds: Sequence[Any], indexes: list[int], column: str) -> list[P
 def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: list[int], source: str,
                   config: RewardConfig) -> list[RewardDecision]:
     """The rows of one data source, in one call of its decider."""
+    if config.input == "tatqa":
+        return decide_tatqa([completions[i] for i in indexes], read_tatqa_golds(golds, indexes, config.gold_column),
+                            score=config.tatqa_score)
     if config.input == "answer":
         protocol = ANSWER_PROTOCOLS[source]
         texts = [completions[i] for i in indexes]
