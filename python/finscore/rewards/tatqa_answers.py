@@ -72,10 +72,10 @@ def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *,
             out.append(RewardDecision(0.0, False, MISSING_PREDICTION, {}))
             continue
         value, problem = _prediction(text) if isinstance(text, str) else (None, "not text")
-        if problem is not None:
+        if problem is not None or not isinstance(value, list):
             out.append(RewardDecision(0.0, False, MALFORMED_PREDICTION, {"why": problem}))
             continue
-        answer, scale = value
+        answer, scale = value  # entry_problem found it a list [answer, scale]
         try:
             decision = decide(question, answer, scale)
             reason = explain(question, answer, scale, decision)
