@@ -18,7 +18,8 @@ import sys
 from typing import Sequence
 
 #: Command modules, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "run")
+COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "convfinqa", "tatqa", "answers", "run",
+                                     "rewards")
 
 #: The module of each command name, so that running one command imports only its module
 #: (a test checks this against what the modules register).
@@ -28,7 +29,12 @@ COMMAND_MODULE_OF: dict[str, str] = {
     "contracts": "contracts",
     "compare": "compare",
     "finqa": "finqa",
+    "convfinqa": "convfinqa",
+    "tatqa": "tatqa",
+    "answers": "answers",
     "run": "run",
+    "rewards": "rewards",
+    "serve-reward": "rewards",
 }
 
 

@@ -32,8 +32,9 @@ InputError = TextInputError  # a command-line input that cannot be used, with a 
 def add_profile_options(parser: argparse.ArgumentParser) -> None:
     """--profile and --python, as every command that executes programs has them."""
     parser.add_argument("--profile", choices=PROFILES, default="official",
-                        help="official: the official evaluator's outcome, quirks included (default); "
-                             "strict: typed refusals of every quirk")
+                        help="official: the official FinQA evaluator's outcome, quirks included (default); "
+                             "strict: typed refusals of every quirk; convfinqa: ConvFinQA's own "
+                             "eval_program (a one-token program is a number selection)")
     parser.add_argument("--python", default="3.11", metavar="VERSION",
                         help="CPython whose sum() to imitate in table_sum/table_average: "
                              f"{', '.join(PYTHON_VERSIONS)} (default 3.11, left to right; 3.12 and later "
@@ -71,7 +72,8 @@ def register(subparsers: Any) -> None:
         ),
     )
     lines.add_argument("--tables", metavar="FINQA.json", action="append", default=[],
-                       help='resolve a line\'s "table_ref" (a FinQA example id) from this FinQA file; repeatable')
+                       help='resolve a line\'s "table_ref" (a FinQA example id, or a ConvFinQA conversation '
+                            'id) from this FinQA or ConvFinQA file; repeatable')
     lines.add_argument("--batch", type=int, default=1000, metavar="N",
                        help="lines per core call (default 1000; 1 for line-by-line interactive use)")
     add_profile_options(lines)

@@ -9,20 +9,21 @@ line (see `finscore.cli`) when the arguments start with `equal-jsonl`; the
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import Any, Sequence
 
 from finscore.commands.execute import add_profile_options
+from finscore.commands.forms import add_report_options, run_scoring
+from finscore.engine.api import PROFILES
+from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 
-EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
 
 USAGE = (
     "finscore finqa PREDICTIONS GOLD [--profile {official,strict}] [--python VERSION] [--json OUT]\n"
     "                      [--exclude-bad-ids] [--examples N] [--quiet]\n"
-    "       finscore finqa equal-jsonl [--explain] < pairs.jsonl > decisions.jsonl"
+    "       finscore finqa equal-jsonl [--explain] [--profile {official,strict,convfinqa}]\n"
+    "                                  < pairs.jsonl > decisions.jsonl"
 )
 DESCRIPTION = (
     "Score FinQA predictions (the official format: a JSON list of {\"id\", \"predicted\": [tokens]}) "
@@ -60,6 +61,10 @@ def _equal_jsonl_parser() -> argparse.ArgumentParser:
     )
     equal.add_argument("--explain", action="store_true",
                        help='also add "equal_method" (how it was decided) and "used_sympy"')
+    equal.add_argument("--profile", choices=PROFILES, default="official",
+                       help="convfinqa: ConvFinQA's equal_program (a one-token gold program, a number "
+                            "selection, is equivalent only to the same token); official and strict: "
+                            "FinQA's (default)")
     equal.set_defaults(handler=run_equal_jsonl)
     return equal
 
@@ -75,21 +80,19 @@ def register(subparsers: Any) -> None:
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
     add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
-    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
-                                                      "output, instead of the text report)")
-    parser.add_argument("--exclude-bad-ids", action="store_true",
-                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
-                             "of stopping")
-    parser.add_argument("--examples", type=int, default=10, metavar="N",
-                        help="failing predictions listed in the text report (default 10; 0 for none)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    add_report_options(parser, "failing predictions")
     parser.set_defaults(handler=run_finqa)
 
 
 def run_equal_jsonl(args: argparse.Namespace) -> int:
     from finscore.finqa.equal_jsonl import stream_equal_jsonl
 
-    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain)
+    comparer = None
+    if args.profile == CONVFINQA:
+        from finscore.convfinqa.equivalence import ConvFinqaComparer
+
+        comparer = ConvFinqaComparer()
+    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain, comparer=comparer)
     if summary.errors:
         print(f"finscore finqa equal-jsonl: {len(summary.errors)} line(s) could not be decided "
               f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
@@ -126,50 +129,20 @@ def swapped_files_message(predictions: Any, gold: Any) -> str | None:
     return None
 
 
-def _write_json(report: Any, destination: str) -> None:
-    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
-    if destination == "-":
-        sys.stdout.write(text + "\n")
-        return
-    Path(destination).write_text(text + "\n", encoding="utf-8")
-
-
 def run_finqa(args: argparse.Namespace) -> int:
     from finscore.finqa.files import read_json_file
     from finscore.finqa.inputs import FinqaInputError
-    from finscore.finqa.progress import progress_bar
     from finscore.finqa.scoring import score_predictions
     from finscore.finqa.terminal import render_report
 
-    if args.examples < 0:
-        print("finscore finqa: --examples must be 0 or more", file=sys.stderr)
-        return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    try:
+    def score(progress: Any) -> Any:
         predictions = read_json_file(args.predictions, "prediction file")
         gold = read_json_file(args.gold, "gold file")
         swapped = swapped_files_message(predictions, gold)
         if swapped is not None:
             raise FinqaInputError(swapped)
-        report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
-                                   exclude_bad_ids=args.exclude_bad_ids, progress=bar)
-    except FinqaInputError as error:
-        failure: FinqaInputError | None = error
-    else:
-        failure = None
-    finally:
-        if bar is not None:
-            bar.close()  # before anything else is printed
-    if failure is not None:
-        print(f"finscore finqa: {failure}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json is not None:
-        try:
-            _write_json(report, args.json)
-        except OSError as error:
-            print(f"finscore finqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render_report(report, examples=args.examples))
-    return EXIT_OK
+        return score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                 exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+
+    return run_scoring("finqa", args, score, lambda report, examples: render_report(report, examples=examples),
+                       FinqaInputError)

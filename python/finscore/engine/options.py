@@ -12,14 +12,17 @@ from finscore.engine.core.abi import SumRule
 
 
 class Profile(str, Enum):
-    """How a program is read: as the official evaluator reads it, or strictly.
+    """How a program is read: as the official evaluator reads it, strictly, or as ConvFinQA's.
 
     `official` gives the official outcome, quirks included; `strict` refuses every
-    quirk with its own status. The value is the name users type and reports show.
+    quirk with its own status; `convfinqa` is ConvFinQA's own eval_program: FinQA's
+    reading, but a one-token program is a number selection (engine/reader/convfinqa.py).
+    The value is the name users type and reports show.
     """
 
     OFFICIAL = "official"
     STRICT = "strict"
+    CONVFINQA = "convfinqa"
 
     def __str__(self) -> str:
         return self.value

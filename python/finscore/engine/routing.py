@@ -24,6 +24,7 @@ from finscore.engine.core.plain_text import lay_out
 from finscore.engine.explanation import Execution, Explainer
 from finscore.engine.lowering import Lowered, lower
 from finscore.engine.options import Profile
+from finscore.engine.reader.convfinqa import apply_selections
 from finscore.engine.reader.program import ReadProgram
 from finscore.engine.reader.read import read_program
 from finscore.engine.reader.tokens import tokenize_gold_program
@@ -160,6 +161,10 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
             elsewhere[position] = execution
             invalid[position], results[position] = execution.invalid, execution.result
             statuses[position] = int(execution.status)
+
+    # 4. ConvFinQA reads a one-token program as a number selection, whatever FinQA's reading made of it
+    if profile is Profile.CONVFINQA:
+        apply_selections(explainer, token_lists, elsewhere, (invalid, results, statuses))
 
     columns[0].extend(invalid)
     columns[1].extend(results)

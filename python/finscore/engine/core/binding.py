@@ -24,19 +24,24 @@ from finscore.engine.core.abi import (
     pack_batch,
     regions,
 )
+from finscore.engine.core._abi_generated import EXPORT_PARAMETERS
 from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend
 from finscore.engine.core.hosts.loading import load_backend
 from finscore.engine.core.plain_text import PlainBatch
 
 _DOUBLE = struct.Struct("<d")
-_EXECUTE_BATCH_ARGUMENTS = 13
-_READ_EXECUTE_ARGUMENTS = 22
-_NAME_LIMIT = 64  # longest status name is far shorter; bounds the read
+_EXECUTE_BATCH_ARGUMENTS = len(EXPORT_PARAMETERS["fs_execute_batch"])
+_READ_EXECUTE_ARGUMENTS = len(EXPORT_PARAMETERS["fs_read_execute_batch"])
+_NAME_LIMIT = 64  # every status name is NUL-terminated ASCII under 64 bytes (docs/abi.md)
 
 
-def _packed(*arguments: int) -> bytes:
-    """Arguments of a *_packed entry point, as the int64s it reads from memory."""
-    packed = array("q", arguments)
+def _packed(entry: str, arguments: dict[str, int]) -> bytes:
+    """Arguments of `entry`'s *_packed twin, as the int64s it reads from memory, put in the
+    order of the ABI's one source (core/abi.toml) by name, so that no place holds the order."""
+    names = [name for name, _ in EXPORT_PARAMETERS[entry]]
+    if sorted(arguments) != sorted(names):
+        raise TypeError(f"{entry} takes {names}, not {sorted(arguments)}")
+    packed = array("q", [arguments[name] for name in names])
     if sys.byteorder != "little":  # the module's memory is little-endian
         packed.byteswap()
     return packed.tobytes()
@@ -120,16 +125,15 @@ class Core:
         with self._lock:
             base = self._reserve(layout.total + 8 * _EXECUTE_BATCH_ARGUMENTS)
             self._backend.write(base, bytes(inputs))
-            status = self._call_packed(
-                "fs_execute_batch_packed", base + layout.total,
-                base + layout.programs, layout.program_count,
-                base + layout.steps, layout.step_count,
-                base + layout.table, layout.table_count,
-                int(sum_rule),
-                base + layout.step_values, layout.step_count,
-                base + layout.step_types, layout.step_count,
-                base + layout.results, layout.program_count,
-            )
+            status = self._call_packed("fs_execute_batch", base + layout.total, dict(
+                programs=base + layout.programs, program_count=layout.program_count,
+                steps=base + layout.steps, steps_len=layout.step_count,
+                table_values=base + layout.table, table_len=layout.table_count,
+                sum_rule=int(sum_rule),
+                step_values=base + layout.step_values, step_values_len=layout.step_count,
+                step_types=base + layout.step_types, step_types_len=layout.step_count,
+                results=base + layout.results, results_len=layout.program_count,
+            ))
             if status != self.OK:
                 raise CoreError(status, self._name_unlocked(status), "fs_execute_batch refused the batch")
             # the outputs lie together: step values, step types, results; one read
@@ -151,7 +155,7 @@ class Core:
         """`read_execute_batch`, and where the call's regions lay (see `_read_execute`)."""
         return self._read_execute(
             plain.text() if plain.indices else b"", len(plain.indices), plain.table_bytes, plain.table_spans,
-            plain.program_tables, steps=plain.token_count // 4 + 1, table_values=4 * plain.table_cells + 64,
+            plain.program_tables, steps=plain.token_count // 4 + 1, table_values=plain.table_value_cells,
             sum_rule=sum_rule,
         )
 
@@ -185,14 +189,16 @@ class Core:
         )
         with self._lock:
             base = self._reserve(total)
-            arguments = _packed(
-                base + at_text, len(text), count,
-                base + at_tables, len(tables), base + at_spans, table_count,
-                base + at_program_tables, count, int(sum_rule),
-                base + at_steps, steps, base + at_table_values, table_values,
-                base + at_values, steps, base + at_types, steps,
-                base + at_program_spans, 2 * count, base + at_results, count,
-            )
+            arguments = _packed("fs_read_execute_batch", dict(
+                text=base + at_text, text_len=len(text), program_count=count,
+                tables=base + at_tables, tables_len=len(tables), table_spans=base + at_spans, table_count=table_count,
+                program_tables=base + at_program_tables, program_tables_len=count, sum_rule=int(sum_rule),
+                steps=base + at_steps, steps_len=steps, table_values=base + at_table_values,
+                table_values_len=table_values, step_values=base + at_values, step_values_len=steps,
+                step_types=base + at_types, step_types_len=steps,
+                program_spans=base + at_program_spans, program_spans_len=2 * count,
+                results=base + at_results, results_len=count,
+            ))
             # straight into linear memory, region by region: no staging copy of the inputs
             self._backend.write_all(((base + at_text, text), (base + at_tables, tables),
                                      (base + at_spans, spans.tobytes()),
@@ -213,11 +219,11 @@ class Core:
         return (BatchOutput(results, values, types, program_spans),
                 PlainCallRegions(base + at_steps, steps, base + at_table_values, table_values))
 
-    def _call_packed(self, name: str, at: int, *arguments: int) -> int:
-        """Call a *_packed entry point: its arguments go into memory at `at`, so that only two
+    def _call_packed(self, entry: str, at: int, arguments: dict[str, int]) -> int:
+        """Call `entry`'s *_packed twin: its arguments go into memory at `at`, so that only two
         cross the call (a host may pay for each argument it passes)."""
-        self._backend.write(at, _packed(*arguments))
-        return self._backend.call(name, at, len(arguments))
+        self._backend.write(at, _packed(entry, arguments))
+        return self._backend.call(f"{entry}_packed", at, len(arguments))
 
     def _name_unlocked(self, status: int) -> str:
         address = self._backend.call("fs_status_name", status)
