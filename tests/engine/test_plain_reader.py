@@ -13,11 +13,13 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.plain_readings import read_keeping_programs
 from support.shared import table_of, vector_rows
 
 from finscore.engine.core.binding import get_core
-from finscore.engine.lowering import lower
 from finscore.engine.core.plain_text import lay_out
+from finscore.engine.lowering import lower
+from finscore.engine.options import Profile
 from finscore.engine.reader.read import read_program
 from finscore.engine.status import Status
 
@@ -43,8 +45,7 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
     the core's outcome is then that status, unless a step before it was refused.
     """
     plain = lay_out([tokens for tokens, _ in items], [table for _, table in items])
-    output = get_core().read_execute_batch(plain, keep_programs=True)
-    assert output.programs is not None
+    output, programs = read_keeping_programs(get_core(), plain)
     taken = 0
     for k, position in enumerate(plain.indices):
         if output.status(k) == Status.DEFERRED:
@@ -52,8 +53,8 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
         taken += 1
         tokens, table = items[position]
         result, steps_read = output[k], output.step_count(k)
-        for strict in (False, True):
-            read = read_program(tokens, table, strict=strict)
+        for profile in Profile:
+            read = read_program(tokens, table, profile=profile)
             assert (read.quirks, read.skipped) == ((), ()), tokens
             if read.failure is None:
                 assert result.status not in STOPPED, tokens
@@ -64,8 +65,8 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
                         read.failure.status, steps_read, steps_read), tokens
                 else:  # refused while running an earlier step, which comes first
                     assert result.status != Status.OK and 0 <= result.failed_step < steps_read, tokens
-            lowered = lower(read, official=not strict)
-            assert lowered is not None and key(lowered.program) == key(output.programs[k]), tokens
+            lowered = lower(read, profile=profile)
+            assert lowered is not None and key(lowered.program) == key(programs[k]), tokens
     return taken, len(plain.indices)
 
 

@@ -1,17 +1,19 @@
 """`finscore finqa`: score a FinQA prediction file; `finscore finqa equal-jsonl`: equivalence lines.
 
-An argument list that starts with `equal-jsonl` goes to that form's own parser
-(finscore.commands.forms), and the --help of `finqa` documents both forms.
+argparse cannot put a sub-command beside the positional PREDICTIONS, so the
+`equal-jsonl` form has its own parser, which `second_form` hands to the command
+line (see `finscore.cli`) when the arguments start with `equal-jsonl`; the
+`finqa` parser's --help documents both forms.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Sequence
 
-from finscore.commands.execute import _add_profile_options
-from finscore.commands.forms import add_other_form, add_report_options, run_scoring
+from finscore.commands.execute import add_profile_options
+from finscore.commands.forms import add_report_options, run_scoring
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 
@@ -41,20 +43,15 @@ EPILOG = (
 )
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "finqa",
-        help="score FinQA predictions: official figures exactly, honest figures, diagnostics",
-        usage=USAGE,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
-    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
-    parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
-    _add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
-    add_report_options(parser, "failing predictions")
-    parser.set_defaults(handler=run_finqa)
+def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list[str]] | None:
+    """The `equal-jsonl` form's parser and its arguments, when the arguments after `finqa` start
+    with `equal-jsonl`; None for the scoring form."""
+    if not arguments or arguments[0] != EQUAL_JSONL:
+        return None
+    return _equal_jsonl_parser(), list(arguments[1:])
 
+
+def _equal_jsonl_parser() -> argparse.ArgumentParser:
     equal = argparse.ArgumentParser(
         prog="finscore finqa equal-jsonl",
         description='Read JSON lines {"gold": [tokens], "pred": [tokens]} on standard input and write each '
@@ -69,7 +66,22 @@ def register(subparsers: Any) -> None:
                             "selection, is equivalent only to the same token); official and strict: "
                             "FinQA's (default)")
     equal.set_defaults(handler=run_equal_jsonl)
-    add_other_form(parser, EQUAL_JSONL, equal)
+    return equal
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "finqa",
+        help="score FinQA predictions: official figures exactly, honest figures, diagnostics",
+        usage=USAGE,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+    )
+    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
+    parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
+    add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
+    add_report_options(parser, "failing predictions")
+    parser.set_defaults(handler=run_finqa)
 
 
 def run_equal_jsonl(args: argparse.Namespace) -> int:
@@ -87,6 +99,36 @@ def run_equal_jsonl(args: argparse.Namespace) -> int:
     return summary.exit_code
 
 
+#: How many entries of each file are looked at to tell a gold file from a prediction file.
+_ENTRIES_LOOKED_AT = 20
+
+
+def _looks_like(data: Any, keys: frozenset[str], absent: str) -> bool:
+    """Whether the first entries of a decoded file are objects with all of `keys` and without `absent`."""
+    if not isinstance(data, list) or not data:
+        return False
+    entries = data[:_ENTRIES_LOOKED_AT]
+    return all(isinstance(entry, dict) and keys <= entry.keys() and absent not in entry for entry in entries)
+
+
+_GOLD_KEYS, _PREDICTION_KEYS = frozenset(("id", "table", "qa")), frozenset(("id", "predicted"))
+
+
+def swapped_files_message(predictions: Any, gold: Any) -> str | None:
+    """What to say when the prediction file looks like a FinQA gold file or the gold file like a
+    prediction file (the two arguments given in the wrong order); None otherwise."""
+    predictions_look_gold = _looks_like(predictions, _GOLD_KEYS, "predicted")
+    gold_looks_predicted = _looks_like(gold, _PREDICTION_KEYS, "table")
+    if predictions_look_gold and gold_looks_predicted:
+        return ("the two files look swapped: PREDICTIONS is a FinQA gold file and GOLD a prediction file; "
+                "give the prediction file first, then the gold file")
+    if gold_looks_predicted:
+        return "GOLD looks like a prediction file ({\"id\", \"predicted\"} entries), not a FinQA gold file"
+    if predictions_look_gold:
+        return "PREDICTIONS looks like a FinQA gold file ({\"id\", \"table\", \"qa\"} entries), not a prediction file"
+    return None
+
+
 def run_finqa(args: argparse.Namespace) -> int:
     from finscore.finqa.files import read_json_file
     from finscore.finqa.inputs import FinqaInputError
@@ -96,6 +138,9 @@ def run_finqa(args: argparse.Namespace) -> int:
     def score(progress: Any) -> Any:
         predictions = read_json_file(args.predictions, "prediction file")
         gold = read_json_file(args.gold, "gold file")
+        swapped = swapped_files_message(predictions, gold)
+        if swapped is not None:
+            raise FinqaInputError(swapped)
         return score_predictions(predictions, gold, profile=args.profile, python=args.python,
                                  exclude_bad_ids=args.exclude_bad_ids, progress=progress)
 

@@ -1,9 +1,9 @@
-"""What the scoring commands share: a second form beside the positional files, and the JSON report.
+"""What the scoring commands share: their report options, their run, and the JSON report.
 
-argparse cannot put a sub-command beside positional arguments, so a scoring
-command (`finscore finqa PREDICTIONS GOLD`) whose argument list starts with the
-name of its other form (`finscore finqa equal-jsonl`) hands that list to the
-other form's own parser.
+`finscore finqa`, `convfinqa` and `tatqa` read two files, score them under a progress
+bar and print a text report or write a JSON one; the life of such a run is here, once.
+(A command's second form, such as `finscore finqa equal-jsonl`, is its module's
+`second_form` hook: see `finscore.cli`.)
 """
 
 from __future__ import annotations
@@ -12,26 +12,6 @@ import argparse
 import json
 import sys
 from typing import Any, Callable, Sequence
-
-
-class TwoFormParser(argparse.ArgumentParser):
-    """A command parser with one more form, chosen by the first argument (`other_form_name`)."""
-
-    other_form_name: str
-    other_form: argparse.ArgumentParser
-
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        if args and args[0] == self.other_form_name:
-            return self.other_form.parse_known_args(list(args[1:]), namespace)
-        return super().parse_known_args(args, namespace)
-
-
-def add_other_form(parser: argparse.ArgumentParser, name: str, form: argparse.ArgumentParser) -> None:
-    """Give `parser` (made by add_parser) a second form `name`, parsed by `form`."""
-    parser.__class__ = TwoFormParser  # same state, one method more (see the module docstring)
-    assert isinstance(parser, TwoFormParser)
-    parser.other_form_name = name
-    parser.other_form = form
 
 
 def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str = "ids") -> None:

@@ -1,16 +1,17 @@
 """`finscore tatqa`: score a TAT-QA prediction file; `finscore tatqa decide-jsonl`: decide pair lines.
 
-An argument list that starts with `decide-jsonl` goes to that form's own parser
-(finscore.commands.forms), and the --help of `tatqa` documents both forms.
+An argument list that starts with `decide-jsonl` goes to that form's own parser, which
+`second_form` hands to the command line (see `finscore.cli`); the --help of `tatqa`
+documents both forms.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Sequence
 
-from finscore.commands.forms import add_other_form, add_report_options, run_scoring
+from finscore.commands.forms import add_report_options, run_scoring
 
 DECIDE_JSONL = "decide-jsonl"
 
@@ -50,6 +51,16 @@ def register(subparsers: Any) -> None:
     add_report_options(parser, "failing questions", ids="uids")
     parser.set_defaults(handler=run_tatqa)
 
+
+def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list[str]] | None:
+    """The `decide-jsonl` form's parser and its arguments, when the arguments after `tatqa` start
+    with `decide-jsonl`; None for the scoring form."""
+    if not arguments or arguments[0] != DECIDE_JSONL:
+        return None
+    return _decide_jsonl_parser(), list(arguments[1:])
+
+
+def _decide_jsonl_parser() -> argparse.ArgumentParser:
     decide = argparse.ArgumentParser(
         prog="finscore tatqa decide-jsonl",
         description='Read JSON lines {"gold": {answer, answer_type, scale}, "pred": [answer, scale]} on standard '
@@ -60,7 +71,7 @@ def register(subparsers: Any) -> None:
                     '1 some lines not.',
     )
     decide.set_defaults(handler=run_decide_jsonl)
-    add_other_form(parser, DECIDE_JSONL, decide)
+    return decide
 
 
 def run_decide_jsonl(args: argparse.Namespace) -> int:

@@ -11,27 +11,25 @@ import struct
 import sys
 import threading
 from array import array
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from finscore.engine.core.abi import (
     ABI_VERSION,
     PROGRAM_STRUCT,
     RESULT_STRUCT,
     STEP_STRUCT,
-    CoreProgram,
     BatchOutput,
+    CoreProgram,
     SumRule,
-    decode_program,
-    regions,
-    float_array_bytes,
     pack_batch,
+    regions,
 )
-from finscore.engine.core._abi_generated import EXPORT_PARAMETERS, Status
-from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend, load_backend
+from finscore.engine.core._abi_generated import EXPORT_PARAMETERS
+from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend
+from finscore.engine.core.hosts.loading import load_backend
 from finscore.engine.core.plain_text import PlainBatch
 
 _DOUBLE = struct.Struct("<d")
-_DEFERRED = int(Status.DEFERRED)
 _EXECUTE_BATCH_ARGUMENTS = len(EXPORT_PARAMETERS["fs_execute_batch"])
 _READ_EXECUTE_ARGUMENTS = len(EXPORT_PARAMETERS["fs_read_execute_batch"])
 _NAME_LIMIT = 64  # every status name is NUL-terminated ASCII under 64 bytes (docs/abi.md)
@@ -47,6 +45,15 @@ def _packed(entry: str, arguments: dict[str, int]) -> bytes:
     if sys.byteorder != "little":  # the module's memory is little-endian
         packed.byteswap()
     return packed.tobytes()
+
+
+class PlainCallRegions(NamedTuple):
+    """Where a plain-reader call put the steps and table values it read (addresses in linear memory)."""
+
+    steps_at: int
+    steps: int
+    table_values_at: int
+    table_values: int
 
 
 class CoreError(RuntimeError):
@@ -137,30 +144,37 @@ class Core:
         results = outputs[layout.results - at : layout.results - at + layout.program_count * RESULT_STRUCT.size]
         return BatchOutput(results, values, types, BatchOutput.spans_of(programs))
 
-    def read_execute_batch(self, plain: PlainBatch, sum_rule: SumRule = SumRule.PY311, *,
-                           keep_programs: bool = False) -> BatchOutput:
+    def read_execute_batch(self, plain: PlainBatch, sum_rule: SumRule = SumRule.PY311) -> BatchOutput:
         """Let the core read and run plain token programs in one call (fs_read_execute_batch).
 
         A program it does not take gets the status DEFERRED (1419), for the full reader.
-        With keep_programs, the programs as the core read them are decoded into the
-        output's `programs` (None where deferred), so that tests can compare readings.
         """
-        return self.read_execute_text(
+        return self._read_plain(plain, sum_rule)[0]
+
+    def _read_plain(self, plain: PlainBatch, sum_rule: SumRule) -> tuple[BatchOutput, PlainCallRegions | None]:
+        """`read_execute_batch`, and where the call's regions lay (see `_read_execute`)."""
+        return self._read_execute(
             plain.text() if plain.indices else b"", len(plain.indices), plain.table_bytes, plain.table_spans,
             plain.program_tables, steps=plain.token_count // 4 + 1, table_values=plain.table_value_cells,
-            sum_rule=sum_rule, keep_programs=keep_programs,
+            sum_rule=sum_rule,
         )
 
     def read_execute_text(self, text: bytes, count: int, tables: bytes, table_spans: Sequence[int],
                           program_tables: Sequence[int], *, steps: int, table_values: int,
-                          sum_rule: SumRule = SumRule.PY311, keep_programs: bool = False) -> BatchOutput:
+                          sum_rule: SumRule = SumRule.PY311) -> BatchOutput:
         """fs_read_execute_batch on text already laid out (see finscore.engine.core.plain_text), with room
         for `steps` steps and `table_values` table cells. `tables` holds every table, and
         `table_spans` each one's offset and length in it."""
+        return self._read_execute(text, count, tables, table_spans, program_tables, steps=steps,
+                                  table_values=table_values, sum_rule=sum_rule)[0]
+
+    def _read_execute(self, text: bytes, count: int, tables: bytes, table_spans: Sequence[int],
+                      program_tables: Sequence[int], *, steps: int, table_values: int,
+                      sum_rule: SumRule) -> tuple[BatchOutput, PlainCallRegions | None]:
+        """`read_execute_text`, and where in linear memory the call's regions lay (None for an
+        empty batch): the core's scratch keeps them until the next call."""
         if not count:
-            empty = BatchOutput(b"", b"", b"", [])
-            empty.programs = [] if keep_programs else None
-            return empty
+            return BatchOutput(b"", b"", b"", []), None
         spans = array("i", table_spans)
         table_count = len(table_spans) // 2
         program_table_array = array("i", program_tables)
@@ -200,19 +214,10 @@ class Core:
                 (base + at_program_spans, 8 * count), (base + at_results, RESULT_STRUCT.size * count)))
             program_spans = array("i")
             program_spans.frombytes(span_bytes)
-            if keep_programs:
-                step_bytes = self._backend.read(base + at_steps, STEP_STRUCT.size * steps)
-                table_bytes = self._backend.read(base + at_table_values, 8 * table_values)
         if sys.byteorder != "little":
             program_spans.byteswap()
-        output = BatchOutput(results, values, types, program_spans)
-        if keep_programs:
-            output.programs = [
-                decode_program(step_bytes, table_bytes, program_spans[2 * k], program_spans[2 * k + 1])
-                if output.status(k) != _DEFERRED else None
-                for k in range(count)
-            ]
-        return output
+        return (BatchOutput(results, values, types, program_spans),
+                PlainCallRegions(base + at_steps, steps, base + at_table_values, table_values))
 
     def _call_packed(self, entry: str, at: int, arguments: dict[str, int]) -> int:
         """Call `entry`'s *_packed twin: its arguments go into memory at `at`, so that only two
@@ -238,20 +243,6 @@ class Core:
         if status != self.OK:
             raise CoreError(status, self.status_name(status), f"cannot round at scale {scale!r}")
         return value
-
-    def python_pow(self, base: float, exponent: float) -> tuple[int, float]:
-        """CPython's float ** float: (status, value); value is meaningless unless status is OK."""
-        return self._double_call("fs_python_pow", float(base), float(exponent))
-
-    def python_sum(self, values: Sequence[float], sum_rule: SumRule) -> tuple[int, float]:
-        """CPython's sum() of floats under a rule: (status, value)."""
-        data = float_array_bytes(values)
-        with self._lock:
-            base = self._reserve(len(data) + 8)
-            self._backend.write(base + 8, data)
-            status = self._backend.call("fs_python_sum", base + 8, len(values), int(sum_rule), base)
-            value = _DOUBLE.unpack(self._backend.read(base, 8))[0]
-        return status, value
 
 
 _core: Core | None = None

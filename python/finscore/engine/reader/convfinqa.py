@@ -29,7 +29,7 @@ from finscore.engine.reader.program import Ignored, Literal
 from finscore.engine.status import Status
 
 if TYPE_CHECKING:
-    from finscore.engine.paths import Outcomes
+    from finscore.engine.explanation import Explainer
 
 PROFILE = "convfinqa"
 #: The op name a number selection is shown with in step traces (not one of the ten ops).
@@ -87,35 +87,35 @@ def selection_positions(token_lists: Sequence[Sequence[str]]) -> list[int]:
     return [position for position, tokens in enumerate(token_lists) if len(tokens) == 2]
 
 
-def _selection_execution(outcomes: "Outcomes", selection: Selection) -> Execution:
+def _selection_execution(explainer: "Explainer", selection: Selection) -> Execution:
     """The Execution of one number selection: the number rounded once to 5 places by the core."""
     if selection.value is None:
         trace = StepTrace(0, SELECTION_OP, (Ignored(selection.text), Ignored(selection.dropped)), None, "none")
         return Execution(invalid=1, result="n/a", status=Status.BAD_NUMBER, failed_step=0,
                          message=f"{selection.text!r} is a one-token program (a number selection) "
                                  "and not a number",
-                         profile=outcomes.profile, python=outcomes.python, step_source=lambda: (trace,))
+                         profile=str(explainer.profile), python=explainer.python, step_source=lambda: (trace,))
     value = selection.value
-    rounded = outcomes.core.round_half_even_scaled(value, 1e5)
+    rounded = explainer.core.round_half_even_scaled(value, 1e5)
     trace = StepTrace(0, SELECTION_OP, (Literal(selection.text, value), Ignored(selection.dropped)),
                       value, "float")
     return Execution(invalid=0, result=rounded, status=Status.OK, failed_step=None,
-                     message="a number selection", unrounded=value, profile=outcomes.profile,
-                     python=outcomes.python, step_source=lambda: (trace,))
+                     message="a number selection", unrounded=value, profile=str(explainer.profile),
+                     python=explainer.python, step_source=lambda: (trace,))
 
 
-def apply_selections(outcomes: "Outcomes", token_lists: Sequence[Sequence[str]], others: dict[int, Any],
+def apply_selections(explainer: "Explainer", token_lists: Sequence[Sequence[str]], others: dict[int, Any],
                      columns: tuple[list[int], list[Result], list[int]]) -> None:
     """Under the convfinqa profile, replace the outcome of every one-token program of a
     chunk (whatever FinQA's reading made of it) by its number selection's.
 
     `others` and `columns` are the chunk's built Executions by position and its
-    (invalid, results, statuses) columns (see `finscore.engine.chunks.run_chunk`).
+    (invalid, results, statuses) columns (see `finscore.engine.routing.route_chunk`).
     """
     invalid, results, statuses = columns
     for position in selection_positions(token_lists):
         selection = read_selection(token_lists[position])
         assert selection is not None
-        execution = others[position] = _selection_execution(outcomes, selection)
+        execution = others[position] = _selection_execution(explainer, selection)
         invalid[position], results[position] = execution.invalid, execution.result
         statuses[position] = int(execution.status)
