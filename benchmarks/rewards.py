@@ -39,20 +39,24 @@ GROUP = 8
 
 
 def _variants(program: str) -> list[str]:
-    """The gold program and seven wrong ones a model might write."""
+    """The gold program and seven wrong ones of the kinds models write: a number changed, the
+    operands of the first step swapped, a wrong op, the last step dropped, a step added, a
+    reference to a step that does not exist, and prose instead of a program."""
     steps = program.split("), ")
-    first = steps[0]
-    op, _, args = first.partition("(")
-    parts = args.rstrip(")").split(", ")
-    swapped = f"{op}({', '.join(reversed(parts))})" if len(parts) == 2 else first
+    first_op, _, first_args = steps[0].partition("(")
+    parts = first_args.rstrip(")").split(", ")
+    swapped = f"{first_op}({', '.join(reversed(parts))})" if len(parts) == 2 else steps[0]
+    rest = [s if s.endswith(")") else s + ")" for s in steps[1:]]
+    ops = ("add", "subtract", "multiply", "divide")
+    wrong_op = ops[(ops.index(first_op) + 1) % 4] if first_op in ops else "add"
     return [
         program,
-        ", ".join([swapped + ")" if not swapped.endswith(")") else swapped, *[s for s in steps[1:]]]),
-        f"{op}({parts[0]})",
-        program.replace("subtract(", "add(", 1) if "subtract(" in program else program.replace("(", "(1, ", 1),
-        program.replace("0", "1", 1),
-        program.replace("(", "(revenu ", 1),
-        program + ", divide(#9, 3)",
+        program.replace("1", "2", 1) if "1" in program else program.replace("0", "9", 1),
+        ", ".join([swapped if swapped.endswith(")") else swapped + ")", *rest]),
+        program.replace(first_op + "(", wrong_op + "(", 1),
+        ", ".join(s if s.endswith(")") else s + ")" for s in steps[:-1]) if len(steps) > 1 else program,
+        f"{program}, divide(#{len(steps) - 1}, const_100)",
+        f"{program}, add(#{len(steps) + 5}, 1)",
         "The answer is about 14.1 percent of the total.",
     ]
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
-from finscore.engine.explanation import Execution, Result, StepTrace
+from finscore.engine.explanation import Execution, StepTrace
+from finscore.engine.verdict import Result
 from finscore.engine.reader.numbers import _float_311 as float_311
 from finscore.engine.reader.program import Ignored, Literal
 from finscore.engine.status import Status
