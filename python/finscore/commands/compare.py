@@ -18,7 +18,9 @@ def register(subparsers: Any) -> None:
         description=(
             "Compare report B with report A (both written by `finscore contracts` on the same case "
             "set): per-family and per-language change in pass rate, a seeded family bootstrap that "
-            "keeps both candidates paired, and an exact McNemar test on case outcomes. Exit status: "
+            "keeps both candidates paired, an exact sign test over families (the independent units; it "
+            "says when too few families changed to conclude anything) and, labelled row-level, an exact "
+            "McNemar test on attempt outcomes. Exit status: "
             "0 comparison written, 2 bad input (different case sets or attempts included)."
         ),
         epilog="Example: finscore compare baseline.json candidate.json --html compare.html",
@@ -43,10 +45,12 @@ def run_compare(args: argparse.Namespace) -> int:
             labels=tuple(args.labels),
         )
         emit(comparison, args.output, args.html, render_comparison_html)
-        overall, test = comparison["overall"], comparison["exact_paired_test"]
+        overall, test, family = comparison["overall"], comparison["exact_paired_test"], comparison["family_test"]
         (sys.stdout if args.output else sys.stderr).write(
-            f"{comparison['trials']} paired attempts: {overall['a_rate']:.1%} -> {overall['b_rate']:.1%} "
-            f"(change {overall['change']:+.1%}); exact McNemar p = {test['p_value']:.4g}\n"
+            f"families: {family['note']}; exact sign test over {family['families']} families "
+            f"p = {family['p_value']:.4g}\n"
+            f"{comparison['trials']} paired attempts (row-level, not independent): {overall['a_rate']:.1%} -> "
+            f"{overall['b_rate']:.1%} (change {overall['change']:+.1%}); row-level McNemar p = {test['p_value']:.4g}\n"
         )
         return EXIT_OK
 

@@ -66,6 +66,7 @@ def _summary(report: dict[str, Any]) -> str:
         f"submitted {counts['submitted']}, completed {counts['completed']}, passed {counts['passed']}, "
         f"critical {counts['critical']}",
         report["pass_rate"]["statement"],
+        report["row_pass_rate"]["statement"],
     ]
     if report["predictions"]["rejected_lines"]:
         lines.append(

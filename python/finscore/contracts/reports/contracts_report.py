@@ -120,9 +120,25 @@ def counts(results: Iterable[AttemptResult]) -> dict[str, int]:
     }
 
 
-def _rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
-    summary = summarize_rate(sum(r.passed for r in results), len(results))
-    return counts(results) | {"pass_rate": asdict(summary)}
+def family_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    """The headline: families are the independent units; a family passes when every trial of it passes."""
+    families = _grouped(results, lambda r: r.family)
+    passed = sum(all(r.passed for r in rows) for rows in families.values())
+    return asdict(summarize_rate(passed, len(families), unit="family"))
+
+
+def row_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    """Row-level rate, labelled with the number of independent families beneath it."""
+    families = len({r.family for r in results})
+    return asdict(summarize_rate(sum(r.passed for r in results), len(results), unit="row", independent_units=families))
+
+
+def _language_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    return counts(results) | {"pass_rate": family_rate(results)}
+
+
+def _family_group_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    return counts(results) | {"pass_rate": row_rate(results)}
 
 
 def _grouped(results: Sequence[AttemptResult], key: Callable[[AttemptResult], str]) -> dict[str, list[AttemptResult]]:
@@ -202,9 +218,12 @@ def build_report(
         },
         "attempts_per_case": evaluation.attempts,
         "counts": counts(results) | {"cases": len(evaluation.cases)},
-        "pass_rate": asdict(summarize_rate(sum(r.passed for r in results), len(results))),
-        "by_language": {language: _rate(rows) for language, rows in _grouped(results, lambda r: r.language).items()},
-        "by_family": {family: _rate(rows) for family, rows in by_family.items()},
+        "pass_rate": family_rate(results),
+        "row_pass_rate": row_rate(results),
+        "by_language": {
+            language: _language_rate(rows) for language, rows in _grouped(results, lambda r: r.language).items()
+        },
+        "by_family": {family: _family_group_rate(rows) for family, rows in by_family.items()},
         "family_language": _matrix(results),
         "families_passing_every_language": _families_passing_every_language(results),
         "clusters": {
@@ -221,8 +240,9 @@ def build_report(
     }
     if evaluation.attempts > 1:
         report["attempts_note"] = (
-            "Attempts of one case are not independent: the Wilson and Clopper-Pearson intervals treat "
-            "every trial as independent; read them with the family bootstrap and pass^k."
+            "Attempts of one case are not independent: the headline counts a family as passed only when "
+            "every attempt of every case in it passed; read row-level figures with the family bootstrap "
+            "and pass^k."
         )
     if self_check is not None:
         report["self_check"] = self_check

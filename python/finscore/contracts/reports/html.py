@@ -133,7 +133,8 @@ def _rate_rows(groups: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
     for name, group in groups.items():
         rate = group["pass_rate"]
         interval = rate["clopper_pearson"] or rate["wilson"]
-        rows.append((f"{name} ({group['passed']}/{group['trials']})", rate["estimate"], interval))
+        units = "families" if rate["unit"] == "family" else f"{rate['unit']}s"
+        rows.append((f"{name} ({rate['passed']}/{rate['trials']} {units})", rate["estimate"], interval))
     return rows
 
 
@@ -244,7 +245,8 @@ def render_report_html(report: Mapping[str, Any]) -> str:
     categories = report["failure_categories"]
     body = [
         f'<p class="banner"><b>{escape(report["kind"].replace("_", " "))}</b>: {escape(report["statement"])}</p>',
-        f"<p>{escape(rate['statement'])}</p>",
+        f"<p><b>{escape(rate['statement'])}</b></p>",
+        f'<p class="note">{escape(report["row_pass_rate"]["statement"])}</p>',
         table(
             ["cases", "attempts per case", "trials", "attempted", "submitted", "completed", "passed", "critical"],
             [
@@ -260,9 +262,9 @@ def render_report_html(report: Mapping[str, Any]) -> str:
                 ]
             ],
         ),
-        "<h2>Pass rate by family (95% exact intervals)</h2>",
+        "<h2>Pass rate by family: rows of one family, not independent (95% exact intervals)</h2>",
         interval_chart("pass rate by family", _rate_rows(report["by_family"])),
-        "<h2>Pass rate by language (95% exact intervals)</h2>",
+        "<h2>Pass rate by language: families passing in that language (95% exact intervals)</h2>",
         interval_chart("pass rate by language", _rate_rows(report["by_language"])),
         "<h2>Failures by category</h2>",
         count_chart("failures by category", categories["failures"]),
@@ -317,13 +319,19 @@ def render_comparison_html(comparison: Mapping[str, Any]) -> str:
     labels = comparison["labels"]
     overall = comparison["overall"]
     test = comparison["exact_paired_test"]
+    family = comparison["family_test"]
     boot = comparison["paired_family_bootstrap"]
     changes = {f"{r['name']} ({r['trials']})": r["change"] for r in comparison["by_family"]}
     body = [
-        f"<p>{escape(labels['b'])} against {escape(labels['a'])} on {comparison['trials']} paired attempts: "
-        f"{_percent(overall['a_rate'])} → {_percent(overall['b_rate'])} (change {overall['change']:+.1%}).</p>",
+        f"<p><b>Families: {escape(family['note'])}.</b> {escape(family['name'])}: "
+        f"{family['improved']} improved, {family['worsened']} worsened, {family['unchanged']} unchanged; "
+        f"p = {family['p_value']:.4g}.</p>",
+        f"<p>{escape(labels['b'])} against {escape(labels['a'])} on {comparison['trials']} paired attempts "
+        f"(row-level, not independent): {_percent(overall['a_rate'])} → {_percent(overall['b_rate'])} "
+        f"(change {overall['change']:+.1%}).</p>",
         f"<p>{escape(test['name'])}: {test['only_a_passed']} pass only with {escape(labels['a'])}, "
-        f"{test['only_b_passed']} only with {escape(labels['b'])}; p = {test['p_value']:.4g}.</p>",
+        f"{test['only_b_passed']} only with {escape(labels['b'])}; p = {test['p_value']:.4g}. "
+        f'<span class="note">{escape(test["note"])}</span></p>',
         f"<p>Paired family bootstrap of the change: {bootstrap_text(boot, signed=True)}</p>",
         f"<h2>Change by family ({escape(labels['b'])} − {escape(labels['a'])})</h2>",
         change_chart("change by family", changes),
