@@ -127,6 +127,10 @@ def build_case(family: dict[str, Any], language: str) -> dict[str, Any]:
     return case
 
 
+#: The producer every oracle line declares: scoring the file later must say it is the instrument's.
+ORACLE_NAME = "finscore kit oracle records"
+
+
 def oracle_record(family: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
     """The oracle's prediction: its calls (JSON numbers in Tamil), then the answer citing the expected call."""
     language = case["language"]
@@ -137,7 +141,7 @@ def oracle_record(family: dict[str, Any], case: dict[str, Any]) -> dict[str, Any
     else:
         cited = next(entry["id"] for entry, name in zip(entries, names, strict=True) if name == family["expected_call"])
         final = answer_from(case, cited, language)
-    return record(case["case_id"], final, entries)
+    return record(case["case_id"], final, entries) | {"producer": {"kind": "instrument", "name": ORACLE_NAME}}
 
 
 def build_kit() -> dict[str, str]:

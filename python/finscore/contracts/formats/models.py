@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Literal, Mapping, Union
 
 from finscore.contracts.failures import Category
+from finscore.contracts.formats.provenance import Producer
 from finscore.world import World
 
 ArgumentType = Literal["decimal", "integer", "date", "string"]
@@ -179,3 +180,4 @@ class PredictionRecord:
     trace: Any
     line: int
     record_problem: str | None = None
+    producer: Producer | None = None

@@ -14,13 +14,24 @@ from pathlib import Path
 from typing import Any
 
 from finscore.contracts.formats.models import PredictionRecord
+from finscore.contracts.formats.provenance import Producer, read_producer
 from finscore.inputs.fields import is_identifier
 from finscore.inputs.errors import InputFormatError
 from finscore.inputs.jsonfiles import JsonLine, read_json_lines
 
 MAX_ATTEMPTS = 100
 PREDICTION_FORMAT = "finscore-prediction/1"
-_RECORD_FIELDS = {"format", "case_id", "attempt", "status", "status_detail", "final", "raw_output", "trace"}
+_RECORD_FIELDS = {
+    "format",
+    "case_id",
+    "attempt",
+    "status",
+    "status_detail",
+    "final",
+    "raw_output",
+    "trace",
+    "producer",
+}
 
 
 @dataclass(frozen=True)
@@ -34,6 +45,11 @@ class PredictionFile:
     source: str
     records: tuple[PredictionRecord, ...]
     rejected: tuple[RejectedLine, ...]
+
+    @property
+    def producers(self) -> tuple[Producer, ...]:
+        """The distinct producers the lines declare, in the order they first appear."""
+        return tuple(dict.fromkeys(r.producer for r in self.records if r.producer is not None))
 
 
 def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
@@ -53,6 +69,9 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
         problem = "unknown field(s): " + ", ".join(unknown)[:200]
     elif value.get("format", PREDICTION_FORMAT) != PREDICTION_FORMAT:
         problem = f"format must be {PREDICTION_FORMAT}"
+    producer = read_producer(value["producer"]) if "producer" in value else None
+    if isinstance(producer, str):
+        problem, producer = problem or producer, None
     return PredictionRecord(
         case_id=case_id,
         attempt=attempt,
@@ -62,6 +81,7 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
         trace=value.get("trace"),
         line=line,
         record_problem=problem,
+        producer=producer,
     )
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from finscore.contracts.errors import ComparisonError, InputFormatError
+from finscore.contracts.formats.provenance import SCRIPTED_KIND, SELF_CHECK_KIND, UNRECORDED_KIND
 from finscore.contracts.reports.contracts_report import REPORT_FORMAT
 from finscore.contracts.stats.inference import (
     DEFAULT_REPLICATES,
@@ -135,6 +136,27 @@ def family_sign_test(families: Mapping[str, PairedCounts]) -> dict[str, Any]:
     }
 
 
+#: Reports whose predictions no model made: comparing them is refused unless asked for.
+NOT_A_MODEL = {SELF_CHECK_KIND: "an instrument self-check", SCRIPTED_KIND: "a scripted agent run"}
+ALLOW_FLAG = "--allow-non-model"
+
+
+def _non_model_banner(a: Mapping[str, Any], b: Mapping[str, Any], labels: tuple[str, str], allowed: bool) -> str | None:
+    """None when both reports score a model (or do not say); else the banner, or ComparisonError."""
+    found = [
+        f"{label} is {NOT_A_MODEL[report.get('kind', '')]}"
+        for label, report in zip(labels, (a, b))
+        if report.get("kind") in NOT_A_MODEL
+    ]
+    if not found:
+        return None
+    if not allowed:
+        raise ComparisonError(
+            "; ".join(found) + f", not a model result: pass {ALLOW_FLAG} to compare it anyway"
+        )
+    return "Not a model comparison: " + "; ".join(found) + ". Its rates say nothing about any model."
+
+
 def compare_reports(
     a: Mapping[str, Any],
     b: Mapping[str, Any],
@@ -142,8 +164,14 @@ def compare_reports(
     seed: int = DEFAULT_SEED,
     replicates: int = DEFAULT_REPLICATES,
     labels: tuple[str, str] = ("A", "B"),
+    allow_non_model: bool = False,
 ) -> dict[str, Any]:
-    """The paired comparison of report B against report A (B − A)."""
+    """The paired comparison of report B against report A (B − A).
+
+    A self-check or scripted report is refused (ComparisonError) unless
+    `allow_non_model`; then the comparison opens with a banner saying so.
+    """
+    banner = _non_model_banner(a, b, labels, allow_non_model)
     pairs = _paired_rows(a, b)
     if not pairs:
         raise ComparisonError("the reports have no outcomes to compare")
@@ -155,7 +183,10 @@ def compare_reports(
     b_passed = sum(row_b["passed"] for _, row_b in pairs)
     return {
         "format": COMPARISON_FORMAT,
+        "banner": banner,
         "labels": {"a": labels[0], "b": labels[1]},
+        "kinds": {"a": a.get("kind", UNRECORDED_KIND), "b": b.get("kind", UNRECORDED_KIND)},
+        "producers": {"a": a.get("producers", []), "b": b.get("producers", [])},
         "case_set_sha256": a["case_set"]["sha256"],
         "trials": total,
         "overall": {

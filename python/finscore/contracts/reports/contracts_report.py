@@ -17,6 +17,14 @@ from finscore.contracts.checks.claims import ClaimCheck
 from finscore.contracts.evaluation import Evaluation
 from finscore.contracts.failures import PRECEDENCE, Failure
 from finscore.contracts.formats.models import Case, TraceEntry
+from finscore.contracts.formats.provenance import (
+    MODEL_KIND,
+    SCRIPTED_KIND,
+    SELF_CHECK_KIND,
+    UNRECORDED_KIND,
+    Producer,
+    report_kind,
+)
 from finscore.contracts.stats.inference import (
     ClusterCounts,
     cluster_bootstrap,
@@ -27,22 +35,43 @@ from finscore.contracts.stats.inference import (
 from finscore.inputs.jsonfiles import dumps_canonical
 
 REPORT_FORMAT = "finscore-contracts-report/1"
-EVALUATION_STATEMENT = "Evaluation of recorded predictions against the case contracts."
+EVALUATION_STATEMENT = (
+    "Evaluation of recorded predictions against the case contracts; the predictions do not say what "
+    "produced them."
+)
+MODEL_STATEMENT = "Evaluation of {producers}: its recorded predictions scored against the case contracts."
 SELF_CHECK_STATEMENT = (
     "Instrument self-check, not a model accuracy: the records scored here were written from the "
     "contracts themselves (oracle answers, their deliberate mutations and the authored probes), so "
     "this run tests the scorer, and says nothing about any model."
 )
+INSTRUMENT_RECORDS_STATEMENT = (
+    "Instrument records, not a model accuracy: these predictions were written by {producers} from the "
+    "contracts themselves, so scoring them tests the scorer, and says nothing about any model."
+)
 SCRIPTED_RUN_STATEMENT = (
-    "Scripted agent run, not a model accuracy: the agent followed a written plan (or made one "
-    "deliberate mistake), so this run tests the runner and the scorer, and says nothing about any model."
+    "Scripted agent run ({producers}), not a model accuracy: the agent followed a written plan (or made "
+    "one deliberate mistake), so this run tests the runner and the scorer, and says nothing about any model."
 )
 
 
-def _kind(self_check: bool, scripted: bool) -> str:
+def _kind_and_statement(producers: Sequence[Producer], self_check: bool, scripted: bool) -> tuple[str, str]:
+    """The report's kind and first sentence, from what produced the predictions."""
     if self_check:
-        return "instrument_self_check"
-    return "scripted_run" if scripted else "evaluation"
+        return SELF_CHECK_KIND, SELF_CHECK_STATEMENT
+    kind = report_kind(producers)
+    if kind == UNRECORDED_KIND and scripted:
+        kind = SCRIPTED_KIND
+    named = "; ".join(producer.describe() for producer in producers) or "a scripted agent"
+    if len(producers) > 1:
+        named = f"mixed producers ({named})"
+    statements = {
+        SELF_CHECK_KIND: INSTRUMENT_RECORDS_STATEMENT,
+        SCRIPTED_KIND: SCRIPTED_RUN_STATEMENT,
+        MODEL_KIND: MODEL_STATEMENT,
+        UNRECORDED_KIND: EVALUATION_STATEMENT,
+    }
+    return kind, statements[kind].format(producers=named)
 
 
 def case_set_digest(cases: Sequence[Case]) -> str:
@@ -206,11 +235,12 @@ def build_report(
     by_family = _grouped(results, lambda r: r.family)
     clusters = {family: ClusterCounts(sum(r.passed for r in rows), len(rows)) for family, rows in by_family.items()}
     failing = [r for r in results if not r.passed]
+    kind, statement = _kind_and_statement(evaluation.producers, self_check is not None, scripted)
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
-        "kind": _kind(self_check is not None, scripted),
-        "statement": {"instrument_self_check": SELF_CHECK_STATEMENT, "scripted_run": SCRIPTED_RUN_STATEMENT,
-                      "evaluation": EVALUATION_STATEMENT}[_kind(self_check is not None, scripted)],
+        "kind": kind,
+        "statement": statement,
+        "producers": [producer.as_json() for producer in evaluation.producers],
         "case_set": {"count": len(evaluation.cases), "sha256": case_set_digest(evaluation.cases)},
         "predictions": {
             "source": evaluation.source,
