@@ -54,6 +54,8 @@ def _world(family: dict[str, Any]) -> dict[str, Any]:
     for entry in execute(world, [CALLS[name] for name in family["cached"]], turn=0):
         entry["id"] = f"cache-{entry['result']['source']}"
         cached.append(entry)
+    if family.get("documents"):
+        world["documents"] = family["documents"]
     return world
 
 
@@ -137,7 +139,7 @@ def oracle_record(family: dict[str, Any], case: dict[str, Any]) -> dict[str, Any
     names = family["oracle_calls"][language]
     entries = execute(case["world"], [CALLS[name] for name in names], numbers=language == "ta")
     if family["response"]["kind"] != "answer":
-        final = dict(family["response"])
+        final = {key: value for key, value in family["response"].items() if key != "accepted"}
     else:
         cited = next(entry["id"] for entry, name in zip(entries, names, strict=True) if name == family["expected_call"])
         final = answer_from(case, cited, language)

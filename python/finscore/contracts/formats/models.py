@@ -93,9 +93,13 @@ class ClaimContract:
 
 @dataclass(frozen=True)
 class ResponseContract:
+    """The response kind; for a clarification, what is missing and, for each missing name, the
+    argument names that ask for it (the declared accepted set, the name itself included)."""
+
     kind: ResponseKind
     missing: frozenset[str]
     reason: str | None
+    accepted: Mapping[str, frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)

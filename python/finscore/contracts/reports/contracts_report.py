@@ -2,7 +2,9 @@
 
 Counts are kept apart (attempted, submitted, completed, passed, critical) so a
 run full of crashes cannot look like a run of wrong answers, and every failure
-carries a `trace_ref` that resolves to an entry kept inside the same report.
+carries a `trace_ref` that resolves to an entry kept inside the same report: a
+trace entry under `traces`, or a cited cached item or document passage under
+`evidence`.
 """
 
 from __future__ import annotations
@@ -266,6 +268,12 @@ def build_report(
         "failures": [failure_row(r, item) for r in failing for item in r.failures],
         "traces": {
             f"{r.case_id}/{r.attempt}": [_entry_row(e) for e in r.trace.entries] for r in failing if r.trace is not None
+        },
+        "evidence": {
+            f"{r.case_id}/{r.attempt}": [_entry_row(e) | {"origin": "cached_evidence"} for e in r.cited_cache]
+            + [asdict(p) | {"origin": "document"} for p in r.cited_passages]
+            for r in failing
+            if r.cited_cache or r.cited_passages
         },
     }
     if evaluation.attempts > 1:

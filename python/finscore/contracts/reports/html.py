@@ -298,6 +298,31 @@ def _instrument_sections(report: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def _evidence_section(evidence: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
+    """Cited cached items and document passages of failing attempts, anchored like trace entries."""
+    if not evidence:
+        return []
+    parts = ["<h2>Cited evidence of failing attempts (cached items, document passages)</h2>"]
+    for key, items in evidence.items():
+        case_id, attempt = key.rsplit("/", 1)
+        parts.append(f"<h3>{escape(key)}</h3>")
+        parts.append(
+            table(
+                ["id", "origin", "source", "content"],
+                (
+                    [
+                        f'<span id="{escape(anchor(case_id, int(attempt), item["id"]))}">{escape(item["id"])}</span>',
+                        _e(item["origin"]),
+                        _e(item["source"] if item["origin"] == "document" else (item["result"] or {}).get("source")),
+                        f"<pre>{_e(item['text'] if item['origin'] == 'document' else item['result'])}</pre>",
+                    ]
+                    for item in items
+                ),
+            )
+        )
+    return parts
+
+
 def render_report_html(report: Mapping[str, Any]) -> str:
     body = [f'<p class="banner"><b>{escape(report["kind"].replace("_", " "))}</b>: {escape(report["statement"])}</p>']
     if report["kind"] == "instrument_self_check":
@@ -329,6 +354,7 @@ def render_report_html(report: Mapping[str, Any]) -> str:
         body.append("<h2>Rejected prediction lines</h2>")
         body.append(table(["line", "problem"], ([_e(r["line"]), _e(r["problem"])] for r in rejected)))
     body.extend(_traces_section(report["traces"]))
+    body.extend(_evidence_section(report.get("evidence", {})))
     return page("finscore contracts report", body)
 
 
