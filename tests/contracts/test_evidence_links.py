@@ -10,7 +10,6 @@ takes no tolerance; the capital-gains question states what its figure rests on.
 from __future__ import annotations
 
 import copy
-import json
 import re
 from dataclasses import replace
 from decimal import Decimal
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from finscore.contracts import load_kit_cases, load_kit_oracle, parse_case, score_attempt
+from finscore.contracts import parse_case, score_attempt
 from finscore.contracts.errors import InputFormatError
 from finscore.contracts.evaluation import evaluate
 from finscore.contracts.formats.predictions import PredictionFile
@@ -26,25 +25,15 @@ from finscore.contracts.reports.contracts_report import build_report
 from finscore.contracts.reports.html import render_report_html
 
 
-@pytest.fixture(scope="module")
-def cases() -> dict[str, Any]:
-    return {case.case_id: case for case in load_kit_cases()}
-
-
-@pytest.fixture(scope="module")
-def records() -> dict[str, Any]:
-    return {record.case_id: record for record in load_kit_oracle().records}
-
-
-def _edited(records, case_id: str, edit) -> Any:
-    record = records[case_id]
+def _edited(oracle_records, case_id: str, edit) -> Any:
+    record = oracle_records[case_id]
     final, trace = copy.deepcopy(record.final), copy.deepcopy(record.trace)
     edit(final, trace)
     return replace(record, final=final, trace=trace, producer=None)
 
 
-def _report(cases, edited: list) -> dict:
-    chosen = [cases[r.case_id] for r in edited]
+def _report(kit_cases, edited: list) -> dict:
+    chosen = [kit_cases[r.case_id] for r in edited]
     evaluation = evaluate(chosen, PredictionFile("edited", tuple(edited), ()), 1)
     return build_report(evaluation, replicates=20)
 
@@ -63,13 +52,13 @@ def _value(claim: str, value: str):
     return edit
 
 
-def test_every_trace_ref_resolves_inside_the_report_including_cited_cached_items(cases, records):
+def test_every_trace_ref_resolves_inside_the_report_including_cited_cached_items(kit_cases, oracle_records):
     edited = [
-        _edited(records, "fresh-en", _cite("total_value", "cache-snap-H002-2026-06-30")),
-        _edited(records, "fv-en", _value("future_value", "3345563.95")),
-        _edited(records, "conc-en", _cite("equity_share", "doc-policy-H001")),
+        _edited(oracle_records, "fresh-en", _cite("total_value", "cache-snap-H002-2026-06-30")),
+        _edited(oracle_records, "fv-en", _value("future_value", "3345563.95")),
+        _edited(oracle_records, "conc-en", _cite("equity_share", "doc-policy-H001")),
     ]
-    report = _report(cases, edited)
+    report = _report(kit_cases, edited)
     refs = [f["trace_ref"] for f in report["failures"] if f["trace_ref"] is not None]
     assert "fresh-en/0#cache-snap-H002-2026-06-30" in refs and "conc-en/0#doc-policy-H001" in refs
     for ref in refs:
@@ -83,15 +72,15 @@ def test_every_trace_ref_resolves_inside_the_report_including_cited_cached_items
         assert f'id="trace-{case_id}-{attempt}-{entry_id}"' in page, ref
 
 
-def test_claim_and_policy_failures_point_at_the_evidence_they_concern(cases, records):
-    wrong_value = score_attempt(cases["fv-en"], _edited(records, "fv-en", _value("future_value", "3345563.95")))
+def test_claim_and_policy_failures_point_at_the_evidence_they_concern(kit_cases, oracle_records):
+    wrong_value = score_attempt(kit_cases["fv-en"], _edited(oracle_records, "fv-en", _value("future_value", "3345563.95")))
     (mismatch,) = wrong_value.failures
     assert (mismatch.code.value, mismatch.entry_id) == ("claim_value_mismatch", "e1")
 
     def relabel(final, trace):
         final["policy"] = "guaranteed"
 
-    wrong_label = score_attempt(cases["fv-en"], _edited(records, "fv-en", relabel))
+    wrong_label = score_attempt(kit_cases["fv-en"], _edited(oracle_records, "fv-en", relabel))
     (label,) = wrong_label.failures
     assert (label.code.value, label.category.value, label.entry_id) == ("policy_label_mismatch", "evidence", "e1")
 
@@ -116,11 +105,11 @@ def _with_passage(case, text: str, source: str, passage_id: str = "doc-x"):
     ],
 )
 def test_a_passage_supports_a_claim_only_if_it_states_the_value_under_the_declared_normalization(
-    cases, records, case_id, claim, text, supported
+    kit_cases, oracle_records, case_id, claim, text, supported
 ):
-    source = cases[case_id].claims[claim].fields["source"]
-    case = _with_passage(cases[case_id], text, source)
-    result = score_attempt(case, _edited(records, case_id, _cite(claim, "doc-x")))
+    source = kit_cases[case_id].claims[claim].fields["source"]
+    case = _with_passage(kit_cases[case_id], text, source)
+    result = score_attempt(case, _edited(oracle_records, case_id, _cite(claim, "doc-x")))
     if supported:
         assert result.passed, result.failures
         assert [p.id for p in result.cited_passages] == ["doc-x"]
@@ -129,16 +118,16 @@ def test_a_passage_supports_a_claim_only_if_it_states_the_value_under_the_declar
         assert result.failures[0].entry_id == "doc-x"
 
 
-def test_a_passage_from_another_source_does_not_support_the_claim(cases, records):
-    case = _with_passage(cases["conc-en"], "On 31 August 2026 equity was 64.25% of the portfolio.", "blog-post")
-    result = score_attempt(case, _edited(records, "conc-en", _cite("equity_share", "doc-x")))
+def test_a_passage_from_another_source_does_not_support_the_claim(kit_cases, oracle_records):
+    case = _with_passage(kit_cases["conc-en"], "On 31 August 2026 equity was 64.25% of the portfolio.", "blog-post")
+    result = score_attempt(case, _edited(oracle_records, "conc-en", _cite("equity_share", "doc-x")))
     assert {f.code.value for f in result.failures} == {"evidence_unsupported"}
     assert result.failures[0].actual["source"] == "blog-post"
 
 
-def test_a_passage_id_may_not_shadow_a_cached_item(cases):
+def test_a_passage_id_may_not_shadow_a_cached_item(kit_cases):
     with pytest.raises(InputFormatError, match="not unique"):
-        _with_passage(cases["conc-en"], "64.25%", "x", passage_id="cache-snap-H001-2026-08-31")
+        _with_passage(kit_cases["conc-en"], "64.25%", "x", passage_id="cache-snap-H001-2026-08-31")
 
 
 def test_passage_numbers_are_found_in_linear_time():
@@ -163,19 +152,19 @@ def test_passage_numbers_are_found_in_linear_time():
         ([], False),
     ],
 )
-def test_the_clarification_case_accepts_any_declared_name_for_the_horizon(cases, records, asked, passes):
+def test_the_clarification_case_accepts_any_declared_name_for_the_horizon(kit_cases, oracle_records, asked, passes):
     for language in ("en", "hi", "ta"):
         case_id = f"clarify-{language}"
 
         def ask(final, trace):
             final["missing"] = asked
 
-        result = score_attempt(cases[case_id], _edited(records, case_id, ask))
+        result = score_attempt(kit_cases[case_id], _edited(oracle_records, case_id, ask))
         assert result.passed is passes, (case_id, asked, result.failures)
 
 
-def test_an_accepted_name_cannot_ask_for_two_missing_things(cases):
-    raw = copy.deepcopy(dict(cases["clarify-en"].raw))
+def test_an_accepted_name_cannot_ask_for_two_missing_things(kit_cases):
+    raw = copy.deepcopy(dict(kit_cases["clarify-en"].raw))
     raw["contract"]["response"] = {
         "kind": "clarification",
         "missing": ["years", "annual_rate"],
@@ -186,8 +175,8 @@ def test_an_accepted_name_cannot_ask_for_two_missing_things(cases):
 
 
 @pytest.mark.parametrize("unit", ["date", "yyyymmdd", "settlement_date"])
-def test_a_tolerance_on_a_date_written_as_a_number_is_refused(cases, unit):
-    raw = copy.deepcopy(dict(cases["fv-en"].raw))
+def test_a_tolerance_on_a_date_written_as_a_number_is_refused(kit_cases, unit):
+    raw = copy.deepcopy(dict(kit_cases["fv-en"].raw))
     claim = raw["contract"]["claims"]["future_value"]
     claim["fields"].update(value="20260901", unit=unit)
     claim["accept"] = []
@@ -205,9 +194,9 @@ def _rupees(text: str) -> list[Decimal]:
     return [Decimal(m.replace(",", "")) for m in re.findall(r"₹([0-9][0-9,]*(?:\.[0-9]+)?)", text.translate(_LATIN))]
 
 
-def test_the_capital_gains_question_states_exemption_rate_and_that_cess_is_excluded(cases):
+def test_the_capital_gains_question_states_exemption_rate_and_that_cess_is_excluded(kit_cases):
     for language in ("en", "hi", "ta"):
-        case = cases[f"cg-{language}"]
+        case = kit_cases[f"cg-{language}"]
         question = case.question.translate(_LATIN)
         assert "4%" in question and "12.5%" in question, language
         amounts = _rupees(question)
@@ -220,4 +209,4 @@ def test_the_capital_gains_question_states_exemption_rate_and_that_cess_is_exclu
         tax = (taxable * rate).quantize(Decimal("0.01"))
         assert case.claims["taxable_gain"].value == taxable, language
         assert case.claims["estimated_tax"].value == tax, language
-    assert "cess" in cases["cg-en"].question and "without" in cases["cg-en"].question
+    assert "cess" in kit_cases["cg-en"].question and "without" in kit_cases["cg-en"].question
