@@ -163,3 +163,12 @@ def test_counts_keep_their_five_names(tmp_path):
     for name in ("attempted", "submitted", "completed", "passed", "critical"):
         assert name in counts
     assert (counts["attempted"], counts["passed"], counts["critical"]) == (24, 24, 0)
+
+
+def test_inferred_attempts_are_said_out_loud(tmp_path, capsys):
+    records = _oracle_lines()
+    extra = dict(records[3], attempt=2)
+    extra["trace"] = dict(extra["trace"], attempt=2)
+    path = _write(tmp_path / "p.jsonl", records + [extra])
+    assert main(["contracts", "@kit", str(path), "--bootstrap", "20", "--output", str(tmp_path / "r.json")]) == 0
+    assert "3 attempts per case, inferred from the highest attempt index" in capsys.readouterr().out

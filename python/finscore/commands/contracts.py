@@ -111,7 +111,13 @@ def run_contracts(args: argparse.Namespace) -> int:
             evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts)
             report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
         emit(report, args.output, args.html, render_report_html)
-        (sys.stdout if args.output else sys.stderr).write(_summary(report))
+        summary = _summary(report)
+        if not args.oracle and args.attempts is None and report["attempts_per_case"] > 1:
+            summary += (
+                f"note: {report['attempts_per_case']} attempts per case, inferred from the highest attempt index; "
+                "give --attempts K to declare it (an index at or beyond K is then refused by name)\n"
+            )
+        (sys.stdout if args.output else sys.stderr).write(summary)
         if args.oracle and not report["self_check"]["ok"]:
             return EXIT_CHECK_FAILED
         return EXIT_OK
