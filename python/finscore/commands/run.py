@@ -16,6 +16,9 @@ from typing import Any
 
 from finscore.commands._support import EXIT_OK, EXIT_USAGE, add_statistics_options, check_replicates
 from finscore.contracts import KIT_ALIAS
+from finscore.contracts.formats.provenance import Producer
+from finscore.contracts.formats.provenance import model as model_producer
+from finscore.contracts.formats.provenance import scripted_agent as scripted_producer
 from finscore.inputs import FinscoreError
 from finscore.progress import ProgressBar
 from finscore.runner import (
@@ -153,6 +156,13 @@ def build_agent(args: argparse.Namespace, case_set: CaseSet) -> tuple[Agent, str
     return agent, agent.name
 
 
+def _producer(args: argparse.Namespace, agent: Agent) -> Producer:
+    """What made these predictions, written into every line (re-scoring keeps it)."""
+    if isinstance(agent, ChatCompletionsAgent):
+        return model_producer(agent.endpoint.base_url, agent.endpoint.model)
+    return scripted_producer(args.agent)
+
+
 SCRIPTED_NOTE = "scripted agent: this run checks the runner and the scorer; it is not a model accuracy"
 
 
@@ -187,7 +197,7 @@ def run_command(args: argparse.Namespace) -> int:
             on_result=lambda result: progress.advance(result.prediction["case_id"]),
         )
         progress.close()
-        predictions = write_predictions(out, results)
+        predictions = write_predictions(out, results, _producer(args, agent))
         run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)
         if args.agent:
             run_manifest["note"] = SCRIPTED_NOTE

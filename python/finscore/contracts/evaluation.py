@@ -15,6 +15,7 @@ from typing import Sequence
 from finscore.contracts.checks.attempt import AttemptResult, not_attempted, score_attempt
 from finscore.contracts.errors import ContractsError, JoinError
 from finscore.contracts.formats.models import Case
+from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS, PredictionFile, RejectedLine
 
 
@@ -25,6 +26,8 @@ class Evaluation:
     results: tuple[AttemptResult, ...]
     rejected_lines: tuple[RejectedLine, ...]
     source: str
+    #: What produced the predictions, as their lines declare (empty when they do not say).
+    producers: tuple[Producer, ...] = ()
 
 
 def evaluate(cases: Sequence[Case], predictions: PredictionFile, attempts: int | None = None) -> Evaluation:
@@ -53,4 +56,6 @@ def evaluate(cases: Sequence[Case], predictions: PredictionFile, attempts: int |
             else:
                 results.append(score_attempt(case, record, predictions.source))
     ordered = tuple(sorted(cases, key=lambda item: item.case_id))
-    return Evaluation(ordered, count, tuple(results), predictions.rejected, predictions.source)
+    return Evaluation(
+        ordered, count, tuple(results), predictions.rejected, predictions.source, predictions.producers
+    )

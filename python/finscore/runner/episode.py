@@ -107,6 +107,8 @@ class _Episode:
                 return self.end("timeout", f"no response from the agent within the {seconds} deadline (turn {number})")
             if outcome.error is not None:
                 error = outcome.error
+                if isinstance(error, TimeoutError):
+                    return self.end("timeout", f"the agent timed out: {error}")
                 return self.end("crashed", f"the agent raised {type(error).__name__}: {error}")
             turn = outcome.value
             if isinstance(turn, Finish):
