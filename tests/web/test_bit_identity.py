@@ -21,6 +21,9 @@ from support.shared import same_outcome, table_of
 
 from .conftest import vector_rows
 
+#: a claim rests on these tests: under CI a skip fails the run (tests/conftest.py)
+pytestmark = pytest.mark.essential
+
 #: Every STRIDE-th row of each file, plus every row whose recorded answer is a special float.
 STRIDES = {"gold": 4, "mutants": 5, "fuzz": 60, "fuzz-py312": 60}
 SPECIALS_PER_FILE = 150
