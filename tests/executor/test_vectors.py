@@ -1,4 +1,4 @@
-"""Execution against the official evaluator's recorded outputs (../shared/vectors).
+"""Execution against the official evaluator's recorded outputs (tests/data/vectors).
 
 Every row of gold, mutants and fuzz (recorded on CPython 3.11) and of fuzz-py312
 (CPython 3.12, compensated sum) must give the same invalid flag and, when valid,
