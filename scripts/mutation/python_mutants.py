@@ -5,6 +5,7 @@
     python scripts/mutation/python_mutants.py --name reader --modules python/finscore/engine/reader \\
         --tests tests/executor/test_reading.py
     python scripts/mutation/python_mutants.py reader --rerun-survivors   # after adding tests
+    python scripts/mutation/python_mutants.py reader --rerun-survivors --tests tests/executor tests/finqa
 
 Each target (scripts/mutation/targets.toml, or --name/--modules/--tests) is mutated in
 a copy of the working tree under --work (never in the checkout: cosmic-ray edits files
@@ -201,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("targets", nargs="*", help=f"target names in {TARGETS.name} (default: all)")
     parser.add_argument("--name", help="an ad hoc target's name (with --modules and --tests)")
     parser.add_argument("--modules", nargs="+", help="files or folders to mutate, from the repository root")
-    parser.add_argument("--tests", nargs="+", help="the test files that must kill the mutants")
+    parser.add_argument("--tests", nargs="+", help="the tests that must kill the mutants (overrides a target's)")
     parser.add_argument("--minutes", type=float, default=20.0, help="time bound per target (default 20)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds one mutant's tests may take")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help=f"work folder (default {DEFAULT_WORK})")
@@ -210,14 +211,17 @@ def main(argv: list[str] | None = None) -> int:
 
     known = load_targets(TARGETS)
     chosen: list[Target] = []
-    if args.modules or args.tests or args.name:
+    if args.modules or args.name:
         if not (args.modules and args.tests and args.name):
             parser.error("an ad hoc target needs --name, --modules and --tests")
         chosen.append(Target(args.name, tuple(args.modules), tuple(args.tests)))
     unknown = [name for name in args.targets if name not in known]
     if unknown:
         parser.error(f"unknown targets {unknown}; known: {sorted(known)}")
-    chosen += [known[name] for name in args.targets or ([] if chosen else list(known))]
+    for name in args.targets or ([] if chosen else list(known)):
+        # --tests with named targets: another selection, e.g. a wider one to judge survivors
+        tests = tuple(args.tests) if args.tests else known[name].tests
+        chosen.append(Target(name, known[name].modules, tests))
     for target in chosen:
         run_target(target, args.work, args.minutes, args.timeout, args.rerun_survivors)
     return 0

@@ -1,0 +1,49 @@
+"""Reading rules of the official evaluator on programs the core leaves to the full reader.
+
+Written to kill mutants that survived scripts/mutation (tests/README.md). A literal
+the core does not read itself (`1e2`, `8e1`) sends the whole program to the full
+reader in Python, so these pin that reader. Expected answers follow evaluate.py's
+eval_program (the specification): the answer is CPython's own arithmetic on float()
+of each literal, rounded with round(x, 5); `greater` answers "yes"/"no"; a step with
+two `(` is invalid.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import pytest
+
+from finscore import execute
+
+ARITHMETIC = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv}
+
+
+@pytest.mark.parametrize("op", sorted(ARITHMETIC))
+@pytest.mark.parametrize(("a", "b"), [("1e2", "8e1"), ("3e-1", "7e0"), ("-2.5e1", "4e-2")])
+def test_arithmetic_on_literals_the_full_reader_reads(op: str, a: str, b: str) -> None:
+    execution = execute([f"{op}(", a, b, ")", "EOF"])
+    assert (execution.invalid, execution.status_name) == (0, "ok")
+    assert execution.result == round(ARITHMETIC[op](float(a), float(b)), 5)
+
+
+@pytest.mark.parametrize(("a", "b", "answer"), [("1e2", "8e1", "yes"), ("8e1", "1e2", "no"), ("1e2", "1e2", "no")])
+def test_greater_is_arithmetic_not_a_table_step(a: str, b: str, answer: str) -> None:
+    # evaluate.py: greater gives "yes" if float(a) > float(b) else "no"
+    assert float(a) > float(b) if answer == "yes" else not float(a) > float(b)
+    execution = execute(["greater(", a, b, ")", "EOF"])
+    assert (execution.invalid, execution.result) == (0, answer)
+
+
+def test_exp_on_literals_the_full_reader_reads() -> None:
+    execution = execute(["exp(", "2e0", "1e1", ")", "EOF"])
+    assert (execution.invalid, execution.result) == (0, round(float("2e0") ** float("1e1"), 5))
+
+
+@pytest.mark.parametrize("profile", ["official", "strict"])
+def test_a_step_with_two_opening_parentheses_is_invalid(profile: str) -> None:
+    # joined with "|" the step is "add(|1|2(3|": split("(") gives three parts, which
+    # evaluate.py refuses, though its first two parts alone would read as add(1, 2)
+    assert len("add(|1|2(3|".split("(")) == 3
+    assert execute(["add(", "1", "2(3", ")", "EOF"], profile=profile).invalid == 1
+    assert execute(["add(", "1", "2", ")", "EOF"], profile=profile).result == 3.0
