@@ -11,8 +11,10 @@ two `(` is invalid.
 from __future__ import annotations
 
 import operator
+import sys
 
 import pytest
+from support.pythons import require_python, run_python
 
 from finscore import execute
 
@@ -47,3 +49,22 @@ def test_a_step_with_two_opening_parentheses_is_invalid(profile: str) -> None:
     assert len("add(|1|2(3|".split("(")) == 3
     assert execute(["add(", "1", "2(3", ")", "EOF"], profile=profile).invalid == 1
     assert execute(["add(", "1", "2", ")", "EOF"], profile=profile).result == 3.0
+
+
+@pytest.mark.essential  # CPython 3.11, where the official evaluator ran, is the oracle
+@pytest.mark.parametrize("digits", [4299, 4300, 4301])
+def test_a_long_reference_reads_as_cpython_311s_int_does(digits: int) -> None:
+    # CPython 3.11 refuses int() of text longer than 4,300 digits, whatever this process allows
+    oracle = run_python(require_python(11), "import sys\ntry:\n    print(int(sys.stdin.read()))\nexcept ValueError:\n"
+                        "    print('invalid')\n", "0" * digits, non_fma=False).strip()
+    program = ["add(", "1", "2", ")", "add(", "#" + "0" * digits, "1", ")", "EOF"]
+    limit = sys.get_int_max_str_digits()
+    try:
+        sys.set_int_max_str_digits(0)  # this process allows any length: the reading must not follow it
+        execution = execute(program)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    if oracle == "invalid":
+        assert execution.invalid == 1
+    else:
+        assert int(oracle) == 0 and (execution.invalid, execution.result) == (0, 4.0)
