@@ -25,14 +25,14 @@ import argparse
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+from tree_copy import REPOSITORY, copy_working_tree
+
 DEFAULT_WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "finscore-c-mutation"
 DEFAULT_TESTS = (
     "tests/core/test_rounding.py", "tests/core/test_pow.py", "tests/core/test_sum.py",
@@ -118,18 +118,6 @@ def judge(mutant: Mutant, tree: Path, tests: list[str], test_filter: str, timeou
     if not _run(pytest, tree, timeout, env):
         return "killed: suite"
     return "survived"
-
-
-def copy_working_tree(destination: Path) -> None:
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPOSITORY,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    if destination.exists():
-        shutil.rmtree(destination)
-    for name in filter(None, listed):
-        source = REPOSITORY / name
-        if source.is_file():
-            (destination / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, destination / name)
 
 
 def main(argv: list[str] | None = None) -> int:

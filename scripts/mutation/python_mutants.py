@@ -25,7 +25,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -34,7 +33,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+from tree_copy import REPOSITORY, copy_working_tree
+
 TARGETS = Path(__file__).with_name("targets.toml")
 DEFAULT_WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "finscore-mutation"
 #: Operators left out: a binary operator swapped for a bitwise, shift, power, modulo or floor
@@ -86,20 +86,6 @@ def python_files(root: Path, modules: tuple[str, ...]) -> list[str]:
         else:
             raise SystemExit(f"python_mutants: {module} does not exist (has it moved? edit {TARGETS} or give --modules)")
     return files
-
-
-def copy_working_tree(destination: Path) -> None:
-    """The checkout's tracked and untracked (not ignored) files, as they are now."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPOSITORY,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    if destination.exists():
-        shutil.rmtree(destination)
-    for name in filter(None, listed):
-        source = REPOSITORY / name
-        if source.is_file():
-            target = destination / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
 
 
 def write_config(folder: Path, target: Target, files: list[str], timeout: float, python: str) -> Path:
