@@ -68,3 +68,13 @@ def test_a_long_reference_reads_as_cpython_311s_int_does(digits: int) -> None:
         assert execution.invalid == 1
     else:
         assert int(oracle) == 0 and (execution.invalid, execution.result) == (0, 4.0)
+
+
+@pytest.mark.parametrize("digit", ["\u0660", "\uff10", "\U0001d7ce"])  # Arabic-Indic, fullwidth, mathematical 0
+def test_a_reference_in_other_digits_is_official_but_not_strict(digit: str) -> None:
+    # evaluate.py reads "#" + digit with int(), which takes any Unicode decimal digit: step 0
+    assert int(digit) == 0
+    program = ["add(", "1", "2", ")", "add(", f"#{digit}", "1", ")", "EOF"]
+    assert (execute(program).invalid, execute(program).result) == (0, 4.0)
+    strict = execute(program, profile="strict")
+    assert (strict.invalid, strict.status_name) == (1, "loose_reference_syntax")
