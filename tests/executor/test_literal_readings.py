@@ -123,3 +123,22 @@ def test_const_m1_is_minus_one(second: str) -> None:
     assert execute(["add(", "5", "const_m1", ")", "EOF"]).result == float("4")
     assert execute(["subtract(", "5", "const_m1", ")", "EOF"]).result == float("6")
     assert execute(["add(", "5e0", "const_m1", ")", "EOF"]).result == float("4")
+
+
+@pytest.mark.parametrize("second", SECOND_ARGUMENTS)
+@pytest.mark.parametrize("text", [".", "-.", "+.", ".%", "-.%", "1,", ",5", "1,00.5", "%", "const_", "const_-1"])
+def test_texts_that_float_refuses_are_invalid(text: str, second: str) -> None:
+    # evaluate.py: float() of the text without commas, then without "%" (/ 100), then without
+    # "const_"; where CPython's float() refuses all three the program is invalid
+    def refused(candidate: str) -> bool:
+        try:
+            float(candidate)
+        except ValueError:
+            return True
+        return False
+
+    plain = text.replace(",", "")
+    official_refuses = refused(plain) and ("%" not in plain or refused(plain.replace("%", ""))) and (
+        "const" not in plain or plain.replace("const_", "") != "m1" and refused(plain.replace("const_", "")))
+    execution = execute(["add(", text, second, ")", "EOF"])
+    assert execution.invalid == (1 if official_refuses else 0), (text, execution.status_name)
