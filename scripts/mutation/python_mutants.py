@@ -139,9 +139,25 @@ def drop_excluded_operators(session: Path, tree: Path) -> int:
 
 
 def forget_survivors(session: Path) -> int:
+    """Drop the survivors' results and set the never-run mutants aside, so exec runs only the survivors."""
     with sqlite3.connect(session) as db:
+        db.execute("CREATE TABLE IF NOT EXISTS set_aside AS SELECT * FROM mutation_specs WHERE 0")
+        pending = "SELECT job_id FROM work_items WHERE job_id NOT IN (SELECT job_id FROM work_results)"
+        db.execute(f"INSERT INTO set_aside SELECT * FROM mutation_specs WHERE job_id IN ({pending})")
+        db.execute("DELETE FROM mutation_specs WHERE job_id IN (SELECT job_id FROM set_aside)")
+        db.execute("DELETE FROM work_items WHERE job_id IN (SELECT job_id FROM set_aside)")
         count = db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'").rowcount
     return int(count)
+
+
+def restore_set_aside(session: Path) -> None:
+    """Put back the never-run mutants that forget_survivors set aside."""
+    with sqlite3.connect(session) as db:
+        if db.execute("SELECT name FROM sqlite_master WHERE name = 'set_aside'").fetchone() is None:
+            return
+        db.execute("INSERT INTO work_items (job_id) SELECT job_id FROM set_aside")
+        db.execute("INSERT INTO mutation_specs SELECT * FROM set_aside")
+        db.execute("DROP TABLE set_aside")
 
 
 def write_survivors(session: Path, out: Path) -> None:
@@ -189,7 +205,10 @@ def run_target(target: Target, work: Path, minutes: float, timeout: float, rerun
               "annotations left out", flush=True)
     elif rerun:
         print(f"{target.name}: running again the {forget_survivors(session)} mutants that survived", flush=True)
-    finished = run_bounded([*cosmic_ray, "exec", str(config), str(session)], tree, env, minutes * 60)
+    try:
+        finished = run_bounded([*cosmic_ray, "exec", str(config), str(session)], tree, env, minutes * 60)
+    finally:
+        restore_set_aside(session)
     write_survivors(session, folder / "survivors.txt")
     result = tally(session)
     score = "n/a" if result.score is None else f"{result.score:.1%}"
