@@ -28,6 +28,9 @@ def test_a_malformed_copy_before_two_conflicting_copies_loses_no_entry() -> None
     report = score_predictions(predictions, gold_file(), exclude_bad_ids=True)
     assert [(e.position, e.kind) for e in report.exclusions] == [
         (0, "malformed_entry"), (1, "duplicate_id"), (2, "duplicate_id")]
+    # each conflicting copy names the other copies of its id, malformed one included
+    assert [e.detail.split(" (")[0] for e in report.exclusions[1:]] == ["conflicts with entries 0, 2",
+                                                                       "conflicts with entries 0, 1"]
     assert report.excluded_ids == ("A",) and report.scored_predictions == 2
     assert [row.execution_correct for row in report.examples] == [False, True, True]
 

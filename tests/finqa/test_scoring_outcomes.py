@@ -112,6 +112,8 @@ def test_official_comparison_is_python_equality() -> None:
         ("yes", 1.0, "wrong_answer_type"),
         ("n/a", 1.0, "no_answer"),
         (float("nan"), 1.0, "wrong_value"),
+        (float("inf"), 1e306, "wrong_value"),  # inf is not 100 times 1e306, though 1e306 * 100 overflows to inf
+        (float("-inf"), float("inf"), "wrong_value"),
     ],
 )
 def test_wrong_answer_categories(result: object, gold: object, category: str) -> None:
