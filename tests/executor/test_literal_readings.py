@@ -125,20 +125,34 @@ def test_const_m1_is_minus_one(second: str) -> None:
     assert execute(["add(", "5e0", "const_m1", ")", "EOF"]).result == float("4")
 
 
-@pytest.mark.parametrize("second", SECOND_ARGUMENTS)
-@pytest.mark.parametrize("text", [".", "-.", "+.", ".%", "-.%", "1,", ",5", "1,00.5", "%", "const_", "const_-1"])
-def test_texts_that_float_refuses_are_invalid(text: str, second: str) -> None:
-    # evaluate.py: float() of the text without commas, then without "%" (/ 100), then without
-    # "const_"; where CPython's float() refuses all three the program is invalid
-    def refused(candidate: str) -> bool:
+def _spec_reading(text: str) -> float | None:
+    """evaluate.py's literal reading, restated from the specification on CPython's float():
+    without commas; else without "%" and divided by 100; else without "const_" ("m1" is -1)."""
+    text = text.replace(",", "")
+    for candidate, scale in ((text, None), *(((text.replace("%", ""), 100.0),) if "%" in text else ())):
         try:
-            float(candidate)
+            value = float(candidate)
         except ValueError:
-            return True
-        return False
+            continue
+        return value if scale is None else value / scale
+    if "%" in text or "const" not in text:
+        return None
+    rest = text.replace("const_", "")
+    try:
+        return float("-1" if rest == "m1" else rest)
+    except ValueError:
+        return None
 
-    plain = text.replace(",", "")
-    official_refuses = refused(plain) and ("%" not in plain or refused(plain.replace("%", ""))) and (
-        "const" not in plain or plain.replace("const_", "") != "m1" and refused(plain.replace("const_", "")))
+
+@pytest.mark.parametrize("second", SECOND_ARGUMENTS)
+@pytest.mark.parametrize("text", [".", "-.", "+.", ".%", "-.%", "1,", ",5", "1,00.5", "%", "const_", "const_-1",
+                                  "const_1e2", "const_1_0", "const_.5", "const_m1", "const_x", "1_0%", "const_5%"])
+def test_texts_float_refuses_are_invalid_and_the_others_its_value(text: str, second: str) -> None:
+    expected = _spec_reading(text)
     execution = execute(["add(", text, second, ")", "EOF"])
-    assert execution.invalid == (1 if official_refuses else 0), (text, execution.status_name)
+    if expected is None:
+        assert execution.invalid == 1, (text, execution.status_name)
+    else:
+        assert execution.invalid == 0, (text, execution.status_name)
+        value = execution.steps[0].value
+        assert isinstance(value, float) and value.hex() == expected.hex(), text
