@@ -104,6 +104,7 @@ def test_official_comparison_is_python_equality() -> None:
     ("result", "gold", "category"),
     [
         (-94.0, 94.0, "wrong_sign"),
+        (94.0, -94.0, "wrong_sign"),  # a negative gold answer too
         (25.0, 0.25, "percent_scale"),
         (0.0025, 0.25, "percent_scale"),
         (94.05, 94.0, "near_miss"),  # 0.05 / 94 is about 5e-4, under 1e-3
