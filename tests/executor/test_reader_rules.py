@@ -78,3 +78,12 @@ def test_a_reference_in_other_digits_is_official_but_not_strict(digit: str) -> N
     assert (execute(program).invalid, execute(program).result) == (0, 4.0)
     strict = execute(program, profile="strict")
     assert (strict.invalid, strict.status_name) == (1, "loose_reference_syntax")
+
+
+@pytest.mark.parametrize("name", [["x"], {"a": 1}])
+def test_a_row_named_by_a_list_or_object_is_a_typed_refusal(name: object) -> None:
+    # the official reading keys the table by row name, which a list or an object cannot key;
+    # finscore must refuse with a status naming the table, never by raising (a table is data)
+    table = [[name, "1"], ["x", "2"]]
+    execution = execute(["table_sum(", "x", "none", ")", "EOF"], table)
+    assert execution.invalid == 1 and execution.status_name == "malformed_table"
