@@ -1,4 +1,4 @@
-"""A claim in unit `percent` against a ratio claim: allowed only where the case declares percent_display.
+"""Claim values against the ratio claim of kit case conc-en: percent units, percent_display, digit scripts.
 
 The kit case conc-en asks for an equity share, a ratio. By hand from its snapshot
 snap-H001-2026-08-31: equity = 5000 x 300.00 + 400 x 2675.00 = 2,570,000; debt
@@ -65,3 +65,14 @@ def test_with_percent_display_0_6425_percent_is_a_hundred_times_too_small() -> N
     result = score(conc_en(["percent_display"]), str(SHARE), "percent")  # 0.006425, not 0.6425
     assert not result.passed
     assert codes(result) == {"claim_value_mismatch"}
+
+
+def test_digits_of_a_declared_script_read_but_never_mixed_with_ascii() -> None:
+    # Devanagari digits: U+0966 is 0, U+0966 + n is n. "०.६४२५" is 0.6425; "0.६४२५" mixes an
+    # ASCII zero into it, and a value in two scripts is not a number of one declared script
+    devanagari = "".join(chr(0x0966 + int(c)) if c.isdigit() else c for c in str(SHARE))
+    assert devanagari == "\u0966.\u096c\u096a\u0968\u096b"
+    case = conc_en(["digits_devanagari"])
+    assert score(case, devanagari, "ratio").passed
+    mixed = score(case, "0" + devanagari[1:], "ratio")
+    assert not mixed.passed and codes(mixed) == {"claim_value_unreadable"}
