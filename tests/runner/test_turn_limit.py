@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import pytest
 
-from finscore.runner import CallTools, CaseView, Finish, Limits, ToolCall, Turn, TurnRecord, run_attempt
+from finscore.runner import CallTools, CaseView, Finish, Limits, RunnerError, ToolCall, Turn, TurnRecord, run_attempt
 
 FV_CALL = ToolCall(
     "calc_future_value",
@@ -70,3 +70,42 @@ def test_the_tool_call_limit_allows_exactly_that_many_calls(case_by_id: dict[str
     line = run_attempt(case_by_id["t-fv"], three_calls_then_answer, tight).prediction
     assert line["status"] == "step_limit" and line["final"] is None
     assert [entry["outcome"] for entry in line["trace"]["entries"]] == ["ok", "ok", "error"]
+
+
+def test_zero_tool_calls_is_a_limit_that_allows_none(case_by_id: dict[str, Any]) -> None:
+    def one_call(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        return CallTools((FV_CALL,)) if not history else Finish(ANSWER)
+
+    line = run_attempt(case_by_id["t-fv"], one_call, Limits(deadline_seconds=30, max_tool_calls=0)).prediction
+    assert line["status"] == "step_limit" and line["final"] is None
+    assert [entry["outcome"] for entry in line["trace"]["entries"]] == ["error"]  # recorded, not executed
+
+
+def test_the_step_limit_names_the_call_that_went_over(case_by_id: dict[str, Any]) -> None:
+    # two calls a turn under a limit of three: calls 1-2 on turn 1, call 3 on turn 2, call 4 refused
+    line = run_attempt(case_by_id["t-fv"], lambda view, history: CallTools((FV_CALL, FV_CALL)),
+                       Limits(deadline_seconds=30, max_turns=4, max_tool_calls=3)).prediction
+    assert line["status"] == "step_limit"
+    assert "tool call 4," in line["status_detail"] and "limit of 3" in line["status_detail"]
+
+
+@pytest.mark.parametrize(("field", "largest"), [("deadline_seconds", 86_400), ("max_turns", 10_000)])
+def test_the_documented_upper_bounds_are_inclusive(field: str, largest: int) -> None:
+    assert getattr(Limits(**{field: largest}), field) == largest
+    with pytest.raises(RunnerError):
+        Limits(**{field: largest + 1})
+    with pytest.raises(RunnerError):
+        Limits(**{field: largest + 0.5})
+
+
+def test_a_long_failure_message_is_cut_to_a_bounded_detail(case_by_id: dict[str, Any]) -> None:
+    message = "model output could not be parsed: " + "x" * 10_000
+
+    def crash(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        raise ValueError(message)
+
+    line = run_attempt(case_by_id["t-fv"], crash, Limits(deadline_seconds=30)).prediction
+    detail = line["status_detail"]
+    assert line["status"] == "crashed"
+    assert detail.startswith("the agent raised ValueError: model output could not be parsed: xxx")
+    assert detail.endswith("...") and len(detail) == 2_000  # the runner's bound on a detail
