@@ -113,7 +113,7 @@ def test_official_comparison_is_python_equality() -> None:
         ("yes", 1.0, "wrong_answer_type"),
         ("n/a", 1.0, "no_answer"),
         (float("nan"), 1.0, "wrong_value"),
-        (float("inf"), 1e306, "wrong_value"),  # inf is not 100 times 1e306, though 1e306 * 100 overflows to inf
+        (float("inf"), 1e307, "wrong_value"),  # inf is not 100 times 1e307, though 1e307 * 100 overflows to inf
         (float("-inf"), float("inf"), "wrong_value"),
     ],
 )
