@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import sys
+from typing import Any
 
 import pytest
 from support.pythons import require_python, run_python
@@ -84,6 +85,6 @@ def test_a_reference_in_other_digits_is_official_but_not_strict(digit: str) -> N
 def test_a_row_named_by_a_list_or_object_is_a_typed_refusal(name: object) -> None:
     # the official reading keys the table by row name, which a list or an object cannot key;
     # finscore must refuse with a status naming the table, never by raising (a table is data)
-    table = [[name, "1"], ["x", "2"]]
+    table: list[list[Any]] = [[name, "1"], ["x", "2"]]
     execution = execute(["table_sum(", "x", "none", ")", "EOF"], table)
     assert execution.invalid == 1 and execution.status_name == "malformed_table"

@@ -95,7 +95,7 @@ def test_the_documented_upper_bounds_are_inclusive(field: str, largest: int) -> 
     with pytest.raises(RunnerError):
         Limits(**{field: largest + 1})
     with pytest.raises(RunnerError):
-        Limits(**{field: largest + 0.5})
+        Limits(**{field: largest + 0.5})  # type: ignore[arg-type]  # a float turn count is refused too
 
 
 def test_a_long_failure_message_is_cut_to_a_bounded_detail(case_by_id: dict[str, Any]) -> None:
