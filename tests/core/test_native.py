@@ -16,6 +16,9 @@ import pytest
 from support.doubles import double_to_bits, near_decimal_tie, random_double
 from support.pythons import NON_FMA_ENV, require_python, run_python
 
+#: a claim rests on these tests: under CI a skip fails the run (tests/conftest.py)
+pytestmark = pytest.mark.essential
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
