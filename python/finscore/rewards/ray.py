@@ -1,7 +1,8 @@
 """Rewards on Ray: a callable class for Ray Data and an actor for a pool of workers.
 
 `ds.map_batches(RewardMapper, fn_constructor_kwargs={"config": config},
-batch_format="pyarrow", concurrency=N)` scores a dataset on N worker processes;
+batch_format="pyarrow", compute=ray.data.ActorPoolStrategy(size=N))` scores a dataset
+on N worker processes;
 `RewardWorker` (an actor class made with `reward_worker_class()`) keeps a scorer
 alive for a pool of reward requests. Each worker process loads the WebAssembly
 module once (wasmtime keeps the compiled code in its cache folder, so later

@@ -34,7 +34,8 @@ def score_parquet_on_ray(source: Path, output: Path, config: RewardConfig, *, wo
         blocks = [parquet.read_row_group(i) for i in range(parquet.num_row_groups)]
         dataset = ray.data.from_arrow(blocks) if blocks else ray.data.from_arrow(parquet.schema_arrow.empty_table())
         scored = dataset.map_batches(RewardMapper, fn_constructor_kwargs={"config": config},
-                                     batch_format="pyarrow", batch_size=batch_rows, concurrency=workers)
+                                     batch_format="pyarrow", batch_size=batch_rows,
+                                     compute=ray.data.ActorPoolStrategy(size=workers))
         tables = [pa.Table.from_batches([b]) if isinstance(b, pa.RecordBatch) else b
                   for b in scored.iter_batches(batch_format="pyarrow", batch_size=None)]
     finally:
