@@ -12,9 +12,17 @@ The public API of the program executor:
 
 A program is a token list (the prediction format) or a gold program string; a
 table is the FinQA table (a list of rows, each starting with its name).
+
+These names come from `finscore.engine`, imported on first use (PEP 562), so that
+a command that executes no program (`finscore tatqa`) does not pay for loading it.
 """
 
+from __future__ import annotations
+
+import importlib
 from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from finscore.engine import (
@@ -30,22 +38,23 @@ if TYPE_CHECKING:
         sum_rule_for,
     )
 
-__version__ = "0.1.0"
-
-# The engine (the WebAssembly core) loads on first use, not on `import finscore`: an agent's
-# process (finscore.runner) imports the package and must start without loading the core.
-_ENGINE_NAMES = frozenset(
-    {"PROFILES", "Execution", "ExecutionBatch", "Status", "StepTrace", "execute", "execute_batch", "execute_many"}
-    | {"round_half_even_scaled", "sum_rule_for"}
-)
+#: The public names that live in finscore.engine.
+_FROM_ENGINE = frozenset({
+    "PROFILES", "Execution", "ExecutionBatch", "Status", "StepTrace", "execute", "execute_batch",
+    "execute_many", "round_half_even_scaled", "sum_rule_for",
+})
 
 
 def __getattr__(name: str) -> Any:
-    if name in _ENGINE_NAMES:
-        from finscore import engine
+    if name not in _FROM_ENGINE:
+        raise AttributeError(f"module 'finscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module("finscore.engine"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return getattr(engine, name)
-    raise AttributeError(f"module 'finscore' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM_ENGINE})
 
 
 def status_name(code: int) -> str:

@@ -114,4 +114,12 @@ def test_policy_label_is_exact(score_edited, policy, codes):
 
     result = score_edited("fv-en", relabel)
     assert codes(result) == {"policy_label_mismatch"}
-    assert result.failures[0].category is Category.NUMERICAL_EXTRACTION
+    # "guaranteed" for a projection misstates what the evidence supports (issue #12, list 7)
+    assert result.failures[0].category is Category.EVIDENCE
+    assert result.failures[0].entry_id == final_citation(result)
+
+
+def final_citation(result):
+    """The entry the fv-en oracle answer cites: its one calculator call."""
+    assert result.trace is not None
+    return result.trace.entries[0].id

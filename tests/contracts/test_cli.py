@@ -39,7 +39,7 @@ def test_scoring_the_oracle_file_against_the_kit(tmp_path):
     out = tmp_path / "report.json"
     assert run("contracts", "@kit", str(ORACLE), "--accept-unsealed", "--bootstrap", "100", "--output", str(out)) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["kind"] == "evaluation" and report["counts"]["passed"] == 24
+    assert report["kind"] == "instrument_self_check" and report["counts"]["passed"] == 24
     assert out.read_text(encoding="utf-8").splitlines()[1].startswith('  "warning": "TRACES WERE NOT VERIFIED')
 
 
@@ -85,9 +85,16 @@ def test_bad_input_is_one_line_and_status_2(argv, capsys):
     assert err.startswith("finscore ") and "Traceback" not in err
 
 
+def _as_candidate(line: str) -> str:
+    """An oracle line with its producer removed: edited, it stands for a candidate's record."""
+    record = json.loads(line)
+    record.pop("producer", None)
+    return json.dumps(record, ensure_ascii=False)
+
+
 def _report(tmp_path: Path, name: str, lines: list[str]) -> Path:
     predictions = tmp_path / f"{name}.jsonl"
-    predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    predictions.write_text("\n".join(_as_candidate(line) for line in lines) + "\n", encoding="utf-8")
     out = tmp_path / f"{name}.json"
     argv = ("contracts", "@kit", str(predictions), "--accept-unsealed", "--bootstrap", "100", "--output", str(out))
     assert run(*argv) == 0
@@ -145,7 +152,7 @@ def test_html_is_self_contained_and_escapes_model_output(tmp_path):
     claim["value"] = "<script>alert(1)</script><img src=http://example.com/x>"
     lines[0] = json.dumps(hostile, ensure_ascii=False)
     predictions = tmp_path / "p.jsonl"
-    predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    predictions.write_text("\n".join(_as_candidate(line) for line in lines) + "\n", encoding="utf-8")
     html_path = tmp_path / "r.html"
     assert (
         run(

@@ -213,3 +213,32 @@ def test_accepting_unsealed_traces_says_so_first_and_still_replays(
     assert capsys.readouterr().out.startswith("TRACES WERE NOT VERIFIED")
     replayed = [r for r in report["failures"] if r["code"] == "integrity_replay_mismatch"]
     assert [(r["case_id"], r["critical"]) for r in replayed] == [(line["case_id"], True)]
+
+
+def test_a_sealed_line_made_unparseable_is_attempted_and_unsealed(
+    oracle_run: list[dict[str, Any]], key: Path, tmp_path: Path
+) -> None:
+    """A delivered line that is not exact JSON (a repeated key) is read leniently only to name its
+    attempt: there is no canonical form for its seal to cover, so it fails as unsealed, and the
+    scorer goes on with the other lines."""
+    lines = [json.dumps(line, ensure_ascii=False) for line in oracle_run]
+    broken = oracle_run[2]
+    assert lines[2].startswith("{")
+    lines[2] = '{"status": ' + json.dumps(broken["status"]) + ", " + lines[2][1:]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = score(predictions, "--key-file", str(key))
+    assert codes_by_case(report)[broken["case_id"]] == {"record_malformed", "integrity_unsealed"}
+    assert critical_integrity(report, broken["case_id"])
+    assert report["counts"]["attempted"] == 24 and report["counts"]["passed"] == 23
+    assert report["predictions"]["rejected_lines"] == []
+
+
+def test_the_seal_covers_the_producer(oracle_run: list[dict[str, Any]], key: Path, tmp_path: Path) -> None:
+    """`finscore run` writes the producer before sealing: passing a scripted run off as a model's fails."""
+    assert all(line["producer"] == {"kind": "scripted_agent", "name": "oracle"} for line in oracle_run)
+    lines = json.loads(json.dumps(oracle_run))
+    lines[4]["producer"] = {"kind": "model", "endpoint": "http://127.0.0.1:9/v1", "model": "m"}
+    report = score(write_lines(tmp_path / "p.jsonl", lines), "--key-file", str(key))
+    assert codes_by_case(report)[lines[4]["case_id"]] == {"integrity_seal_mismatch"}
+    assert critical_integrity(report, lines[4]["case_id"]) and report["counts"]["passed"] == 23

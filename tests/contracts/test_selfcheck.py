@@ -50,14 +50,17 @@ def test_the_tool_argument_mutation_of_a_snapshot_read_is_a_freshness_failure(re
     assert rows[("fv-en", "tool_arguments")]["codes"] == ["sequence_call_mismatch"]
 
 
-def test_the_ten_probes_get_their_written_verdicts(report):
+def test_the_eleven_probes_get_their_written_verdicts(report):
     rows = report["self_check"]["probes"]["rows"]
-    assert len(rows) == 10 and all(row["ok"] for row in rows), [r for r in rows if not r["ok"]]
+    assert len(rows) == 11 and all(row["ok"] for row in rows), [r for r in rows if not r["ok"]]
     passing = [r for r in rows if r["expected"]["passed"]]
     failing = [r for r in rows if not r["expected"]["passed"]]
-    assert len(passing) == 5 and len(failing) == 5
-    # Five different reasons: no two failing probes share their set of codes.
-    assert len({tuple(r["expected"]["codes"]) for r in failing}) == 5
+    assert len(passing) == 5 and len(failing) == 6
+    # Six different failures: no two failing probes share their set of codes and the probe they cite...
+    assert len({(tuple(r["expected"]["codes"]), r["probe_id"]) for r in failing}) == 6
+    # ...and the unsupporting passage is its own probe: a well-formed citation of a document.
+    passage = next(r for r in failing if r["probe_id"] == "p11-unsupporting-passage")
+    assert passage["actual"] == {"passed": False, "primary_category": "evidence", "codes": ["evidence_unsupported"]}
     assert {r["case_id"] for r in rows} == {"conc-en"}
 
 

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import pytest
+from support.pythons import require_python, run_python
 
 from finscore.finqa.categories import wrong_answer_category
 from finscore.finqa.scoring import score_predictions
 
 from .fixtures import example, gold_file, good_predictions, prediction
-
-PY312 = Path("/root/.pyenv/versions/3.12.1/bin/python3")
 
 
 def test_a_quirk_that_decides_an_outcome_is_counted() -> None:
@@ -73,19 +69,17 @@ def test_unreadable_gold_step_is_reported_not_raised() -> None:
     assert report.official_stops[0][0] == "N"
 
 
-def _py312_sum(values: list[float]) -> float:
-    if not PY312.exists():
-        pytest.skip(f"CPython 3.12 not found at {PY312}")
-    text = subprocess.run([str(PY312), "-c", f"print(repr(round(sum({values!r}), 5)))"],
-                          capture_output=True, text=True, check=True).stdout
-    return float(text)
+def _sum_in(minor: int, values: list[float]) -> float:
+    """round(sum(values), 5) as CPython 3.<minor> itself computes it (found by tests/support/pythons.py)."""
+    return float(run_python(require_python(minor), f"print(repr(round(sum({values!r}), 5)))", "", non_fma=False))
 
 
+@pytest.mark.essential  # the two sum() rules are checked against the two CPythons themselves
 def test_sum_rule_follows_the_python_option() -> None:
     values = [1e16, 1.0, -1e16]
     table = [["", "a", "b", "c"], ["swing", "10000000000000000", "1", "-10000000000000000"]]
-    gold_311 = round(sum(values), 5)  # this interpreter (3.11) adds left to right: 0.0
-    gold_312 = _py312_sum(values)  # compensated: 1.0
+    gold_311 = _sum_in(11, values)  # left to right: 0.0
+    gold_312 = _sum_in(12, values)  # compensated: 1.0
     assert gold_311 != gold_312
     predictions = [prediction("S", "table_sum(", "swing", "none", ")")]
     for python, answer in (("3.11", gold_311), ("3.12", gold_312)):
@@ -110,6 +104,7 @@ def test_official_comparison_is_python_equality() -> None:
     ("result", "gold", "category"),
     [
         (-94.0, 94.0, "wrong_sign"),
+        (94.0, -94.0, "wrong_sign"),  # a negative gold answer too
         (25.0, 0.25, "percent_scale"),
         (0.0025, 0.25, "percent_scale"),
         (94.05, 94.0, "near_miss"),  # 0.05 / 94 is about 5e-4, under 1e-3
@@ -118,6 +113,8 @@ def test_official_comparison_is_python_equality() -> None:
         ("yes", 1.0, "wrong_answer_type"),
         ("n/a", 1.0, "no_answer"),
         (float("nan"), 1.0, "wrong_value"),
+        (float("inf"), 1e307, "wrong_value"),  # inf is not 100 times 1e307, though 1e307 * 100 overflows to inf
+        (float("-inf"), float("inf"), "wrong_value"),
     ],
 )
 def test_wrong_answer_categories(result: object, gold: object, category: str) -> None:

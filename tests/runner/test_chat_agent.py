@@ -277,3 +277,20 @@ def test_reply_parsing() -> None:
 def test_only_http_urls_are_accepted(url: str) -> None:
     with pytest.raises(EndpointError):
         ChatEndpoint(base_url=url, model="m")
+
+
+def test_an_http_timeout_is_a_timeout_not_a_crash(server: FakeServer, kit: CaseSet) -> None:
+    import time
+
+    def slow(request: dict[str, Any]) -> Reply:
+        time.sleep(1.0)
+        return tool_call_reply()
+
+    server.queue.append(slow)
+    agent = agent_for(server, timeout_seconds=0.2)
+    agent.endpoint = ChatEndpoint(
+        base_url=server.url, model="test-model", use_env_proxy=False, timeout_seconds=0.2, retry=RetryPolicy(attempts=1)
+    )
+    line = run_attempt(fv_case(kit), agent, LIMITS).prediction
+    assert line["status"] == "timeout", line["status_detail"]
+    assert "timed out" in line["status_detail"]

@@ -139,6 +139,7 @@ _calls = st.dictionaries(
 _SCHEMAS = [FUTURE_VALUE, DATE, ID, AMOUNT, RATE, YEARS, ORDER_SIDE, {"type": "array", "items": YEARS, "maxItems": 2}]
 
 
+@pytest.mark.essential  # jsonschema is the reference validator (an oracle)
 @pytest.mark.skipif(find_spec("jsonschema") is None, reason="the differential test needs the jsonschema package")
 @settings(max_examples=400, deadline=None)
 @given(schema=st.sampled_from(_SCHEMAS), value=st.one_of(_values, _calls))

@@ -12,6 +12,8 @@ import gc
 import json
 import os
 import resource
+import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -50,6 +52,90 @@ class Returns:
 
     def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Any:
         return self.value
+
+
+class FirstThen:
+    """Gives `first` on its first turn and `then` on every later one."""
+
+    def __init__(self, first: Turn, then: Turn) -> None:
+        self.first = first
+        self.then = then
+
+    def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        return self.then if history else self.first
+
+
+class Raises:
+    """Raises ValueError(message) on its first turn."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        raise ValueError(self.message)
+
+
+class TurnTally:
+    """Counts, in the test's process, the turns an agent in its own process was asked for.
+
+    The agent's only channel back is its reply, so a counting agent connects
+    here once per turn and waits for the acknowledgement before it answers: when
+    the attempt has ended, `count` includes every turn the agent was given.
+    """
+
+    def __init__(self) -> None:
+        self._server = socket.create_server(("127.0.0.1", 0))
+        host, port = self._server.getsockname()[:2]
+        self.address: tuple[str, int] = (host, port)
+        self._count = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._serve, name="turn-tally", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self._server.accept()
+            except OSError:  # closed by close()
+                return
+            with connection:
+                if connection.recv(1) == b"t":
+                    with self._lock:
+                        self._count += 1
+                    connection.sendall(b"k")
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return self._count
+
+    def close(self) -> None:
+        try:
+            self._server.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept
+        except OSError:
+            pass  # already disconnected: nothing is waiting
+        self._server.close()
+        self._thread.join()
+
+
+class FinishesOnTurn:
+    """Calls a tool on its first turn, passes on later ones, finishes with `answer` on turn `turn`;
+    tells `tally` (a TurnTally's address) of every turn it is given."""
+
+    def __init__(self, turn: int, call: ToolCall, answer: dict[str, Any], tally: tuple[str, int]) -> None:
+        self.turn = turn
+        self.call = call
+        self.answer = answer
+        self.tally = tally
+
+    def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        with socket.create_connection(self.tally, timeout=60) as connection:
+            connection.sendall(b"t")
+            if connection.recv(1) != b"k":
+                raise RuntimeError("the turn tally did not acknowledge this turn")
+        if len(history) + 1 < self.turn:
+            return CallTools((self.call,) if not history else ())
+        return Finish(self.answer)
 
 
 def crashing_agent(view: CaseView, history: Sequence[TurnRecord]) -> Turn:

@@ -1,7 +1,11 @@
 """Other CPython interpreters on this machine, to use as oracles.
 
-`pyenv versions` lists what a machine has; a test that needs a version absent
-here skips and says so.
+Found wherever the machine has them (this interpreter, pyenv's versions under
+$PYENV_ROOT or ~/.pyenv, python3.N on PATH), never at one machine's fixed path.
+A test that needs a version absent here skips and says how to install it; the
+tests that do are marked essential, so under CI the skip fails the run.
+`python tests/support/pythons.py 11 12 13` prints the minors missing here
+(scripts/test uses it to install them).
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+#: The CPython minors whose own float(), round() and sum() are oracles of the tests.
+ORACLE_MINORS = (11, 12, 13)
 
 #: glibc's non-FMA pow(), which the vectors were recorded with and which agrees with
-#: musl's pow inside the WebAssembly core (see ../shared/spec/finqa-official.md).
+#: musl's pow inside the WebAssembly core (see the shared spec/finqa-official.md).
 NON_FMA_ENV = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-FMA"}
 
 
@@ -44,9 +49,12 @@ def find_python(minor: int) -> str | None:
 
 
 def require_python(minor: int) -> str:
+    import pytest  # only tests call this; scripts/test runs this file before pytest is needed
+
     found = find_python(minor)
     if found is None:
-        pytest.skip(f"CPython 3.{minor} is not installed here (pyenv versions lists what is)")
+        pytest.skip(f"CPython 3.{minor} is not installed here: it is an oracle of this test "
+                    f"(install it with `pyenv install 3.{minor}`, or as python3.{minor} on PATH)")
     return found
 
 
@@ -62,3 +70,11 @@ def run_python(executable: str, code: str, stdin: str, *, non_fma: bool = True) 
     if done.returncode != 0:
         raise AssertionError(f"oracle {executable} failed: {done.stderr[-2000:]}")
     return done.stdout
+
+
+if __name__ == "__main__":
+    # the minors given (default: the oracle minors) that this machine lacks, one a line
+    wanted = [int(arg) for arg in sys.argv[1:]] or list(ORACLE_MINORS)
+    for minor in wanted:
+        if find_python(minor) is None:
+            print(f"3.{minor}")

@@ -2,7 +2,8 @@
 
 Expected answers come from outside the page: FinQA's own `exe_ans`, CPython's
 arithmetic in this test process, the recorded vectors, and the finscore
-package run here under CPython.
+package run here under CPython. The last is the same Python code under another
+host: comparing with it finds a host difference, never a logic error they share.
 """
 
 from __future__ import annotations

@@ -54,6 +54,8 @@ def _world(family: dict[str, Any]) -> dict[str, Any]:
     for entry in execute(world, [CALLS[name] for name in family["cached"]], turn=0):
         entry["id"] = f"cache-{entry['result']['source']}"
         cached.append(entry)
+    if family.get("documents"):
+        world["documents"] = family["documents"]
     return world
 
 
@@ -127,17 +129,21 @@ def build_case(family: dict[str, Any], language: str) -> dict[str, Any]:
     return case
 
 
+#: The producer every oracle line declares: scoring the file later must say it is the instrument's.
+ORACLE_NAME = "finscore kit oracle records"
+
+
 def oracle_record(family: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
     """The oracle's prediction: its calls (JSON numbers in Tamil), then the answer citing the expected call."""
     language = case["language"]
     names = family["oracle_calls"][language]
     entries = execute(case["world"], [CALLS[name] for name in names], numbers=language == "ta")
     if family["response"]["kind"] != "answer":
-        final = dict(family["response"])
+        final = {key: value for key, value in family["response"].items() if key != "accepted"}
     else:
         cited = next(entry["id"] for entry, name in zip(entries, names, strict=True) if name == family["expected_call"])
         final = answer_from(case, cited, language)
-    return record(case["case_id"], final, entries)
+    return record(case["case_id"], final, entries) | {"producer": {"kind": "instrument", "name": ORACLE_NAME}}
 
 
 def build_kit() -> dict[str, str]:

@@ -1,7 +1,7 @@
-"""The ten scorer probes (probes.json) as prediction files.
+"""The scorer probes (probes.json) as prediction files.
 
 Each probe is one small prediction with a hand-written expectation: five must
-pass (each by a different valid route) and five must fail (each for a
+pass (each by a different valid route) and the others must fail (each for a
 different reason, with the exact failure codes written by hand in
 probes.json, not computed).
 """

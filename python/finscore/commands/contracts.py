@@ -69,30 +69,44 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run_contracts)
 
 
-def _summary(report: dict[str, Any]) -> str:
+def _verdict(report: dict[str, Any]) -> str:
+    check = report.get("self_check")
     counts = report["counts"]
+    if check is None:
+        ok = counts["passed"] == counts["trials"]
+        return f"verdict: oracle records {counts['passed']}/{counts['trials']}: " + (
+            "as expected" if ok else "NOT AS EXPECTED"
+        )
+    return (
+        f"verdict: oracle {check['oracle']['passed']}/{check['oracle']['of']}, mutations "
+        f"{check['mutations']['failed_as_expected']}/{check['mutations']['applicable']}, probes "
+        f"{check['probes']['as_written']}/{check['probes']['count']}: "
+        + ("as expected" if check["ok"] else "NOT AS EXPECTED")
+    )
+
+
+def _summary(report: dict[str, Any]) -> str:
+    """Plain text: unverified traces say so first; the instrument leads with its verdict and shows no
+    rate; a candidate gets its rates."""
+    counts = report["counts"]
+    instrument = report["kind"] == "instrument_self_check"
     lines = [report["warning"]] if "warning" in report else []
+    if instrument:
+        lines.append(_verdict(report))
     lines += [
         report["statement"],
         f"cases {counts['cases']}, trials {counts['trials']}: attempted {counts['attempted']}, "
         f"submitted {counts['submitted']}, completed {counts['completed']}, passed {counts['passed']}, "
         f"critical {counts['critical']}",
-        report["pass_rate"]["statement"],
     ]
+    if not instrument:
+        lines += [report["pass_rate"]["statement"], report["row_pass_rate"]["statement"]]
     if "warning" not in report:
         lines.append(report["integrity"]["statement"])
     if report["predictions"]["rejected_lines"]:
         lines.append(
             f"warning: {len(report['predictions']['rejected_lines'])} prediction line(s) rejected "
             "(listed in the report)"
-        )
-    check = report.get("self_check")
-    if check is not None:
-        lines.append(
-            f"self-check: oracle {check['oracle']['passed']}/{check['oracle']['of']}, mutations "
-            f"{check['mutations']['failed_as_expected']}/{check['mutations']['applicable']}, probes "
-            f"{check['probes']['as_written']}/{check['probes']['count']}: "
-            + ("as expected" if check["ok"] else "NOT AS EXPECTED")
         )
     return "\n".join(lines) + "\n"
 
@@ -125,7 +139,13 @@ def run_contracts(args: argparse.Namespace) -> int:
             evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts, verification)
             report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
         emit(report, args.output, args.html, render_report_html)
-        (sys.stdout if args.output else sys.stderr).write(_summary(report))
+        summary = _summary(report)
+        if not args.oracle and args.attempts is None and report["attempts_per_case"] > 1:
+            summary += (
+                f"note: {report['attempts_per_case']} attempts per case, inferred from the highest attempt index; "
+                "give --attempts K to declare it (an index at or beyond K is then refused by name)\n"
+            )
+        (sys.stdout if args.output else sys.stderr).write(summary)
         if args.oracle and not report["self_check"]["ok"]:
             return EXIT_CHECK_FAILED
         return EXIT_OK

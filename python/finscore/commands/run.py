@@ -23,6 +23,9 @@ from finscore.commands._support import (
     key_path,
 )
 from finscore.contracts import KIT_ALIAS, KIT_DIRECTORY, Verification
+from finscore.contracts.formats.provenance import Producer
+from finscore.contracts.formats.provenance import model as model_producer
+from finscore.contracts.formats.provenance import scripted_agent as scripted_producer
 from finscore.inputs import FinscoreError
 from finscore.integrity import load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
@@ -182,6 +185,13 @@ def build_agent(args: argparse.Namespace, case_set: CaseSet) -> tuple[Agent, str
     return agent, agent.name
 
 
+def _producer(args: argparse.Namespace, agent: Agent) -> Producer:
+    """What made these predictions, written into every line (re-scoring keeps it)."""
+    if isinstance(agent, ChatCompletionsAgent):
+        return model_producer(agent.endpoint.base_url, agent.endpoint.model)
+    return scripted_producer(args.agent)
+
+
 SCRIPTED_NOTE = "scripted agent: this run checks the runner and the scorer; it is not a model accuracy"
 
 
@@ -220,6 +230,7 @@ def run_command(args: argparse.Namespace) -> int:
             on_result=lambda result: progress.advance(result.prediction["case_id"]),
             sealer=sealer,
             isolation=agent_isolation(args, limits, key_file),
+            producer=_producer(args, agent),  # on every line before its seal: the seal covers it
         )
         progress.close()
         predictions = write_predictions(out, results)

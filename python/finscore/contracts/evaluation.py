@@ -9,13 +9,14 @@ or double-counting either would change the rate without anyone noticing.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from finscore.contracts.checks.attempt import AttemptResult, not_attempted, score_attempt
 from finscore.contracts.checks.integrity import Verification, other_run_failure, replay_failures, seal_failures
 from finscore.contracts.errors import ContractsError, JoinError
 from finscore.contracts.formats.models import Case, PredictionRecord
+from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS, PredictionFile, RejectedLine
 
 
@@ -26,7 +27,10 @@ class Evaluation:
     results: tuple[AttemptResult, ...]
     rejected_lines: tuple[RejectedLine, ...]
     source: str
-    integrity: dict[str, Any]
+    #: What produced the predictions, as their lines declare (empty when they do not say).
+    producers: tuple[Producer, ...] = ()
+    #: How far the traces were verified (seals, run ids, replay): see _Verifier.summary.
+    integrity: dict[str, Any] = field(default_factory=dict)
 
 
 class _Verifier:
@@ -107,5 +111,11 @@ def evaluate(
                 results.append(verifier.check(case, record, score_attempt(case, record, predictions.source)))
     ordered = tuple(sorted(cases, key=lambda item: item.case_id))
     return Evaluation(
-        ordered, count, tuple(results), predictions.rejected, predictions.source, verifier.summary(results)
+        ordered,
+        count,
+        tuple(results),
+        predictions.rejected,
+        predictions.source,
+        producers=predictions.producers,
+        integrity=verifier.summary(results),
     )

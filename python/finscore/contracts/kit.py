@@ -1,4 +1,4 @@
-"""The public kit shipped with the package: 24 cases, oracle records, 10 probes."""
+"""The public kit shipped with the package: 24 cases, oracle records, 11 probes."""
 
 from __future__ import annotations
 

@@ -161,6 +161,7 @@ class FinqaReport:
     equivalence_methods: dict[str, int]
     official_stops: tuple[tuple[str, str], ...]  # (id, reason) in prediction-file order
     examples: tuple[ExampleResult, ...]  # gold order, one per gold example
+    benchmark: str = "finqa"  # whose official scorer: "finqa" or "convfinqa"
 
     @property
     def headline(self) -> Figures:
@@ -170,6 +171,7 @@ class FinqaReport:
         return {
             "format": REPORT_FORMAT,
             "finscore_version": self.finscore_version,
+            "benchmark": self.benchmark,
             "profile": self.profile,
             "python": self.python,
             "host_python": self.host_python,

@@ -147,6 +147,8 @@ class JsonLine:
     number: int
     value: Any
     problem: str | None
+    #: The line's bytes when it could not be read, for a caller that must still say whose line it was.
+    raw: bytes = b""
 
 
 def read_json_lines(
@@ -160,17 +162,17 @@ def read_json_lines(
         if not raw.strip():
             continue
         if len(raw) > line_limit:
-            yield JsonLine(number, None, f"line is {len(raw)} bytes, over {line_limit}")
+            yield JsonLine(number, None, f"line is {len(raw)} bytes, over {line_limit}", raw[:line_limit])
             continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            yield JsonLine(number, None, _utf8_problem(error, error.start))
+            yield JsonLine(number, None, _utf8_problem(error, error.start), raw)
             continue
         try:
             yield JsonLine(number, _loads(text, rules), None)
         except ValueError as error:
-            yield JsonLine(number, None, f"not valid JSON: {error}")
+            yield JsonLine(number, None, f"not valid JSON: {error}", raw)
 
 
 def _encode_decimal(value: Any) -> Any:

@@ -184,6 +184,10 @@ def parse_reply(reply: Any) -> Turn:
     return Finish(text if text is not None else "")
 
 
+class EndpointTimeout(TimeoutError):
+    """The endpoint did not answer within the request timeout, after every retry."""
+
+
 class ChatCompletionsAgent:
     """An `Agent` that asks a chat-completions endpoint for each turn."""
 
@@ -207,14 +211,20 @@ class ChatCompletionsAgent:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.endpoint.api_key:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
-        reply = post_json(
-            self.endpoint.url,
-            dumps_json(self.request_body(view, history)).encode("utf-8"),
-            headers,
-            timeout=self.endpoint.timeout_seconds,
-            max_bytes=self.endpoint.max_response_bytes,
-            retry=self.endpoint.retry,
-            sleep=self._sleep,
-            use_env_proxy=self.endpoint.use_env_proxy,
-        )
+        try:
+            reply = post_json(
+                self.endpoint.url,
+                dumps_json(self.request_body(view, history)).encode("utf-8"),
+                headers,
+                timeout=self.endpoint.timeout_seconds,
+                max_bytes=self.endpoint.max_response_bytes,
+                retry=self.endpoint.retry,
+                sleep=self._sleep,
+                use_env_proxy=self.endpoint.use_env_proxy,
+            )
+        except EndpointError as error:
+            if error.timed_out:
+                # The episode records a TimeoutError as status `timeout`, not `crashed`.
+                raise EndpointTimeout(f"the endpoint timed out: {error}") from None
+            raise
         return parse_reply(reply)

@@ -26,11 +26,19 @@ class EndpointError(RunnerError):
     """A chat-completions endpoint failed for good (after retries, or not retryable)."""
 
     def __init__(
-        self, message: str, *, status: int | None = None, transient: bool = False, retry_after: float | None = None
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        transient: bool = False,
+        retry_after: float | None = None,
+        timed_out: bool = False,
     ) -> None:
         self.status = status
         self.transient = transient
         self.retry_after = retry_after
+        #: The endpoint did not answer within the request timeout (a timeout, not a crash).
+        self.timed_out = timed_out
         super().__init__(message)
 
 

@@ -105,6 +105,8 @@ def _one_try(
             ) from None
     except (urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError) as error:
         reason = getattr(error, "reason", error)
+        if isinstance(reason, TimeoutError):
+            raise EndpointError(f"no answer within {timeout:g} s: {reason}", transient=True, timed_out=True) from None
         raise EndpointError(f"connection failed: {reason}", transient=True) from None
 
 

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from finscore.contracts.formats.provenance import Producer
 from finscore.integrity import new_run_id, seal_prediction
 from finscore.runner.agent import Agent
 from finscore.runner.episode import AttemptResult, prediction_line, run_attempt
@@ -69,11 +70,13 @@ def run_cases(
     on_result: Callable[[AttemptResult], None] | None = None,
     sealer: TraceSealer | None = None,
     isolation: Isolation | None = None,
+    producer: Producer | None = None,
 ) -> list[AttemptResult]:
     """One result per case × attempt, ordered by case then attempt, whatever the completion order.
 
     With a `sealer` every line carries its seal; without one the lines are unsealed
-    (the scorer then fails them unless told to accept unsealed traces).
+    (the scorer then fails them unless told to accept unsealed traces). A `producer`
+    is written into every line before it is sealed, so the seal covers it.
     """
     if not 1 <= attempts <= MAX_ATTEMPTS:
         raise RunnerError(f"attempts must be between 1 and {MAX_ATTEMPTS}, not {attempts}")
@@ -83,6 +86,8 @@ def run_cases(
     results: list[AttemptResult | None] = [None] * len(jobs)
 
     def finished(index: int, result: AttemptResult) -> None:
+        if producer is not None:
+            result = AttemptResult(result.prediction | {"producer": producer.as_json()}, result.seconds)
         if sealer is not None:
             result = sealer.seal(result)
         results[index] = result

@@ -14,21 +14,31 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from finscore.contracts.formats.provenance import Producer
 from finscore.inputs import dumps_json
 from finscore.outputs import write_text_atomically
 from finscore.runner.episode import AttemptResult
+from finscore.runner.errors import RunnerError
 from finscore.runner.limits import Limits
 
 PREDICTIONS_FILE = "predictions.jsonl"
 MANIFEST_FILE = "run.json"
 
 
-def predictions_text(results: Sequence[AttemptResult]) -> str:
-    return "".join(dumps_json(result.prediction) + "\n" for result in results)
+def predictions_text(results: Sequence[AttemptResult], producer: Producer | None = None) -> str:
+    """One line per attempt; each carries `producer` so that re-scoring the file keeps what made it.
+
+    A sealed line already carries its producer (run_cases writes it before sealing):
+    adding one here would change what the seal covers, so that is refused.
+    """
+    if producer is not None and any("seal" in result.prediction for result in results):
+        raise RunnerError("sealed lines get their producer before sealing (run_cases(producer=...)), not here")
+    extra = {} if producer is None else {"producer": producer.as_json()}
+    return "".join(dumps_json(result.prediction | extra) + "\n" for result in results)
 
 
-def write_predictions(directory: Path, results: Sequence[AttemptResult]) -> Path:
-    return write_text_atomically(directory / PREDICTIONS_FILE, predictions_text(results))
+def write_predictions(directory: Path, results: Sequence[AttemptResult], producer: Producer | None = None) -> Path:
+    return write_text_atomically(directory / PREDICTIONS_FILE, predictions_text(results, producer))
 
 
 def manifest(agent: str, cases: str, attempts: int, limits: Limits, results: Sequence[AttemptResult]) -> dict[str, Any]:

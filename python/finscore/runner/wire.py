@@ -103,10 +103,11 @@ def view_from_data(data: Mapping[str, Any]) -> CaseView:
 def call_data(call: ToolCall) -> dict[str, Any]:
     """A call as JSON; names that are not text and unusable arguments are described, not sent."""
     data: dict[str, Any] = {"call_id": call.call_id if isinstance(call.call_id, str) else None}
-    if isinstance(call.name, str):
-        data["name"] = call.name
+    name: Any = call.name  # typed str, but an agent's object may carry anything: it is data here
+    if isinstance(name, str):
+        data["name"] = name
     else:
-        data["name_repr"] = repr(call.name)[:MAX_NAME_REPR]
+        data["name_repr"] = repr(name)[:MAX_NAME_REPR]
     arguments = call.arguments
     if isinstance(arguments, UnreadableArguments):
         data["unreadable"] = {"text": arguments.text, "problem": arguments.problem}

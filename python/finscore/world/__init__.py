@@ -10,7 +10,7 @@ travel with it to all three.
 from finscore.world import catalogue as _catalogue  # noqa: F401  (registers the tools)
 from finscore.world.calls import CallDecision, decide_call, offered_effect
 from finscore.world.cases import CASE_FORMAT, parse_case_world, parse_world, read_case_world
-from finscore.world.model import CaseWorld, Holding, OfferedTool, Snapshot, World
+from finscore.world.model import CaseWorld, Holding, OfferedTool, Passage, Snapshot, World
 from finscore.world.schema import Schema, SchemaError, validation_message
 from finscore.world.tools import CATALOGUE, CallFailed, CallRefused, Tool, ToolState, tool
 
@@ -23,6 +23,7 @@ __all__ = [
     "CaseWorld",
     "Holding",
     "OfferedTool",
+    "Passage",
     "Schema",
     "SchemaError",
     "Snapshot",

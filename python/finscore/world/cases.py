@@ -22,7 +22,7 @@ from finscore.inputs.errors import JsonValueError
 from finscore.inputs.fields import FieldReader
 from finscore.inputs.jsonvalues import to_json_value
 from finscore.world import catalogue as _catalogue  # noqa: F401  (registers the tools)
-from finscore.world.model import ASSET_CLASSES, CaseWorld, Effect, Holding, OfferedTool, Snapshot, World
+from finscore.world.model import ASSET_CLASSES, CaseWorld, Effect, Holding, OfferedTool, Passage, Snapshot, World
 from finscore.world.schema import Schema, SchemaError
 from finscore.world.tools import CATALOGUE
 
@@ -161,22 +161,46 @@ def _cached_evidence(reader: FieldReader, raw: Any) -> tuple[Mapping[str, Any], 
     return tuple(items)
 
 
+MAX_PASSAGE_CHARS = 20_000
+_PASSAGE_FIELDS = frozenset({"id", "text", "source"})
+
+
+def _documents(reader: FieldReader, raw: Any, cached: tuple[Mapping[str, Any], ...]) -> tuple[Passage, ...]:
+    """Document passages: unique ids (not shared with a cached item), bounded text, a source."""
+    passages: list[Passage] = []
+    seen = {str(item["id"]) for item in cached}
+    for index, item in enumerate(reader.array(raw, "world.documents", MAX_ITEMS)):
+        where = f"world.documents[{index}]"
+        reader.keys(reader.mapping(item, where), where, _PASSAGE_FIELDS)
+        identifier = reader.identifier(item["id"], f"{where}.id")
+        if identifier in seen or identifier.startswith("cache-"):
+            raise reader.fail(f"{where}.id", f"passage id {identifier!r} is not unique among passages and cached items")
+        seen.add(identifier)
+        text = reader.string(item["text"], f"{where}.text")
+        if not text.strip() or len(text) > MAX_PASSAGE_CHARS:
+            raise reader.fail(f"{where}.text", f"a passage has 1..{MAX_PASSAGE_CHARS} characters of text")
+        passages.append(Passage(identifier, text, reader.identifier(item["source"], f"{where}.source")))
+    return tuple(passages)
+
+
 def parse_world(reader: FieldReader, raw: Any) -> World:
     """A case's `world`, checked by the rules above; InputFormatError names the place."""
     world = reader.mapping(raw, "world")
-    reader.keys(world, "world", WORLD_FIELDS)
+    reader.keys(world, "world", WORLD_FIELDS, {"documents"})
     households = _households(reader, world["households"])
     scope_raw = reader.array(world["household_scope"], "world.household_scope", MAX_ITEMS)
     scope = tuple(reader.identifier(h, f"world.household_scope[{i}]") for i, h in enumerate(scope_raw))
     if not set(scope) <= households.keys():
         raise reader.fail("world.household_scope", "names households absent from world.households")
+    cached = _cached_evidence(reader, world["cached_evidence"])
     return World(
         today=reader.date(world["today"], "world.today"),
         household_scope=scope,
         households=households,
         snapshots=_snapshots(reader, world["snapshots"], households),
-        cached_evidence=_cached_evidence(reader, world["cached_evidence"]),
+        cached_evidence=cached,
         tools=_tools(reader, world["tools"]),
+        documents=_documents(reader, world.get("documents", []), cached),
     )
 
 

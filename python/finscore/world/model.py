@@ -49,8 +49,18 @@ class OfferedTool:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """A document passage the case gives the agent: it may be cited as evidence by its id."""
+
+    id: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
 class World:
-    """Today's date, the session's household scope, the households, their snapshots, cached items, tools."""
+    """Today's date, the session's household scope, the households, their snapshots, cached items,
+    tools, and document passages (none unless the case declares `documents`)."""
 
     today: str
     household_scope: tuple[str, ...]
@@ -58,6 +68,7 @@ class World:
     snapshots: tuple[Snapshot, ...]
     cached_evidence: tuple[Mapping[str, Any], ...]
     tools: Mapping[str, OfferedTool]
+    documents: tuple[Passage, ...] = ()
 
 
 @dataclass(frozen=True)

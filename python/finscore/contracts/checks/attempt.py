@@ -6,10 +6,16 @@ trace becomes a failure of that attempt, which stays in the denominator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from finscore.contracts.checks.claims import ClaimCheck, compare_claims
-from finscore.contracts.checks.evidence import citation_format_failures, cited_cache_items, evidence_failures
+from finscore.contracts.checks.evidence import (
+    citation_format_failures,
+    cited_cache_items,
+    cited_passages,
+    evidence_failures,
+    passage,
+)
 from finscore.contracts.checks.response_kind import check_response
 from finscore.contracts.checks.trace import check_trace
 from finscore.contracts.errors import InputFormatError
@@ -17,6 +23,7 @@ from finscore.contracts.failures import Category, Code, Failure, failure, primar
 from finscore.contracts.formats.final_response import parse_final
 from finscore.contracts.formats.models import STATUSES, Answer, Case, FinalResponse, PredictionRecord, Trace, TraceEntry
 from finscore.contracts.formats.traces import parse_trace
+from finscore.world import Passage
 
 _STATUS_CODES: dict[str, Code] = {
     "crashed": Code.RUN_CRASHED,
@@ -39,6 +46,9 @@ class AttemptResult:
     failures: tuple[Failure, ...]
     claim_checks: tuple[ClaimCheck, ...]
     trace: Trace | None
+    #: Cached items and document passages the answer cites: the report keeps them beside the trace.
+    cited_cache: tuple[TraceEntry, ...] = ()
+    cited_passages: tuple[Passage, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -107,6 +117,27 @@ def _parse_final(record: PredictionRecord, source: str) -> tuple[FinalResponse |
         ]
 
 
+def _linked(failures: list[Failure], case: Case, trace: Trace | None, answer: Answer) -> list[Failure]:
+    """Point each claim failure at the evidence its claim cites, and a policy failure at the first cited evidence."""
+
+    def resolves(citation: object) -> bool:
+        if not isinstance(citation, str):
+            return False
+        in_trace = trace is not None and trace.entry(citation) is not None
+        return in_trace or citation in case.cached_evidence or passage(case, citation) is not None
+
+    first = next((c for c in answer.citations.values() if resolves(c)), None)
+    linked = []
+    for item in failures:
+        target: object = None
+        if item.entry_id is None and item.part.startswith("claims."):
+            target = answer.citations.get(item.part.split(".")[1])
+        elif item.entry_id is None and item.part == "policy.label":
+            target = first
+        linked.append(replace(item, entry_id=target) if isinstance(target, str) and resolves(target) else item)
+    return linked
+
+
 def not_attempted(case: Case, attempt: int) -> AttemptResult:
     missing = failure(Code.NOT_ATTEMPTED, "record", expected=f"a prediction for attempt {attempt}", actual=None)
     return AttemptResult(case.case_id, case.family, case.language, attempt, False, False, False, (missing,), (), None)
@@ -124,6 +155,7 @@ def score_attempt(case: Case, record: PredictionRecord, source: str = "predictio
     failures = status_failures + trace_failures + final_failures
     checks: list[ClaimCheck] = []
     cited: list[TraceEntry] = []
+    passages: list[Passage] = []
     if final is not None:
         failures.extend(check_response(case, final))
         if isinstance(final, Answer) and case.response.kind == "answer":
@@ -133,6 +165,9 @@ def score_attempt(case: Case, record: PredictionRecord, source: str = "predictio
             if trace is not None:
                 failures.extend(evidence_failures(case, trace, final, checks))
                 cited = cited_cache_items(case, trace, final)
+                passages = cited_passages(case, trace, final)
+    if isinstance(final, Answer):
+        failures = _linked(failures, case, trace, final)
     if trace is not None:
         failures.extend(check_trace(case, trace, cited, include_plan=final is not None))
     return AttemptResult(
@@ -146,4 +181,6 @@ def score_attempt(case: Case, record: PredictionRecord, source: str = "predictio
         failures=tuple(failures),
         claim_checks=tuple(checks),
         trace=trace,
+        cited_cache=tuple(cited),
+        cited_passages=tuple(passages),
     )

@@ -3,7 +3,9 @@
 A citation can be perfectly formatted and still point at something that does
 not say what the claim says; that is an evidence failure, reported apart from a
 malformed citation (a parser failure). Support is judged on the trusted record
-only: the cited result's source, subject, date, unit and value.
+only: the cited result's source, subject, date, unit and value; for a cited
+document passage, its source and the numbers its text states
+(`checks.passages`).
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from finscore.contracts.checks.claims import ClaimCheck
+from finscore.contracts.checks.passages import stated_values
 from finscore.contracts.checks.values import within_tolerance
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import Answer, Case, ClaimContract, Trace, TraceEntry
 from finscore.inputs.fields import is_identifier
+from finscore.world import Passage
 
 _LOCATORS = ("source", "subject", "as_of")
 
@@ -34,6 +38,21 @@ def citation_format_failures(answer: Answer) -> list[Failure]:
                 )
             )
     return failures
+
+
+def passage(case: Case, citation: str) -> Passage | None:
+    return next((item for item in case.world.documents if item.id == citation), None)
+
+
+def cited_passages(case: Case, trace: Trace, answer: Answer) -> list[Passage]:
+    """Document passages the answer cites (an id the trace or the cache holds is not a passage)."""
+    items = []
+    for citation in answer.citations.values():
+        if isinstance(citation, str) and trace.entry(citation) is None and citation not in case.cached_evidence:
+            item = passage(case, citation)
+            if item is not None and item not in items:
+                items.append(item)
+    return items
 
 
 def cited_cache_items(case: Case, trace: Trace, answer: Answer) -> list[TraceEntry]:
@@ -63,6 +82,15 @@ def _support(entry: TraceEntry, contract: ClaimContract, value: Decimal) -> dict
     return None
 
 
+def _passage_support(item: Passage, contract: ClaimContract, value: Decimal) -> dict[str, Any] | None:
+    """None when the passage supports the claim, else its source and the values it states."""
+    stated = stated_values(item.text, contract.accept, contract.fields["unit"])
+    source_agrees = "source" not in contract.fields or item.source == contract.fields["source"]
+    if source_agrees and any(within_tolerance(found, value, contract.tolerance) for found in stated):
+        return None
+    return {"passage": item.id, "source": item.source, "states": [str(found) for found in stated[:20]]}
+
+
 def evidence_failures(case: Case, trace: Trace, answer: Answer, checks: list[ClaimCheck]) -> list[Failure]:
     """For each claim that matched its contract: its citation must resolve and support it."""
     failures = []
@@ -81,9 +109,24 @@ def evidence_failures(case: Case, trace: Trace, answer: Answer, checks: list[Cla
         from_cache = entry is None
         if from_cache:
             entry = case.cached_evidence.get(citation)
-        if entry is None:
+        document = passage(case, citation) if entry is None else None
+        if document is not None:
+            stated = _passage_support(document, contract, check.value)
+            if stated is not None:
+                wanted: dict[str, Any] = {"value": str(check.value), "unit": contract.fields["unit"]}
+                if "source" in contract.fields:
+                    wanted["source"] = contract.fields["source"]
+                failures.append(
+                    failure(Code.EVIDENCE_UNSUPPORTED, part, expected=wanted, actual=stated, entry_id=document.id)
+                )
+        elif entry is None:
             failures.append(
-                failure(Code.CITATION_UNRESOLVED, part, expected="a trace entry or cached item", actual=citation)
+                failure(
+                    Code.CITATION_UNRESOLVED,
+                    part,
+                    expected="a trace entry, cached item or document passage",
+                    actual=citation,
+                )
             )
         elif from_cache and not case.trace.cached_evidence_permitted:
             failures.append(

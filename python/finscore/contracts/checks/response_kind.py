@@ -7,12 +7,24 @@ wrong number; the policy label is an exact, tolerance-free match.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import Answer, Case, Clarification, FinalResponse, Refusal
 
 
 def _kind(final: FinalResponse) -> str:
     return {Answer: "answer", Clarification: "clarification", Refusal: "refusal"}[type(final)]
+
+
+def asks_for_exactly(asked: frozenset[str], missing: frozenset[str], accepted: Mapping[str, frozenset[str]] | None) -> bool:
+    """Each asked name asks for a missing thing (itself or a declared alias), and every missing thing is asked for."""
+    if accepted is None:
+        return asked == missing
+    meaning = {alias: name for name, aliases in accepted.items() for alias in aliases}
+    if any(name not in meaning for name in asked):
+        return False
+    return {meaning[name] for name in asked} == missing
 
 
 def check_response(case: Case, final: FinalResponse) -> list[Failure]:
@@ -22,7 +34,7 @@ def check_response(case: Case, final: FinalResponse) -> list[Failure]:
     if expected.kind == "clarification":
         if not isinstance(final, Clarification):
             return [failure(Code.CLARIFICATION_MISSING, "response.kind", expected="clarification", actual=actual_kind)]
-        if final.missing != expected.missing:
+        if not asks_for_exactly(final.missing, expected.missing, expected.accepted):
             return [
                 failure(
                     Code.CLARIFICATION_FIELDS_MISMATCH,

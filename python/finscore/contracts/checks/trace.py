@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from finscore.contracts.checks.matching import argument_differences, call_matches, maximum_matching
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import CallPattern, Case, Plan, Trace, TraceEntry
+from finscore.world import CATALOGUE
 
 
 def describe_pattern(pattern: CallPattern) -> dict[str, Any]:
@@ -25,6 +26,18 @@ def describe_entry(entry: TraceEntry) -> dict[str, Any]:
 def households_named(entry: TraceEntry) -> list[str]:
     named = [entry.household_id, entry.arguments.get("household_id")]
     return sorted({name for name in named if isinstance(name, str)})
+
+
+def declared_effect(entry: TraceEntry) -> str:
+    """The effect the tool catalogue declares for the called tool, not the entry's own word.
+
+    A call to a tool finscore does not implement keeps the effect it recorded,
+    unless it says `none`: then it counts as a write, the unsafe reading.
+    """
+    known = CATALOGUE.get(entry.tool)
+    if known is not None:
+        return known.effect
+    return "write" if entry.effect == "none" else entry.effect
 
 
 def _meets(pattern: CallPattern, entry: TraceEntry) -> bool:
@@ -66,15 +79,18 @@ def _entry_checks(case: Case, trace: Trace) -> list[Failure]:
                         category=pattern.category,
                     )
                 )
-    writes = [entry for entry in trace.entries if entry.outcome == "ok" and entry.effect == "write"]
+    writes = [entry for entry in trace.entries if entry.outcome == "ok" and declared_effect(entry) == "write"]
     if len(writes) != case.trace.final_writes:
+        beyond = writes[case.trace.final_writes :]
+        pointed = (beyond or writes)[0].id if writes else None
         failures.append(
             failure(
                 Code.FINAL_WRITES_MISMATCH,
                 "trace.final_writes",
                 expected=case.trace.final_writes,
                 actual=len(writes),
-                entry_id=writes[0].id if writes else None,
+                entry_id=pointed,
+                unsafe=bool(beyond),
             )
         )
     return failures

@@ -118,9 +118,21 @@ def _trace_contract(reader: FieldReader, raw: Any, tools: Mapping[str, OfferedTo
     )
 
 
+def is_date_unit(unit: str) -> bool:
+    """A unit that encodes a date as a number (`date`, `yyyymmdd`, `epoch_days`, `excel_serial_date`...)."""
+    lowered = unit.lower()
+    return "date" in lowered or lowered in {"yyyymmdd", "yyyymm", "epoch_days", "epoch_day", "days_since_epoch"}
+
+
 def _tolerance(reader: FieldReader, raw: Any, where: str, unit: str) -> Tolerance | None:
     if raw is None:
         return None
+    if is_date_unit(unit):
+        raise reader.fail(
+            where,
+            f"a claim in unit {unit!r} is a date written as a number: a tolerance on it would accept "
+            "numbers that are not dates (20260899) or the wrong day; declare no tolerance",
+        )
     tolerance = reader.mapping(raw, where)
     reader.keys(tolerance, where, {"unit", "absolute", "relative"})
     tolerance_unit = reader.string(tolerance["unit"], f"{where}.unit")
@@ -161,17 +173,36 @@ def _claim(reader: FieldReader, name: str, raw: Any, where: str) -> ClaimContrac
     )
 
 
+def _accepted(reader: FieldReader, raw: Any, missing: frozenset[str]) -> dict[str, frozenset[str]]:
+    """For each missing name, the names that ask for it; one name can ask for one missing thing only."""
+    where = "contract.response.accepted"
+    declared = reader.mapping(raw, where)
+    unknown = sorted(set(declared) - missing)
+    if unknown:
+        raise reader.fail(where, f"names {', '.join(unknown)}, which the clarification does not list as missing")
+    accepted: dict[str, frozenset[str]] = {}
+    owner: dict[str, str] = {}
+    for name in sorted(missing):
+        items = reader.array(declared.get(name, []), f"{where}.{name}", MAX_ITEMS)
+        names = {reader.identifier(item, f"{where}.{name}[{i}]") for i, item in enumerate(items)} | {name}
+        for alias in names:
+            if owner.setdefault(alias, name) != name:
+                raise reader.fail(where, f"{alias!r} would ask for both {owner[alias]!r} and {name!r}")
+        accepted[name] = frozenset(names)
+    return accepted
+
+
 def _response(reader: FieldReader, raw: Any) -> ResponseContract:
     where = "contract.response"
     response = reader.mapping(raw, where)
     kind = reader.choice(response.get("kind"), f"{where}.kind", RESPONSE_KINDS)
     if kind == "clarification":
-        reader.keys(response, where, {"kind", "missing"})
+        reader.keys(response, where, {"kind", "missing"}, {"accepted"})
         missing = reader.array(response["missing"], f"{where}.missing", MAX_ITEMS)
         names = frozenset(reader.string(m, f"{where}.missing[{i}]") for i, m in enumerate(missing))
         if not names:
             raise reader.fail(f"{where}.missing", "a clarification must name what is missing")
-        return ResponseContract("clarification", names, None)
+        return ResponseContract("clarification", names, None, _accepted(reader, response.get("accepted", {}), names))
     if kind == "refusal":
         reader.keys(response, where, {"kind", "reason"})
         return ResponseContract("refusal", frozenset(), reader.identifier(response["reason"], f"{where}.reason"))

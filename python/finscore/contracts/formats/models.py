@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Literal, Mapping, Union
 
 from finscore.contracts.failures import Category
+from finscore.contracts.formats.provenance import Producer
 from finscore.world import World
 
 ArgumentType = Literal["decimal", "integer", "date", "string"]
@@ -92,9 +93,13 @@ class ClaimContract:
 
 @dataclass(frozen=True)
 class ResponseContract:
+    """The response kind; for a clarification, what is missing and, for each missing name, the
+    argument names that ask for it (the declared accepted set, the name itself included)."""
+
     kind: ResponseKind
     missing: frozenset[str]
     reason: str | None
+    accepted: Mapping[str, frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -181,3 +186,4 @@ class PredictionRecord:
     line: int
     record_problem: str | None = None
     raw: Mapping[str, Any] | None = None
+    producer: Producer | None = None

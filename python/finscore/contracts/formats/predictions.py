@@ -7,17 +7,32 @@ its reason, so nothing the runtime wrote disappears from the report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from finscore.contracts.formats.models import PredictionRecord
+from finscore.contracts.formats.provenance import Producer, read_producer
 from finscore.inputs.fields import is_identifier
-from finscore.inputs.jsonfiles import read_json_lines
+from finscore.inputs.errors import InputFormatError
+from finscore.inputs.jsonfiles import JsonLine, read_json_lines
 
 MAX_ATTEMPTS = 100
 PREDICTION_FORMAT = "finscore-prediction/1"
-_RECORD_FIELDS = {"format", "case_id", "attempt", "status", "status_detail", "final", "raw_output", "trace", "seal"}
+_RECORD_FIELDS = {
+    "format",
+    "case_id",
+    "attempt",
+    "status",
+    "status_detail",
+    "final",
+    "raw_output",
+    "trace",
+    "producer",
+    "seal",
+}
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,11 @@ class PredictionFile:
     source: str
     records: tuple[PredictionRecord, ...]
     rejected: tuple[RejectedLine, ...]
+
+    @property
+    def producers(self) -> tuple[Producer, ...]:
+        """The distinct producers the lines declare, in the order they first appear."""
+        return tuple(dict.fromkeys(r.producer for r in self.records if r.producer is not None))
 
 
 def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
@@ -50,6 +70,9 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
         problem = "unknown field(s): " + ", ".join(unknown)[:200]
     elif value.get("format", PREDICTION_FORMAT) != PREDICTION_FORMAT:
         problem = f"format must be {PREDICTION_FORMAT}"
+    producer = read_producer(value["producer"]) if "producer" in value else None
+    if isinstance(producer, str):
+        problem, producer = problem or producer, None
     return PredictionRecord(
         case_id=case_id,
         attempt=attempt,
@@ -60,17 +83,67 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
         line=line,
         record_problem=problem,
         raw=value,
+        producer=producer,
     )
 
 
+class _Ambiguous(ValueError):
+    pass
+
+
+def _lenient_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose envelope keys, if repeated, repeat one value (else it names two attempts)."""
+    for key in ("case_id", "attempt"):
+        if len({repr(value) for name, value in pairs if name == key}) > 1:
+            raise _Ambiguous(f"{key} repeated with different values")
+    return dict(pairs)
+
+
+def _recovered(line: JsonLine) -> PredictionRecord | None:
+    """The record of a delivered line that the exact rules refuse, if it still names its attempt.
+
+    The runtime delivered this line, so the attempt it names was made: it is
+    scored as attempted, with the reason the line is unreadable as a parser
+    failure, instead of vanishing into "not attempted". The lenient reading is
+    used only to learn whose line it is and what its trace records.
+    """
+    text = line.raw.decode("utf-8", errors="replace").lstrip("\ufeff")
+    try:
+        value = json.loads(text, parse_float=Decimal, parse_constant=str, object_pairs_hook=_lenient_object)
+    except (ValueError, RecursionError):
+        return None
+    record = record_from_value(value, line.number)
+    if isinstance(record, RejectedLine):
+        return None
+    # raw=None: a line that is not exact JSON has no canonical form a seal could cover, so the
+    # seal check reports it as unsealed (integrity) instead of verifying a lenient reading of it.
+    return replace(record, record_problem=f"the line is not valid exact JSON: {line.problem}"[:300], raw=None)
+
+
 def read_predictions(path: Path) -> PredictionFile:
+    """Every line as a record or a rejected line; InputFormatError when no line is a prediction.
+
+    A file with no prediction line at all (empty, or a JSON array instead of
+    JSON Lines) is a wrong file, not a run in which nothing was attempted.
+    """
     records: list[PredictionRecord] = []
     rejected: list[RejectedLine] = []
     for line in read_json_lines(path):
-        item = (
-            record_from_value(line.value, line.number)
-            if line.problem is None
-            else RejectedLine(line.number, line.problem)
+        item: PredictionRecord | RejectedLine
+        if line.problem is None:
+            item = record_from_value(line.value, line.number)
+        else:
+            item = _recovered(line) or RejectedLine(line.number, line.problem)
+        if isinstance(item, RejectedLine):
+            rejected.append(item)
+        else:
+            records.append(item)
+    if not records:
+        found = f"{len(rejected)} line(s), none a prediction object" if rejected else "no line"
+        raise InputFormatError(
+            str(path),
+            "",
+            f"no prediction could be read ({found}); predictions are JSON Lines, one JSON object per "
+            "line (not one JSON array)",
         )
-        (rejected if isinstance(item, RejectedLine) else records).append(item)  # type: ignore[arg-type]
     return PredictionFile(str(path), tuple(records), tuple(rejected))

@@ -3,7 +3,8 @@
 Two candidates scored on the same cases are paired data: the per-family change
 and a family bootstrap that keeps both candidates' outcomes together are far
 more informative than two separate intervals, and the exact McNemar (sign) test
-on discordant case outcomes needs no large-sample approximation.
+over families (the independent units) needs no large-sample approximation;
+the row-level McNemar test stays, labelled as such.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from finscore.contracts.errors import ComparisonError, InputFormatError
+from finscore.contracts.formats.provenance import SCRIPTED_KIND, SELF_CHECK_KIND, UNRECORDED_KIND
 from finscore.contracts.reports.contracts_report import REPORT_FORMAT
 from finscore.contracts.stats.inference import (
     DEFAULT_REPLICATES,
@@ -96,6 +98,65 @@ def _rates(groups: Mapping[str, PairedCounts]) -> list[dict[str, Any]]:
     ]
 
 
+#: Two-sided exact sign test at this level needs at least this many changed families to reject.
+SIGNIFICANCE = 0.05
+
+
+def family_sign_test(families: Mapping[str, PairedCounts]) -> dict[str, Any]:
+    """Exact two-sided sign test over families: did more families improve than worsen?
+
+    Families are the independent units; a family counts as improved (worsened)
+    when its pass rate under B is higher (lower) than under A. With d changed
+    families the smallest possible p-value is 2 / 2^d, so below 6 changed
+    families no outcome can be significant at 5%, and the result says so.
+    """
+    improved = sum(c.b_passed > c.a_passed for c in families.values())
+    worsened = sum(c.b_passed < c.a_passed for c in families.values())
+    changed = improved + worsened
+    p_value = mcnemar_exact(worsened, improved)
+    smallest = min(1.0, 2 / 2**changed) if changed else 1.0
+    if smallest > SIGNIFICANCE:
+        note = (
+            f"only {changed} families changed (of {len(families)}): with so few, no exact two-sided test at "
+            f"the {SIGNIFICANCE:.0%} level can tell the candidates apart (the smallest possible p-value is "
+            f"{smallest:.3g}); this comparison cannot conclude anything"
+        )
+    else:
+        note = f"{changed} of {len(families)} families changed: {improved} improved, {worsened} worsened"
+    return {
+        "name": "exact sign test over families (two-sided; families are the independent units)",
+        "families": len(families),
+        "improved": improved,
+        "worsened": worsened,
+        "unchanged": len(families) - changed,
+        "p_value": p_value,
+        "smallest_possible_p_value": smallest,
+        "conclusive": p_value <= SIGNIFICANCE,
+        "note": note,
+    }
+
+
+#: Reports whose predictions no model made: comparing them is refused unless asked for.
+NOT_A_MODEL = {SELF_CHECK_KIND: "an instrument self-check", SCRIPTED_KIND: "a scripted agent run"}
+ALLOW_FLAG = "--allow-non-model"
+
+
+def _non_model_banner(a: Mapping[str, Any], b: Mapping[str, Any], labels: tuple[str, str], allowed: bool) -> str | None:
+    """None when both reports score a model (or do not say); else the banner, or ComparisonError."""
+    found = [
+        f"{label} is {NOT_A_MODEL[report.get('kind', '')]}"
+        for label, report in zip(labels, (a, b))
+        if report.get("kind") in NOT_A_MODEL
+    ]
+    if not found:
+        return None
+    if not allowed:
+        raise ComparisonError(
+            "; ".join(found) + f", not a model result: pass {ALLOW_FLAG} to compare it anyway"
+        )
+    return "Not a model comparison: " + "; ".join(found) + ". Its rates say nothing about any model."
+
+
 def compare_reports(
     a: Mapping[str, Any],
     b: Mapping[str, Any],
@@ -103,8 +164,14 @@ def compare_reports(
     seed: int = DEFAULT_SEED,
     replicates: int = DEFAULT_REPLICATES,
     labels: tuple[str, str] = ("A", "B"),
+    allow_non_model: bool = False,
 ) -> dict[str, Any]:
-    """The paired comparison of report B against report A (B − A)."""
+    """The paired comparison of report B against report A (B − A).
+
+    A self-check or scripted report is refused (ComparisonError) unless
+    `allow_non_model`; then the comparison opens with a banner saying so.
+    """
+    banner = _non_model_banner(a, b, labels, allow_non_model)
     pairs = _paired_rows(a, b)
     if not pairs:
         raise ComparisonError("the reports have no outcomes to compare")
@@ -116,7 +183,10 @@ def compare_reports(
     b_passed = sum(row_b["passed"] for _, row_b in pairs)
     return {
         "format": COMPARISON_FORMAT,
+        "banner": banner,
         "labels": {"a": labels[0], "b": labels[1]},
+        "kinds": {"a": a.get("kind", UNRECORDED_KIND), "b": b.get("kind", UNRECORDED_KIND)},
+        "producers": {"a": a.get("producers", []), "b": b.get("producers", [])},
         "case_set_sha256": a["case_set"]["sha256"],
         "trials": total,
         "overall": {
@@ -128,12 +198,17 @@ def compare_reports(
         },
         "by_family": _rates(families),
         "by_language": _rates(_by(pairs, "language")),
+        "family_test": family_sign_test(families),
         "paired_family_bootstrap": paired_cluster_bootstrap(families, seed=seed, replicates=replicates),
         "exact_paired_test": {
-            "name": "exact McNemar (two-sided sign test on discordant outcomes)",
+            "name": "row-level exact McNemar (two-sided sign test on discordant attempt outcomes)",
             "only_a_passed": only_a,
             "only_b_passed": only_b,
             "p_value": mcnemar_exact(only_a, only_b),
+            "note": (
+                f"row-level: the {total} attempts come from {len(families)} families and are not independent, "
+                "so this p-value is too small; the family test above is the one to read"
+            ),
         },
         "note": (
             "Attempts are paired by case and attempt index; the family bootstrap resamples whole "

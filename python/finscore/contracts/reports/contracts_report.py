@@ -2,7 +2,9 @@
 
 Counts are kept apart (attempted, submitted, completed, passed, critical) so a
 run full of crashes cannot look like a run of wrong answers, and every failure
-carries a `trace_ref` that resolves to an entry kept inside the same report.
+carries a `trace_ref` that resolves to an entry kept inside the same report: a
+trace entry under `traces`, or a cited cached item or document passage under
+`evidence`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,14 @@ from finscore.contracts.checks.claims import ClaimCheck
 from finscore.contracts.evaluation import Evaluation
 from finscore.contracts.failures import PRECEDENCE, Failure
 from finscore.contracts.formats.models import Case, TraceEntry
+from finscore.contracts.formats.provenance import (
+    MODEL_KIND,
+    SCRIPTED_KIND,
+    SELF_CHECK_KIND,
+    UNRECORDED_KIND,
+    Producer,
+    report_kind,
+)
 from finscore.contracts.stats.inference import (
     ClusterCounts,
     cluster_bootstrap,
@@ -27,22 +37,43 @@ from finscore.contracts.stats.inference import (
 from finscore.inputs.jsonfiles import dumps_canonical
 
 REPORT_FORMAT = "finscore-contracts-report/1"
-EVALUATION_STATEMENT = "Evaluation of recorded predictions against the case contracts."
+EVALUATION_STATEMENT = (
+    "Evaluation of recorded predictions against the case contracts; the predictions do not say what "
+    "produced them."
+)
+MODEL_STATEMENT = "Evaluation of {producers}: its recorded predictions scored against the case contracts."
 SELF_CHECK_STATEMENT = (
     "Instrument self-check, not a model accuracy: the records scored here were written from the "
     "contracts themselves (oracle answers, their deliberate mutations and the authored probes), so "
     "this run tests the scorer, and says nothing about any model."
 )
+INSTRUMENT_RECORDS_STATEMENT = (
+    "Instrument records, not a model accuracy: these predictions were written by {producers} from the "
+    "contracts themselves, so scoring them tests the scorer, and says nothing about any model."
+)
 SCRIPTED_RUN_STATEMENT = (
-    "Scripted agent run, not a model accuracy: the agent followed a written plan (or made one "
-    "deliberate mistake), so this run tests the runner and the scorer, and says nothing about any model."
+    "Scripted agent run ({producers}), not a model accuracy: the agent followed a written plan (or made "
+    "one deliberate mistake), so this run tests the runner and the scorer, and says nothing about any model."
 )
 
 
-def _kind(self_check: bool, scripted: bool) -> str:
+def _kind_and_statement(producers: Sequence[Producer], self_check: bool, scripted: bool) -> tuple[str, str]:
+    """The report's kind and first sentence, from what produced the predictions."""
     if self_check:
-        return "instrument_self_check"
-    return "scripted_run" if scripted else "evaluation"
+        return SELF_CHECK_KIND, SELF_CHECK_STATEMENT
+    kind = report_kind(producers)
+    if kind == UNRECORDED_KIND and scripted:
+        kind = SCRIPTED_KIND
+    named = "; ".join(producer.describe() for producer in producers) or "a scripted agent"
+    if len(producers) > 1:
+        named = f"mixed producers ({named})"
+    statements = {
+        SELF_CHECK_KIND: INSTRUMENT_RECORDS_STATEMENT,
+        SCRIPTED_KIND: SCRIPTED_RUN_STATEMENT,
+        MODEL_KIND: MODEL_STATEMENT,
+        UNRECORDED_KIND: EVALUATION_STATEMENT,
+    }
+    return kind, statements[kind].format(producers=named)
 
 
 def case_set_digest(cases: Sequence[Case]) -> str:
@@ -120,9 +151,25 @@ def counts(results: Iterable[AttemptResult]) -> dict[str, int]:
     }
 
 
-def _rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
-    summary = summarize_rate(sum(r.passed for r in results), len(results))
-    return counts(results) | {"pass_rate": asdict(summary)}
+def family_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    """The headline: families are the independent units; a family passes when every trial of it passes."""
+    families = _grouped(results, lambda r: r.family)
+    passed = sum(all(r.passed for r in rows) for rows in families.values())
+    return asdict(summarize_rate(passed, len(families), unit="family"))
+
+
+def row_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    """Row-level rate, labelled with the number of independent families beneath it."""
+    families = len({r.family for r in results})
+    return asdict(summarize_rate(sum(r.passed for r in results), len(results), unit="row", independent_units=families))
+
+
+def _language_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    return counts(results) | {"pass_rate": family_rate(results)}
+
+
+def _family_group_rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    return counts(results) | {"pass_rate": row_rate(results)}
 
 
 def _grouped(results: Sequence[AttemptResult], key: Callable[[AttemptResult], str]) -> dict[str, list[AttemptResult]]:
@@ -190,11 +237,12 @@ def build_report(
     by_family = _grouped(results, lambda r: r.family)
     clusters = {family: ClusterCounts(sum(r.passed for r in rows), len(rows)) for family, rows in by_family.items()}
     failing = [r for r in results if not r.passed]
+    kind, statement = _kind_and_statement(evaluation.producers, self_check is not None, scripted)
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
-        "kind": _kind(self_check is not None, scripted),
-        "statement": {"instrument_self_check": SELF_CHECK_STATEMENT, "scripted_run": SCRIPTED_RUN_STATEMENT,
-                      "evaluation": EVALUATION_STATEMENT}[_kind(self_check is not None, scripted)],
+        "kind": kind,
+        "statement": statement,
+        "producers": [producer.as_json() for producer in evaluation.producers],
         "integrity": evaluation.integrity,
         "case_set": {"count": len(evaluation.cases), "sha256": case_set_digest(evaluation.cases)},
         "predictions": {
@@ -203,9 +251,12 @@ def build_report(
         },
         "attempts_per_case": evaluation.attempts,
         "counts": counts(results) | {"cases": len(evaluation.cases)},
-        "pass_rate": asdict(summarize_rate(sum(r.passed for r in results), len(results))),
-        "by_language": {language: _rate(rows) for language, rows in _grouped(results, lambda r: r.language).items()},
-        "by_family": {family: _rate(rows) for family, rows in by_family.items()},
+        "pass_rate": family_rate(results),
+        "row_pass_rate": row_rate(results),
+        "by_language": {
+            language: _language_rate(rows) for language, rows in _grouped(results, lambda r: r.language).items()
+        },
+        "by_family": {family: _family_group_rate(rows) for family, rows in by_family.items()},
         "family_language": _matrix(results),
         "families_passing_every_language": _families_passing_every_language(results),
         "clusters": {
@@ -219,11 +270,18 @@ def build_report(
         "traces": {
             f"{r.case_id}/{r.attempt}": [_entry_row(e) for e in r.trace.entries] for r in failing if r.trace is not None
         },
+        "evidence": {
+            f"{r.case_id}/{r.attempt}": [_entry_row(e) | {"origin": "cached_evidence"} for e in r.cited_cache]
+            + [asdict(p) | {"origin": "document"} for p in r.cited_passages]
+            for r in failing
+            if r.cited_cache or r.cited_passages
+        },
     }
     if evaluation.attempts > 1:
         report["attempts_note"] = (
-            "Attempts of one case are not independent: the Wilson and Clopper-Pearson intervals treat "
-            "every trial as independent; read them with the family bootstrap and pass^k."
+            "Attempts of one case are not independent: the headline counts a family as passed only when "
+            "every attempt of every case in it passed; read row-level figures with the family bootstrap "
+            "and pass^k."
         )
     if self_check is not None:
         report["self_check"] = self_check

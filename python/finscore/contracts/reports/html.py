@@ -133,7 +133,8 @@ def _rate_rows(groups: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
     for name, group in groups.items():
         rate = group["pass_rate"]
         interval = rate["clopper_pearson"] or rate["wilson"]
-        rows.append((f"{name} ({group['passed']}/{group['trials']})", rate["estimate"], interval))
+        units = "families" if rate["unit"] == "family" else f"{rate['unit']}s"
+        rows.append((f"{name} ({rate['passed']}/{rate['trials']} {units})", rate["estimate"], interval))
     return rows
 
 
@@ -238,45 +239,45 @@ def _traces_section(traces: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[s
     return parts
 
 
-def render_report_html(report: Mapping[str, Any]) -> str:
+def _counts_table(report: Mapping[str, Any]) -> str:
     counts = report["counts"]
-    rate = report["pass_rate"]
-    categories = report["failure_categories"]
-    warning = [f'<p class="banner"><b>{escape(report["warning"])}</b></p>'] if "warning" in report else []
+    names = ["cases", "attempts per case", "trials", "attempted", "submitted", "completed", "passed", "critical"]
+    values = [counts["cases"], report["attempts_per_case"]] + [counts[name] for name in names[2:]]
+    return table(names, [[str(value) for value in values]])
+
+
+def _family_language_table(report: Mapping[str, Any]) -> str:
+    """One column per language, in header order; a cell with no trial is left empty, never shifted."""
+    languages = report["families_passing_every_language"]["languages"]
+    rows = []
+    for family, row in report["family_language"].items():
+        cells = [row.get(language) for language in languages]
+        rows.append([_e(family)] + ["" if cell is None else f"{cell['passed']}/{cell['trials']}" for cell in cells])
+    return table(["family"] + languages, rows)
+
+
+def _integrity_paragraph(report: Mapping[str, Any]) -> list[str]:
+    """How far the traces were verified; when they were not, the warning banner already says so."""
     integrity = report.get("integrity")
-    body = warning + [
-        f'<p class="banner"><b>{escape(report["kind"].replace("_", " "))}</b>: {escape(report["statement"])}</p>',
-        f"<p>{escape(rate['statement'])}</p>",
-        *([f"<p>{escape(integrity['statement'])}</p>"] if integrity else []),
-        table(
-            ["cases", "attempts per case", "trials", "attempted", "submitted", "completed", "passed", "critical"],
-            [
-                [
-                    str(counts["cases"]),
-                    str(report["attempts_per_case"]),
-                    str(counts["trials"]),
-                    str(counts["attempted"]),
-                    str(counts["submitted"]),
-                    str(counts["completed"]),
-                    str(counts["passed"]),
-                    str(counts["critical"]),
-                ]
-            ],
-        ),
-        "<h2>Pass rate by family (95% exact intervals)</h2>",
+    return [f"<p>{escape(integrity['statement'])}</p>"] if integrity and "warning" not in report else []
+
+
+def _rate_sections(report: Mapping[str, Any]) -> list[str]:
+    """The pass-rate apparatus of a report that scores a candidate (never of the instrument)."""
+    rate = report["pass_rate"]
+    parts = [
+        f"<p><b>{escape(rate['statement'])}</b></p>",
+        f'<p class="note">{escape(report["row_pass_rate"]["statement"])}</p>',
+        *_integrity_paragraph(report),
+        _counts_table(report),
+        "<h2>Pass rate by family: rows of one family, not independent (95% exact intervals)</h2>",
         interval_chart("pass rate by family", _rate_rows(report["by_family"])),
-        "<h2>Pass rate by language (95% exact intervals)</h2>",
+        "<h2>Pass rate by language: families passing in that language (95% exact intervals)</h2>",
         interval_chart("pass rate by language", _rate_rows(report["by_language"])),
         "<h2>Failures by category</h2>",
-        count_chart("failures by category", categories["failures"]),
+        count_chart("failures by category", report["failure_categories"]["failures"]),
         "<h2>Families × languages</h2>",
-        table(
-            ["family"] + report["families_passing_every_language"]["languages"],
-            (
-                [_e(family)] + [f"{cell['passed']}/{cell['trials']}" for cell in row.values()]
-                for family, row in report["family_language"].items()
-            ),
-        ),
+        _family_language_table(report),
         f"<p>Families passing in every language: {report['families_passing_every_language']['count']} of "
         f"{report['families_passing_every_language']['of']}.</p>",
         "<h2>Clusters and repeated attempts</h2>",
@@ -285,9 +286,60 @@ def render_report_html(report: Mapping[str, Any]) -> str:
         table(["k", "pass^k"], ([escape(k), f"{v['value']:.4f}"] for k, v in report["pass_hat_k"].items())),
     ]
     if "attempts_note" in report:
-        body.append(f'<p class="note">{escape(report["attempts_note"])}</p>')
-    if report.get("self_check") is not None:
-        body.extend(_self_check_section(report["self_check"]))
+        parts.append(f'<p class="note">{escape(report["attempts_note"])}</p>')
+    return parts
+
+
+def _instrument_sections(report: Mapping[str, Any]) -> list[str]:
+    """The instrument's page: its verdict first, then what was checked; no pass-rate apparatus."""
+    check = report.get("self_check")
+    if check is not None:
+        return _self_check_section(check) + [*_integrity_paragraph(report), _counts_table(report)]
+    counts = report["counts"]
+    ok = counts["passed"] == counts["trials"]
+    verdict = '<b class="ok">all as expected</b>' if ok else '<b class="bad">NOT as expected</b>'
+    return [
+        "<h2>Instrument records</h2>",
+        f"<p>Verdict: {verdict}. Oracle records: {counts['passed']} of {counts['trials']} passed.</p>",
+        *_integrity_paragraph(report),
+        _counts_table(report),
+    ]
+
+
+def _evidence_section(evidence: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
+    """Cited cached items and document passages of failing attempts, anchored like trace entries."""
+    if not evidence:
+        return []
+    parts = ["<h2>Cited evidence of failing attempts (cached items, document passages)</h2>"]
+    for key, items in evidence.items():
+        case_id, attempt = key.rsplit("/", 1)
+        parts.append(f"<h3>{escape(key)}</h3>")
+        parts.append(
+            table(
+                ["id", "origin", "source", "content"],
+                (
+                    [
+                        f'<span id="{escape(anchor(case_id, int(attempt), item["id"]))}">{escape(item["id"])}</span>',
+                        _e(item["origin"]),
+                        _e(item["source"] if item["origin"] == "document" else (item["result"] or {}).get("source")),
+                        f"<pre>{_e(item['text'] if item['origin'] == 'document' else item['result'])}</pre>",
+                    ]
+                    for item in items
+                ),
+            )
+        )
+    return parts
+
+
+def render_report_html(report: Mapping[str, Any]) -> str:
+    # Traces not verified: that comes first, before anything the page says about them.
+    body = [f'<p class="banner"><b>{escape(report["warning"])}</b></p>'] if "warning" in report else []
+    kind = escape(report["kind"].replace("_", " "))
+    body.append(f'<p class="banner"><b>{kind}</b>: {escape(report["statement"])}</p>')
+    if report["kind"] == "instrument_self_check":
+        body.extend(_instrument_sections(report))
+    else:
+        body.extend(_rate_sections(report))
     body.append("<h2>Failures</h2>")
     body.append(
         table(
@@ -313,6 +365,7 @@ def render_report_html(report: Mapping[str, Any]) -> str:
         body.append("<h2>Rejected prediction lines</h2>")
         body.append(table(["line", "problem"], ([_e(r["line"]), _e(r["problem"])] for r in rejected)))
     body.extend(_traces_section(report["traces"]))
+    body.extend(_evidence_section(report.get("evidence", {})))
     return page("finscore contracts report", body)
 
 
@@ -320,13 +373,20 @@ def render_comparison_html(comparison: Mapping[str, Any]) -> str:
     labels = comparison["labels"]
     overall = comparison["overall"]
     test = comparison["exact_paired_test"]
+    family = comparison["family_test"]
     boot = comparison["paired_family_bootstrap"]
     changes = {f"{r['name']} ({r['trials']})": r["change"] for r in comparison["by_family"]}
     body = [
-        f"<p>{escape(labels['b'])} against {escape(labels['a'])} on {comparison['trials']} paired attempts: "
-        f"{_percent(overall['a_rate'])} → {_percent(overall['b_rate'])} (change {overall['change']:+.1%}).</p>",
+        f'<p class="banner"><b>{escape(comparison["banner"])}</b></p>' if comparison.get("banner") else "",
+        f"<p><b>Families: {escape(family['note'])}.</b> {escape(family['name'])}: "
+        f"{family['improved']} improved, {family['worsened']} worsened, {family['unchanged']} unchanged; "
+        f"p = {family['p_value']:.4g}.</p>",
+        f"<p>{escape(labels['b'])} against {escape(labels['a'])} on {comparison['trials']} paired attempts "
+        f"(row-level, not independent): {_percent(overall['a_rate'])} → {_percent(overall['b_rate'])} "
+        f"(change {overall['change']:+.1%}).</p>",
         f"<p>{escape(test['name'])}: {test['only_a_passed']} pass only with {escape(labels['a'])}, "
-        f"{test['only_b_passed']} only with {escape(labels['b'])}; p = {test['p_value']:.4g}.</p>",
+        f"{test['only_b_passed']} only with {escape(labels['b'])}; p = {test['p_value']:.4g}. "
+        f'<span class="note">{escape(test["note"])}</span></p>',
         f"<p>Paired family bootstrap of the change: {bootstrap_text(boot, signed=True)}</p>",
         f"<h2>Change by family ({escape(labels['b'])} − {escape(labels['a'])})</h2>",
         change_chart("change by family", changes),

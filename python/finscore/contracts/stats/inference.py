@@ -101,7 +101,13 @@ def clopper_pearson_interval(successes: int, trials: int, confidence: float = CO
 
 @dataclass(frozen=True)
 class RateSummary:
-    """A pass rate with its intervals; with no failures, the failure rate's upper bound."""
+    """A pass rate with its intervals; with no failures, the failure rate's upper bound.
+
+    `unit` names what was counted (family, row, trial); `independent_units` is
+    how many independent units the interval rests on. When it is smaller than
+    `trials`, the counted units are not independent and the interval, computed
+    as if they were, is too narrow: the statement says so.
+    """
 
     passed: int
     trials: int
@@ -110,29 +116,49 @@ class RateSummary:
     clopper_pearson: tuple[float, float] | None
     failure_rate_upper: float | None
     statement: str
+    unit: str = "trial"
+    independent_units: int = 0
 
 
-def summarize_rate(passed: int, trials: int, confidence: float = CONFIDENCE) -> RateSummary:
+def summarize_rate(
+    passed: int,
+    trials: int,
+    confidence: float = CONFIDENCE,
+    *,
+    unit: str = "trial",
+    independent_units: int | None = None,
+) -> RateSummary:
+    """Intervals of `passed` of `trials` units; `independent_units` defaults to `trials`."""
     wilson = wilson_interval(passed, trials, confidence)
     exact = clopper_pearson_interval(passed, trials, confidence)
     level = f"{confidence:.0%}"
+    independent = trials if independent_units is None else independent_units
     if trials == 0:
-        return RateSummary(0, 0, None, wilson, exact, None, "no trials")
+        return RateSummary(0, 0, None, wilson, exact, None, "no trials", unit, independent)
     estimate = passed / trials
     interval = exact or wilson
     method = "Clopper-Pearson" if exact else "Wilson"
     failure_upper = 1 - interval[0]
+    units = "families" if unit == "family" else f"{unit}s"
+    if independent == trials:
+        counted = f"{trials} independent {units}"
+        prefix = ""
+        basis = f"over {counted}"
+    else:
+        counted = f"{trials} {units}"
+        prefix = f"{unit}-level, not independent ({trials} {units} from {independent} independent families): "
+        basis = f"computed as if the {trials} {units} were independent, so too narrow"
     if passed == trials:
         statement = (
-            f"0 failures in {trials}: the failure rate is at most {failure_upper:.1%} "
-            f"({level} {method} upper bound), not 0%"
+            f"{prefix}0 failures in {counted}: the failure rate is at most {failure_upper:.1%} "
+            f"({level} {method} upper bound {basis}), not 0%"
         )
     else:
         statement = (
-            f"{passed} of {trials} passed ({estimate:.1%}); {level} {method} interval "
-            f"{interval[0]:.1%} to {interval[1]:.1%}"
+            f"{prefix}{passed} of {counted} passed ({estimate:.1%}); {level} {method} interval "
+            f"{interval[0]:.1%} to {interval[1]:.1%} ({basis})"
         )
-    return RateSummary(passed, trials, estimate, wilson, exact, failure_upper, statement)
+    return RateSummary(passed, trials, estimate, wilson, exact, failure_upper, statement, unit, independent)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from finscore.engine.reader.tokens import (
     structure_ok,
     tokenize_gold_program,
 )
+from finscore.engine.options import Profile
 from finscore.engine.status import Status
 
 _DELIMITERS = ("|", "(", ")")
@@ -53,9 +54,9 @@ class _Stop(Exception):
 
 
 class _Reader:
-    def __init__(self, table: Any, strict: bool) -> None:
+    def __init__(self, table: Any, profile: Profile) -> None:
         self.table = table
-        self.strict = strict
+        self.profile = profile
         self.quirks: list[Quirk] = []
         self.steps: list[ReadStep] = []
         self.skipped: list[int] = []
@@ -70,7 +71,7 @@ class _Reader:
         return _Stop(ReadFailure(status, step, message))
 
     def quirk(self, status: Status, step: int | None, message: str) -> None:
-        if self.strict:
+        if not self.profile.reads_officially:
             raise self.fail(status, step, message)
         self.quirks.append(Quirk(status, step, message))
 
@@ -123,7 +124,7 @@ class _Reader:
         if text not in index.rows:
             raise self.fail(Status.UNKNOWN_ROW, at, f"no row named {text!r}")
         try:
-            values = read_cells(index.rows[text], strict=self.strict)
+            values = read_cells(index.rows[text], profile=self.profile)
         except TableReadError as error:
             raise self.fail(error.status, at, f"row {text!r}: {error}") from None
         if index.name_counts[text] > 1:
@@ -175,14 +176,15 @@ class _Reader:
         return None
 
 
-def read_program(program: Sequence[str] | str, table: Any = None, *, strict: bool = False) -> ReadProgram:
+def read_program(program: Sequence[str] | str, table: Any = None, *,
+                 profile: Profile = Profile.OFFICIAL) -> ReadProgram:
     """Read a program (token list, or a gold program string) against a table.
 
     `table` is the FinQA table: a list of rows, each a list whose first cell is the
     row name. None means no table (any table step then fails as unknown row).
     """
     tokens = tokenize_gold_program(program) if isinstance(program, str) else program
-    reader = _Reader([] if table is None else table, strict)
+    reader = _Reader([] if table is None else table, profile)
     failure: ReadFailure | None = None
     if not isinstance(tokens, (list, tuple)) or not all(isinstance(t, str) for t in tokens):
         failure = ReadFailure(Status.NOT_A_TOKEN_LIST, None, "the program must be a list of text tokens")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from finscore.engine.options import Profile
 from finscore.engine.reader.numbers import is_strict_cell, official_number
 from finscore.engine.status import Status, StatusError
 
@@ -55,7 +56,7 @@ def _describe(value: Any) -> str:
     return f"a JSON {type(value).__name__}"
 
 
-def read_cells(cells: Any, *, strict: bool) -> tuple[float, ...]:
+def read_cells(cells: Any, *, profile: Profile) -> tuple[float, ...]:
     """Numbers of a row's cells (the name excluded); TableReadError on the first bad one."""
     values = []
     for position, cell in enumerate(cells, start=1):
@@ -65,7 +66,7 @@ def read_cells(cells: Any, *, strict: bool) -> tuple[float, ...]:
         value = official_number(text)
         if value is None:
             raise TableReadError(Status.BAD_CELL, f"cell {position} {cell!r} is not a number")
-        if strict and not is_strict_cell(text):
+        if not profile.reads_officially and not is_strict_cell(text):
             raise TableReadError(
                 Status.LOOSE_NUMBER_SYNTAX, f"cell {position} {cell!r} is not a plain decimal"
             )
