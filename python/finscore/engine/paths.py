@@ -48,9 +48,10 @@ class Pending(NamedTuple):
     official_index: tuple[int, ...]  # official step index of each core step
 
 
-def _read_of(pending: Pending, strict: bool) -> ReadProgram:
+def _read_of(pending: Pending, strict: bool, python: str = "3.11") -> ReadProgram:
     """The full reading (done now for programs the core read, when someone asks for their steps)."""
-    return pending.read if pending.read is not None else read_program(pending.tokens, pending.table, strict=strict)
+    return (pending.read if pending.read is not None
+            else read_program(pending.tokens, pending.table, strict=strict, python=python))
 
 
 def _core_traces(read: ReadProgram, official_index: tuple[int, ...], result: CoreResult) -> tuple[StepTrace, ...]:
@@ -107,10 +108,10 @@ class Outcomes:
                          message=message, step_source=source, **extra)
 
     def full_reading(self, pending: Pending) -> ReadProgram:
-        return _read_of(pending, not self.official)
+        return _read_of(pending, not self.official, self.python)
 
     def traces_of(self, pending: Pending, result: CoreResult) -> tuple[StepTrace, ...]:
-        return _core_traces(_read_of(pending, not self.official), pending.official_index, result)
+        return _core_traces(_read_of(pending, not self.official, self.python), pending.official_index, result)
 
     def decide(self, status: int, value_type: int, value: float,
                failure: ReadFailure | None = None) -> tuple[int, Result, int]:
@@ -225,7 +226,7 @@ class Outcomes:
     # -- reading and walking -------------------------------------------------
     def pend(self, tokens: Sequence[str], table: Table) -> Pending:
         """A program read by the full reader, lowered for the core where it can be."""
-        read = read_program(tokens, table, strict=not self.official)
+        read = read_program(tokens, table, strict=not self.official, python=self.python)
         lowered = lower(read, official=self.official)
         if lowered is None:
             return Pending(tokens, table, read, None, ())
@@ -236,7 +237,7 @@ class Outcomes:
         return Pending(tokens, table, None, None, _identity_index(step_count))
 
     def walked(self, pending: Pending) -> Execution:
-        read = _read_of(pending, not self.official)
+        read = _read_of(pending, not self.official, self.python)
         return self.from_walk(read, walk(read, self.core, self.rule))
 
 

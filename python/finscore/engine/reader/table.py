@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from finscore.engine.reader.numbers import is_strict_cell, official_number
+from finscore.engine.reader.numbers import NumberReading, is_strict_cell
 from finscore.engine.status import Status, StatusError
 
 
@@ -55,14 +55,14 @@ def _describe(value: Any) -> str:
     return f"a JSON {type(value).__name__}"
 
 
-def read_cells(cells: Any, *, strict: bool) -> tuple[float, ...]:
+def read_cells(cells: Any, *, strict: bool, numbers: NumberReading) -> tuple[float, ...]:
     """Numbers of a row's cells (the name excluded); TableReadError on the first bad one."""
     values = []
     for position, cell in enumerate(cells, start=1):
         if not isinstance(cell, str):
             raise TableReadError(Status.BAD_CELL, f"cell {position} is not text: {cell!r}")
         text = cell.replace("$", "").strip().split("(")[0].strip()
-        value = official_number(text)
+        value = numbers.official_number(text)
         if value is None:
             raise TableReadError(Status.BAD_CELL, f"cell {position} {cell!r} is not a number")
         if strict and not is_strict_cell(text):
