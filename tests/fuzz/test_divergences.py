@@ -118,22 +118,37 @@ def test_an_integer_of_65537_bits_flows_on() -> None:
     assert (outcome.invalid, outcome.result) == (0, round(values[-1], 5))
 
 
+def _integer_program(steps: list[tuple[str, str, str]]) -> tuple[list[str], list[list[str]], Any]:
+    """A program on Python integers (from an empty row's sum), and CPython's value of it."""
+    operations: dict[str, Callable[[Any, Any], Any]] = {
+        "add(": lambda a, b: a + b, "subtract(": lambda a, b: a - b, "multiply(": lambda a, b: a * b,
+        "exp(": lambda a, b: a ** b}
+    values: list[Any] = [sum([])]
+    for op, first, second in steps:
+        values.append(operations[op](values[int(first[1:])], values[int(second[1:])]))
+    program = ["table_sum(", "empty", "none", ")"] + [t for step in steps for t in (*step, ")")] + [EOF_]
+    return program, [["empty"]], values[-1]
+
+
 def test_the_exp_precheck_allows_what_the_bound_allows() -> None:
-    # 2 ** 32769 has 32,770 bits; the old pre-check multiplied 2 bits by 32,769
-    steps = [("table_sum(", "empty", "none"), ("exp(", "#0", "#0"), ("add(", "#1", "#1"),
-             ("exp(", "#2", "32769"), ("subtract(", "#3", "#3")]
-    program = [token for step in steps for token in (*step, ")")] + [EOF_]
-    outcome = execute(program, [["empty"]])
-    assert (outcome.invalid, outcome.result) == (0, 2 ** 32769 - 2 ** 32769)
+    # 2 ** 32769 has 32,770 bits; the old pre-check multiplied 2 bits by 32,769 and refused it
+    program, table, expected = _integer_program([
+        ("exp(", "#0", "#0"), ("add(", "#1", "#1"), ("exp(", "#2", "#2"), ("exp(", "#3", "#2"),
+        ("subtract(", "#4", "#1"), ("exp(", "#2", "#5"), ("add(", "#6", "#1"), ("exp(", "#2", "#7"),
+        ("subtract(", "#8", "#8")])
+    outcome = execute(program, table)
+    assert (outcome.invalid, outcome.result) == (0, round(expected, 5))
 
 
 def test_a_program_past_the_declared_bounds_has_its_own_status() -> None:
     from finscore.engine.bounds import MAX_INTEGER_BITS
 
-    steps = [("table_sum(", "empty", "none"), ("exp(", "#0", "#0"), ("add(", "#1", "#1"),
-             ("exp(", "#2", str(MAX_INTEGER_BITS + 1)), ("subtract(", "#3", "#3")]
-    program = [token for step in steps for token in (*step, ")")] + [EOF_]
-    outcome = execute(program, [["empty"]])
+    # 2 ** (2 ** 20): more bits than the declared bound
+    steps = [("exp(", "#0", "#0"), ("add(", "#1", "#1"), ("exp(", "#2", "#2"), ("exp(", "#3", "#2"),
+             ("exp(", "#2", "#4"), ("multiply(", "#4", "#5"), ("exp(", "#2", "#6")]
+    program, table, power = _integer_program(steps)
+    assert power.bit_length() > MAX_INTEGER_BITS
+    outcome = execute(program, table)
     assert (outcome.invalid, outcome.status, outcome.status_name) == (1, Status.EXCEEDS_BOUNDS, "exceeds_bounds")
 
 

@@ -2,7 +2,9 @@
 
 1400-1419 are the core's own (see core/finscore_core.h); the core names them
 itself and `tests/` check these names against the module. 1420-1439 are the
-reader's refusals: text that the official evaluator also rejects. 1440-1459 are
+reader's refusals: text that the official evaluator also rejects, except 1433
+(exceeds_bounds), finscore's own refusal of a program past its declared bounds
+(see engine/bounds.py), which reports count apart. 1440-1459 are
 the strict profile's refusals of quirks that the official evaluator tolerates.
 """
 
@@ -47,6 +49,7 @@ class Status(IntEnum):
     RESULT_NOT_A_NUMBER = 1430
     VALUE_TOO_LARGE = 1431
     NOT_A_TOKEN_LIST = 1432
+    EXCEEDS_BOUNDS = 1433  # not an official outcome: finscore's declared bounds (engine/bounds.py)
     # strict: quirks the official evaluator tolerates (1440-1459)
     LAST_TOKEN_NOT_EOF = 1440
     DELIMITER_IN_ARGUMENT = 1441
@@ -103,8 +106,9 @@ DESCRIPTIONS: dict[Status, str] = {
     Status.NO_EARLIER_TABLE_STEP: "a table operation on #i with no earlier table step to reuse",
     Status.TYPE_ERROR: "an operation on values of the wrong type (Python TypeError)",
     Status.RESULT_NOT_A_NUMBER: "the final value cannot be rounded (text or complex)",
-    Status.VALUE_TOO_LARGE: "an integer or text value past the bounds finscore computes (or a float cannot hold)",
+    Status.VALUE_TOO_LARGE: "an integer too large for a float (Python OverflowError)",
     Status.NOT_A_TOKEN_LIST: "the program is not a list of text tokens",
+    Status.EXCEEDS_BOUNDS: "a value or table past finscore's declared bounds (not an official outcome)",
     Status.LAST_TOKEN_NOT_EOF: "the last token is not EOF (officially dropped anyway)",
     Status.DELIMITER_IN_ARGUMENT: "an argument holds '|', '(' or ')' (officially re-split)",
     Status.TABLE_ROW_REUSE: "a table operation on #i (officially reuses the previous row)",

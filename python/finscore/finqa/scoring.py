@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 
 from finscore import __version__
 from finscore.engine.explanation import Execution
+from finscore.engine.status import Status
 from finscore.engine.api import PROFILES, check_options, execute_many
 from finscore.finqa import categories
 from finscore.finqa.inputs import FinqaInputError, GoldExample, read_gold, read_predictions
@@ -154,6 +155,8 @@ def score_predictions(
         equivalence_methods=dict(Counter(e.method for e in equivalences).most_common()),
         official_stops=tuple(stops),
         examples=examples,
+        exceeded_bounds=sum(any(runs[name][index].status is Status.EXCEEDS_BOUNDS for name in runs)
+                            for index in range(len(join.pairs))),
     )
 
 
