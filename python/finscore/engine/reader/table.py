@@ -9,6 +9,7 @@ TableReadError instead of an exception escaping.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,10 +32,10 @@ class TableIndex:
     def of(table: Any) -> "TableIndex":
         rows: dict[Any, Any] = {}
         counts: dict[Any, int] = {}
-        if not isinstance(table, list):
-            raise TableReadError(Status.MALFORMED_TABLE, "the table is not a list of rows")
+        if not _is_cells(table):
+            raise TableReadError(Status.MALFORMED_TABLE, "the table is not a sequence of rows")
         for number, row in enumerate(table):
-            if not isinstance(row, (list, str)) or not row:
+            if not _is_cells(row) or not row:
                 raise TableReadError(
                     Status.MALFORMED_TABLE, f"table row {number} is {_describe(row)}, not a named row"
                 )
@@ -49,10 +50,16 @@ class TableIndex:
         return TableIndex(rows, counts)
 
 
+def _is_cells(value: Any) -> bool:
+    """A sequence of cells: a list, a tuple, any Sequence but text (a row that is text
+    is refused: its characters are not cells)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
 def _describe(value: Any) -> str:
-    if isinstance(value, list):
+    if _is_cells(value):
         return "empty"
-    return f"a JSON {type(value).__name__}"
+    return f"a {type(value).__name__}"
 
 
 def read_cells(cells: Any, *, strict: bool, numbers: NumberReading) -> tuple[float, ...]:
