@@ -45,3 +45,20 @@ def power_bits(base: int, exponent: int) -> tuple[int, int]:
     [2**((b-1)*e), 2**(b*e))."""
     bits = abs(base).bit_length()
     return (bits - 1) * exponent + 1, bits * exponent
+
+
+#: What the core's records take: a step (56 bytes) with its value and type (12), a
+#: table cell (8), and a program with its result (48); see core/finscore_core.h.
+_STEP_BYTES, _CELL_BYTES, _PROGRAM_BYTES = 56 + 12, 8, 48
+
+
+def core_program_bytes(steps: int, table_cells: int) -> int:
+    """Linear memory one resolved program takes in a core call (fs_execute_batch)."""
+    return _PROGRAM_BYTES + _STEP_BYTES * steps + _CELL_BYTES * table_cells
+
+
+def plain_call_bytes(text_bytes: int, table_bytes: int, programs: int, steps: int, table_cells: int) -> int:
+    """Linear memory a call of the core's plain reader (fs_read_execute_batch) takes: the
+    text and tables, room for every step and for four values per table cell."""
+    return (text_bytes + table_bytes + 64 * programs + 512 + _STEP_BYTES * steps
+            + _CELL_BYTES * (4 * table_cells + 64))

@@ -12,16 +12,37 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any, Iterator, Sequence
 
+from finscore.engine.bounds import MAX_CORE_CALL_BYTES, core_program_bytes
 from finscore.engine.core.abi import BatchOutput
 from finscore.engine.explanation import Execution, Result
 from finscore.engine.paths import Outcomes, Pending
-from finscore.engine.core.plain_text import lay_out
+from finscore.engine.core.plain_text import PlainBatch, lay_out
 from finscore.engine.reader.tokens import tokenize_gold_program
 from finscore.engine.sequences import LazySequence, positions_of
 from finscore.engine.status import Status
 
 _DEFERRED = int(Status.DEFERRED)
 _COMPLEX = int(Status.NEGATIVE_BASE_FRACTIONAL_EXPONENT)
+
+
+class ChunkTooLarge(Exception):
+    """A chunk of several programs whose core call would pass MAX_CORE_CALL_BYTES: run it in parts."""
+
+
+def _by_bytes(positions: list[int], rest: dict[int, Pending]) -> list[list[int]]:
+    """Runnable programs in consecutive groups, each one core call within MAX_CORE_CALL_BYTES."""
+    groups: list[list[int]] = [[]]
+    used = 0
+    for position in positions:
+        program = rest[position].program
+        assert program is not None
+        size = core_program_bytes(len(program.steps), len(program.table_values))
+        if groups[-1] and used + size > MAX_CORE_CALL_BYTES:
+            groups.append([])
+            used = 0
+        groups[-1].append(position)
+        used += size
+    return groups
 
 
 def check_tokens(tokens: Sequence[Any]) -> None:
@@ -72,6 +93,10 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
         for tokens in token_lists:
             check_tokens(tokens)
         raise
+    if plain.call_bytes() > MAX_CORE_CALL_BYTES:  # sized by bytes, not by program count
+        if count > 1:
+            raise ChunkTooLarge
+        plain = PlainBatch()  # one huge program: the full reader takes it, with a leaner layout
     plain_output = outcomes.core.read_execute_batch(plain, outcomes.rule)
     plain_statuses = plain_output.statuses()
     left = positions_of(plain_statuses, _DEFERRED)  # for the full reader
@@ -100,17 +125,26 @@ def run_chunk(outcomes: Outcomes, programs: list[Any], tables: list[Any],
                 and pending.read.failure is not None and pending.read.failure.step == 0):
             others[position] = execution = outcomes.unread(pending)  # nothing for the core to run
             invalid[position], results[position], statuses[position] = 1, "n/a", int(execution.status)
-    runnable = [position for position, pending in rest.items()
-                if pending.program is not None and position not in others]
-    output = outcomes.core.execute_batch([rest[p].program for p in runnable], outcomes.rule)  # type: ignore[misc]
-    for k, position in enumerate(runnable):
-        pending = rest[position]
-        if official and output.status(k) == _COMPLEX:
-            continue  # left to the walker below
-        failure = pending.read.failure if pending.read is not None else None
-        invalid[position], results[position], statuses[position] = decide(
-            output.status(k), output.value_type(k), output.value(k), failure)
-        others[position] = (pending, output, k)
+    runnable = []
+    for position, pending in rest.items():
+        if pending.program is None or position in others:
+            continue
+        cells = len(pending.program.table_values)
+        if core_program_bytes(len(pending.program.steps), cells) > MAX_CORE_CALL_BYTES:
+            others[position] = execution = outcomes.past_bounds(pending, f"a table of {cells} cells")
+            invalid[position], results[position], statuses[position] = 1, "n/a", int(execution.status)
+        else:
+            runnable.append(position)
+    for group in _by_bytes(runnable, rest) if runnable else []:
+        output = outcomes.core.execute_batch([rest[p].program for p in group], outcomes.rule)  # type: ignore[misc]
+        for k, position in enumerate(group):
+            pending = rest[position]
+            if official and output.status(k) == _COMPLEX:
+                continue  # left to the walker below
+            failure = pending.read.failure if pending.read is not None else None
+            invalid[position], results[position], statuses[position] = decide(
+                output.status(k), output.value_type(k), output.value(k), failure)
+            others[position] = (pending, output, k)
 
     # 3. the walker: values that leave the float world, under the official profile
     for position, pending in rest.items():
@@ -146,9 +180,17 @@ class ExecutionBatch(LazySequence[Execution]):
     def run(self, programs: list[Any], tables: list[Any], token_lists_only: bool = False) -> None:
         """Run one chunk: programs and their tables, position by position. `token_lists_only`
         says the caller has checked that every program is a list or tuple of tokens."""
-        self._starts.append(len(self.invalid))
-        self._chunks.append(run_chunk(self._outcomes, programs, tables, (self.invalid, self.results, self.statuses),
-                                      token_lists_only))
+        start = len(self.invalid)
+        try:
+            chunk = run_chunk(self._outcomes, programs, tables, (self.invalid, self.results, self.statuses),
+                              token_lists_only)
+        except ChunkTooLarge:  # nothing of it was recorded: run it in halves
+            half = len(programs) // 2
+            self.run(programs[:half], tables[:half], token_lists_only)
+            self.run(programs[half:], tables[half:], token_lists_only)
+            return
+        self._starts.append(start)
+        self._chunks.append(chunk)
 
     def __len__(self) -> int:
         return len(self.invalid)

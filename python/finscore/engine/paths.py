@@ -236,6 +236,12 @@ class Outcomes:
         """A program the core's plain reader read (no quirk, no failure in its reading)."""
         return Pending(tokens, table, None, None, _identity_index(step_count))
 
+    def past_bounds(self, pending: Pending, what: str) -> Execution:
+        """A program refused before it runs: it would need more of the core's memory than
+        finscore's declared bounds allow (see finscore.engine.bounds)."""
+        return self.invalid(pending.read, Status.EXCEEDS_BOUNDS, None,
+                            f"{what}, past finscore's declared bounds", tuple)
+
     def walked(self, pending: Pending) -> Execution:
         read = _read_of(pending, not self.official, self.python)
         return self.from_walk(read, walk(read, self.core, self.rule))

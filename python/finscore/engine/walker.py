@@ -27,6 +27,7 @@ from finscore.engine.bounds import (
     MAX_INTEGER_BITS,
     MAX_PROGRAM_VALUE_BYTES,
     MAX_TEXT_CHARACTERS,
+    core_program_bytes,
     integer_bytes,
     power_bits,
 )
@@ -193,7 +194,7 @@ class _Walker:
             if op is Op.TABLE_SUM:
                 return 0  # Python's sum([]) is the integer 0
             raise WalkRefusal(Status.EMPTY_ROW, "a table operation on an empty row")
-        if 8 * len(values) > MAX_CORE_CALL_BYTES // 2:
+        if core_program_bytes(1, len(values)) > MAX_CORE_CALL_BYTES:
             raise _past_bounds(f"a table row of {len(values)} cells")
         return self.core_step(op, CoreArg.row(0, len(values)), UNUSED_ARG, values)
 
