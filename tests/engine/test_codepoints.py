@@ -133,7 +133,7 @@ def test_every_code_point_is_read_as_cpython_reads_it(oracle: tuple[int, dict[in
     minor, valid, stripped = oracle
     numbers = number_reading(f"3.{minor}")
     nothing = [None] * 6
-    mismatches = []
+    mismatches: list[tuple[Any, ...]] = []
     for code in range(sys.maxunicode + 1):
         c = chr(code)
         raws = [_raw(shape, c) for shape in SHAPES]

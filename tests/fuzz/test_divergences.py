@@ -207,7 +207,7 @@ def test_chunks_are_sized_by_bytes_and_a_big_table_is_still_answered(small_core_
              (["add(", "1", "2", ")", EOF_], None)]
     batch = execute_batch(pairs, python="3.11")
     values = [float(cell) for cell in cells]
-    total = 0
+    total: float = 0
     for value in values:  # CPython 3.11's sum(): left to right from the integer 0
         total = total + value
     assert list(batch.invalid) == [0, 0, 0]

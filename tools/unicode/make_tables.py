@@ -22,6 +22,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "python" / "finscore" / "engine" / "reader" / "unicode_data.py"
@@ -56,9 +57,9 @@ def interpreter(minor: int) -> str:
     return found[-1]
 
 
-def probe(executable: str) -> dict[str, object]:
+def probe(executable: str) -> dict[str, Any]:
     done = subprocess.run([executable, "-I", "-c", PROBE], capture_output=True, text=True, check=True)
-    answer: dict[str, object] = json.loads(done.stdout)
+    answer: dict[str, Any] = json.loads(done.stdout)
     return answer
 
 
@@ -75,7 +76,7 @@ def zeros_of(digits: list[tuple[int, int]]) -> list[int]:
     return zeros
 
 
-def render(answers: dict[int, dict[str, object]]) -> str:
+def render(answers: dict[int, dict[str, Any]]) -> str:
     lines = [
         '"""Unicode data of the CPython versions finscore imitates (generated; do not edit).',
         "",
@@ -101,14 +102,14 @@ def render(answers: dict[int, dict[str, object]]) -> str:
         "RULES: dict[int, UnicodeRule] = {",
     ]
     for minor, answer in answers.items():
-        digits = [(int(c), int(v)) for c, v in answer["digits"]]  # type: ignore[union-attr]
+        digits = [(int(c), int(v)) for c, v in answer["digits"]]
         lines.append(f"    {minor}: UnicodeRule(")
         lines.append(f"        python={answer['python']!r},")
         lines.append(f"        unicode={answer['unicode']!r},")
         for name, values in (("digit_zeros", zeros_of(digits)), ("number_spaces", answer["spaces"]),
                              ("strip_spaces", answer["strip"])):
             lines.append(f"        {name}=(")
-            items = [f"0x{code:05X}," for code in values]  # type: ignore[union-attr]
+            items = [f"0x{code:05X}," for code in values]
             for at in range(0, len(items), 10):
                 lines.append("            " + " ".join(items[at:at + 10]))
             lines.append("        ),")

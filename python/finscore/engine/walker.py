@@ -102,12 +102,13 @@ class _Walker:
             return "yes" if value else "no"
         return value
 
-    def floats(self, op: Op, a: float, b: float) -> float | str:
+    def floats(self, op: Op, a: float, b: float) -> Value:
         try:
             return self.core_step(op, CoreArg.literal(a), CoreArg.literal(b))
         except WalkRefusal as refusal:
             if refusal.status is Status.NEGATIVE_BASE_FRACTIONAL_EXPONENT:
-                return a**b  # Python's own complex power: the value only matters if it raises later
+                power: complex = a**b  # Python's own complex power: the value only matters if it raises later
+                return power
             raise
 
     # -- one arithmetic op on Python values --------------------------------
@@ -132,7 +133,7 @@ class _Walker:
             if isinstance(count, int):
                 if count > 0 and len(text) * count > MAX_TEXT_CHARACTERS:  # type: ignore[arg-type]
                     raise _past_bounds("a repeated text")
-                return text * count  # type: ignore[operator]
+                return text * count
         raise WalkRefusal(Status.TYPE_ERROR, f"{OPS[op]} of {_kind(a)} and {_kind(b)}")
 
     def integer_op(self, op: Op, a: int | float, b: int | float) -> Value:
@@ -163,9 +164,8 @@ class _Walker:
                     least, greatest = power_bits(a, b)
                     if least > MAX_INTEGER_BITS:
                         raise _past_bounds(f"an integer power of at least {least} bits")
-                    if greatest > MAX_INTEGER_BITS:  # near the bound: made (under twice the bound), then checked
-                        return _check_size(a**b)
-                return a**b
+                power: int = a**b
+                return _check_size(power) if b > 0 and a not in (0, 1, -1) else power
             # int ** negative int: Python converts both to float and uses float pow
         return self.floats(op, _as_float(a), _as_float(b))
 
@@ -180,7 +180,8 @@ class _Walker:
             Op.EXP: lambda x, y: x**y,
         }
         try:
-            return operations[op](a, b)
+            value: Value = operations[op](a, b)
+            return value
         except ZeroDivisionError:
             raise WalkRefusal(Status.DIVIDE_BY_ZERO, "complex division or power of zero") from None
         except OverflowError:
@@ -206,7 +207,7 @@ class _Walker:
         if step.kind is StepKind.TABLE:
             assert isinstance(step.first, Row)
             return self.table(op, step.first.values)
-        operands = []
+        operands: list[Value] = []
         for argument in (step.first, step.second):
             if isinstance(argument, Literal):
                 operands.append(argument.value)

@@ -57,14 +57,14 @@ class NumberReading:
         rewritten = text.translate(self._to_ascii)
         return rewritten if rewritten.isascii() else None
 
-    def float(self, text: str) -> float:
+    def to_float(self, text: str) -> float:
         """float(text) as the chosen CPython: ValueError where it raises."""
         ascii_text = self.ascii_text(text)
         if ascii_text is None:
             raise ValueError(f"{text!r} holds a character that is no digit in Unicode {self.rule.unicode}")
         return float(ascii_text)
 
-    def int(self, text: str) -> int | None:
+    def to_int(self, text: str) -> int | None:
         """int(text) as the chosen CPython, with its default limit of 4,300 digits; None where it raises."""
         ascii_text = self.ascii_text(text)
         if ascii_text is None:
@@ -87,12 +87,12 @@ class NumberReading:
         """
         text = text.replace(",", "")
         try:
-            return self.float(text)
+            return self.to_float(text)
         except ValueError:
             pass
         if "%" in text:
             try:
-                return self.float(text.replace("%", "")) / 100.0
+                return self.to_float(text.replace("%", "")) / 100.0
             except ValueError:
                 return None
         if "const" in text:
@@ -100,7 +100,7 @@ class NumberReading:
             if text == "m1":
                 text = "-1"
             try:
-                return self.float(text)
+                return self.to_float(text)
             except ValueError:
                 return None
         return None
@@ -108,7 +108,7 @@ class NumberReading:
     def official_reference(self, text: str) -> int | None:
         """Step index of a `#` argument: Python int() of the text with every `#` removed
         (nothing else: int() strips its own whitespace, which excludes U+001C-U+001F)."""
-        return self.int(text.replace("#", ""))
+        return self.to_int(text.replace("#", ""))
 
 
 #: CPython's default limit on digits in int() of a string (3.11 onwards); past it int()

@@ -64,7 +64,7 @@ def _describe(value: Any) -> str:
 
 def read_cells(cells: Any, *, strict: bool, numbers: NumberReading) -> tuple[float, ...]:
     """Numbers of a row's cells (the name excluded); TableReadError on the first bad one."""
-    values = []
+    values: list[float] = []
     for position, cell in enumerate(cells, start=1):
         if not isinstance(cell, str):
             raise TableReadError(Status.BAD_CELL, f"cell {position} is not text: {cell!r}")
