@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+from finscore.engine.reader.tokens import tokenize_gold_program  # noqa: E402  (the official tokenization)
 FINQA = ROOT / "tests" / "data" / "finqa"
 ARITHMETIC = ("add", "subtract", "multiply", "divide", "exp", "greater")
 TABLE_OPS = ("table_max", "table_min", "table_sum", "table_average")
@@ -66,24 +68,6 @@ def load_examples() -> list[dict[str, Any]]:
     return examples
 
 
-def gold_tokens(program: str) -> list[str]:
-    """A gold program in tokens: pieces at ", ", '(' kept on the op, ')' on its own."""
-    tokens: list[str] = []
-    for piece in program.split(", "):
-        current = ""
-        for char in piece:
-            if char == ")" and current:
-                tokens.append(current)
-                current = ""
-            current += char
-            if char in "()":
-                tokens.append(current)
-                current = ""
-        if current:
-            tokens.append(current)
-    return tokens + [EOF]
-
-
 def steps(*triples: tuple[str, str, str]) -> list[str]:
     return [token for op, a, b in triples for token in (f"{op}(", a, b, ")")] + [EOF]
 
@@ -95,7 +79,7 @@ class Generator:
 
     def example(self) -> tuple[list[str], list[list[str]]]:
         chosen = self.rng.choice(self.examples)
-        return gold_tokens(chosen["qa"]["program"]), chosen["table"]
+        return tokenize_gold_program(chosen["qa"]["program"]), chosen["table"]
 
     def argument_positions(self, tokens: list[str]) -> list[int]:
         return [i for i in range(len(tokens) - 1) if i % 4 in (1, 2)]
