@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from finscore import Execution, execute, execute_many
-from finscore.executor import check_options
+from finscore.engine.api import check_options
 from finscore.commands.execute import describe_argument
 
 #: How pasted table text may be read, and the words the page uses for each.
