@@ -14,7 +14,8 @@ Each figure is given as CPU time (user + system, steadier on a shared machine)
 and wall time, median of --runs runs.
 
 Run it from a virtualenv that has finscore installed plus numpy, tqdm and sympy 1.14
-(see benchmarks/README.md): python benchmarks/finqa_file.py [--runs 7]
+(see benchmarks/README.md): python benchmarks/finqa_file.py --finqa-mirror GIT_DIR [--runs 7]
+(or FINQA_MIRROR=GIT_DIR).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,11 +34,13 @@ from typing import Any
 from official_evaluator import (
     FINQA_DATA,
     Timings,
+    add_mirror_option,
     bytecode_cached,
     ensure_no_fma,
     extracted,
     load_module,
     machine,
+    mirror_or_exit,
     ratio,
     same_value,
     timed_runs,
@@ -169,13 +171,13 @@ def main() -> None:
     parser.add_argument("--gold", type=Path, default=FINQA_DATA / "finqa_test.json")
     parser.add_argument("--only", choices=PARTS, action="append",
                         help="measure only this part (1. whole, 2. execution, 3. stages); may be repeated")
+    add_mirror_option(parser)
     args = parser.parse_args()
     parts = set(args.only or PARTS)
-    if shutil.which("git") is None:
-        sys.exit("git is needed to read the official evaluator from the local mirror")
+    mirror = mirror_or_exit(args.finqa_mirror)
     print(f"machine: {machine()}")
     print(f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
-    with extracted() as evaluate, bytecode_cached() as env:
+    with extracted(mirror) as evaluate, bytecode_cached() as env:
         if "whole" in parts:
             print(f"1. whole run, {args.runs} interleaved runs each (new process every time, "
                   "bytecode cached for both after one warm-up run each):")

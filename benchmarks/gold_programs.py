@@ -12,7 +12,8 @@ imports and file reading excluded:
 Both must give the same (invalid, result) for every program, or the benchmark stops.
 
 Run it from a virtualenv that has finscore installed plus numpy, tqdm and sympy 1.14
-(see benchmarks/README.md): python benchmarks/gold_programs.py [--runs 7]
+(see benchmarks/README.md): python benchmarks/gold_programs.py --finqa-mirror GIT_DIR [--runs 7]
+(or FINQA_MIRROR=GIT_DIR).
 """
 
 from __future__ import annotations
@@ -25,7 +26,18 @@ import sys
 import time
 from typing import Any
 
-from official_evaluator import FINQA_DATA, SHARED, Timings, ensure_no_fma, extracted, load_module, machine, same_value
+from official_evaluator import (
+    FINQA_DATA,
+    SHARED,
+    Timings,
+    add_mirror_option,
+    ensure_no_fma,
+    extracted,
+    load_module,
+    machine,
+    mirror_or_exit,
+    same_value,
+)
 
 
 def _programs() -> list[tuple[list[str], Any]]:
@@ -52,13 +64,15 @@ def main() -> None:
     ensure_no_fma()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7)
+    add_mirror_option(parser)
     args = parser.parse_args()
+    mirror = mirror_or_exit(args.finqa_mirror)
     import finscore
 
     pairs = _programs()
     print(f"machine: {machine()}")
     print(f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}")
-    with extracted() as evaluate:
+    with extracted(mirror) as evaluate:
         module = load_module(evaluate)
         official = [module.eval_program(program, table) for program, table in pairs]
         batch = finscore.execute_batch(pairs)

@@ -1,18 +1,21 @@
 """The official FinQA evaluator, fetched at run time for side-by-side timing only.
 
 Its code is never part of this repository: `extracted()` copies `evaluate.py`
-out of a local git mirror of the FinQA repository into a temporary directory
-outside the repository, and removes it afterwards. It needs numpy, tqdm and
-sympy 1.14 in the interpreter that runs it (see benchmarks/README.md).
+out of a local git clone or mirror of the FinQA repository (named by --finqa-mirror
+or $FINQA_MIRROR; see `MIRROR_HELP`) into a temporary directory outside the
+repository, and removes it afterwards. It needs numpy, tqdm and sympy 1.14 in the
+interpreter that runs it (see benchmarks/README.md).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gc
 import importlib.util
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,10 +27,17 @@ from types import ModuleType
 from typing import Callable, Iterator
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-SHARED = REPOSITORY.parent / "shared"
+#: The shared data (FinQA files, recorded vectors): $FINSCORE_SHARED, or `shared/` beside the repository.
+SHARED = Path(os.environ.get("FINSCORE_SHARED") or REPOSITORY.parent / "shared")
 FINQA_DATA = SHARED / "data" / "finqa"
-DEFAULT_MIRROR = Path(os.environ.get("FINQA_MIRROR", "/work/.mirror/czyssrs+FinQA/repo"))
+MIRROR_VARIABLE = "FINQA_MIRROR"
 EVALUATE_PATH = "code/evaluate/evaluate.py"
+MIRROR_HELP = (
+    "a git clone or mirror of https://github.com/czyssrs/FinQA (a bare repository is fine), from which "
+    f"{EVALUATE_PATH} is read at its HEAD; default: ${MIRROR_VARIABLE}. Without one: "
+    "git clone --mirror https://github.com/czyssrs/FinQA /tmp/FinQA.git, then "
+    f"{MIRROR_VARIABLE}=/tmp/FinQA.git (nothing of it is copied into this repository)"
+)
 #: The official evaluator's numbers depend on pow(); the recorded vectors used glibc's non-FMA variant.
 NO_FMA = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-FMA"}
 
@@ -55,8 +65,32 @@ def bytecode_cached() -> Iterator[dict[str, str]]:
         yield {**env, **NO_FMA, "PYTHONPYCACHEPREFIX": folder}
 
 
+def add_mirror_option(parser: argparse.ArgumentParser) -> None:
+    """--finqa-mirror, defaulting to $FINQA_MIRROR."""
+    parser.add_argument("--finqa-mirror", type=Path, default=os.environ.get(MIRROR_VARIABLE) or None,
+                        metavar="GIT_DIR", help=MIRROR_HELP)
+
+
+def mirror_or_exit(mirror: Path | None) -> Path:
+    """The mirror given, checked; otherwise exit saying what to do."""
+    if mirror is None:
+        sys.exit(f"no FinQA mirror given: pass --finqa-mirror GIT_DIR or set ${MIRROR_VARIABLE} to {MIRROR_HELP}")
+    if shutil.which("git") is None:
+        sys.exit("git is needed to read the official evaluator from the FinQA mirror")
+    found = subprocess.run(["git", "-C", str(mirror), "cat-file", "-e", f"HEAD:{EVALUATE_PATH}"],
+                           capture_output=True, check=False)
+    if found.returncode != 0:
+        sys.exit(f"{mirror} is not a FinQA git repository with {EVALUATE_PATH} at HEAD "
+                 f"({found.stderr.decode(errors='replace').strip()}); expected {MIRROR_HELP}")
+    for path in (FINQA_DATA / "finqa_test.json",):
+        if not path.is_file():
+            sys.exit(f"{path} is missing: set $FINSCORE_SHARED to the shared data folder (holding data/finqa/ "
+                     "and vectors/)")
+    return mirror
+
+
 @contextlib.contextmanager
-def extracted(mirror: Path = DEFAULT_MIRROR) -> Iterator[Path]:
+def extracted(mirror: Path) -> Iterator[Path]:
     """evaluate.py from the mirror's HEAD, in a temporary directory that is removed afterwards."""
     source = subprocess.run(["git", "-C", str(mirror), "show", f"HEAD:{EVALUATE_PATH}"],
                             capture_output=True, check=True).stdout

@@ -24,12 +24,27 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 output="${1:-$root/python/finscore/finscore_core.wasm}"
 case "$output" in /*) ;; *) output="$PWD/$output" ;; esac
 
-if ! command -v emcc >/dev/null 2>&1; then
-    echo "build_wasm.sh: emcc not found; install Debian's emscripten (apt-get install emscripten)" >&2
-    exit 1
-fi
+for tool in emcc wasm-metadce; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "build_wasm.sh: $tool not found; install Debian's emscripten and binaryen (apt-get install emscripten binaryen)" >&2
+        exit 1
+    fi
+done
 
-exports='_fs_execute,_fs_execute_batch,_fs_execute_batch_packed,_fs_read_execute_batch,_fs_read_execute_batch_packed,_fs_round_half_even_scaled,_fs_python_pow,_fs_python_sum,_fs_status_name,_fs_abi_version,_fs_sizeof_step,_fs_sizeof_program,_fs_sizeof_result,_fs_alloc,_fs_free'
+# The exports are data: build/exports.txt, generated from core/abi.toml by build/gen_abi.py.
+# emcc exports the functions named there (and, unasked, stackSave, stackRestore, stackAlloc,
+# __errno_location and the function table, which 3.1.6 cannot be told to leave out); binaryen's
+# wasm-metadce then keeps exactly the listed exports, so the module exports only what
+# docs/abi.md documents.
+mapfile -t names < <(grep -v '^#' "$root/build/exports.txt")
+functions=()
+graph='['
+for name in "${names[@]}"; do
+    case "$name" in memory|_initialize) ;; *) functions+=("_$name") ;; esac
+    graph+="{\"name\": \"$name\", \"root\": true, \"export\": \"$name\"},"
+done
+graph="${graph%,}]"
+exports="$(IFS=,; echo "${functions[*]}")"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -44,9 +59,11 @@ emcc -std=c99 -O3 -Wall -Wextra -Werror -ffp-contract=off \
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16777216 -sMAXIMUM_MEMORY=1073741824 \
     -sTOTAL_STACK=65536 -sFILESYSTEM=0 -sERROR_ON_UNDEFINED_SYMBOLS=1 \
     -sEXPORTED_FUNCTIONS="$exports" \
-    -o "$work/finscore_core.wasm" \
-    core/fs_exec.c core/fs_packed.c core/fs_pow.c core/fs_read.c core/fs_round.c core/fs_status.c core/fs_sum.c \
-    core/fs_wasm_memory.c
+    -o "$work/linked.wasm" \
+    core/fs_abi.c core/fs_alloc.c core/fs_exec.c core/fs_pow.c core/fs_read.c core/fs_round.c core/fs_sum.c
+
+printf '%s' "$graph" >"$work/graph.json"
+wasm-metadce "$work/linked.wasm" --graph-file "$work/graph.json" -o "$work/finscore_core.wasm" >/dev/null
 
 mkdir -p "$(dirname "$output")"
 cp "$work/finscore_core.wasm" "$output"

@@ -18,11 +18,11 @@ out="${2:?usage: fuzz.sh build|run|runs OUTDIR [N] [TARGET...]}"
 all_targets=(fuzz_read_execute fuzz_execute fuzz_numeric)
 mkdir -p "$out"
 flags=(-std=c99 -O1 -g -Wall -Wextra -Werror -ffp-contract=off
-       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fsanitize-recover=pointer-overflow
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -fno-omit-frame-pointer
        -I"$root/core")
-sources=("$root"/core/fs_exec.c "$root"/core/fs_packed.c "$root"/core/fs_pow.c "$root"/core/fs_read.c
-         "$root"/core/fs_round.c "$root"/core/fs_status.c "$root"/core/fs_sum.c)
+sources=("$root"/core/fs_abi.c "$root"/core/fs_alloc.c "$root"/core/fs_exec.c "$root"/core/fs_pow.c
+         "$root"/core/fs_read.c "$root"/core/fs_round.c "$root"/core/fs_sum.c)
 for target in "${all_targets[@]}"; do
     "${CC:-clang}" "${flags[@]}" "$root/core/fuzz/$target.c" "${sources[@]}" -lm -o "$out/$target"
 done
@@ -33,10 +33,8 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 # pow() must be glibc's non-FMA variant, as everywhere the core is checked natively
 export GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA
-# Any undefined behaviour stops the run, except the known core bugs listed (with their
-# xfail regression tests) in core/fuzz/known_core_bugs.supp; pointer-overflow is built
-# recoverable only so that this list can name one.
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$root/core/fuzz/known_core_bugs.supp"
+# Any undefined behaviour stops the run.
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 for target in "${targets[@]}"; do
     corpus="$out/corpus/$target"
     mkdir -p "$corpus" "$out/crashes"

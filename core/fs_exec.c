@@ -157,22 +157,36 @@ static int32_t walk_program(const walk *w, fs_result *result) {
     return FS_OK;
 }
 
+/* Whether every buffer of a call lies inside linear memory at its declared length. */
+static int buffers_fit_memory(const fs_step *steps, int32_t steps_len, const double *table_values,
+                              int32_t table_len, const double *step_values, int32_t step_values_len,
+                              const int32_t *step_types, int32_t step_types_len) {
+    return fs_fits_memory(steps, steps_len, sizeof *steps) &&
+           fs_fits_memory(table_values, table_len, sizeof *table_values) &&
+           fs_fits_memory(step_values, step_values_len, sizeof *step_values) &&
+           fs_fits_memory(step_types, step_types_len, sizeof *step_types);
+}
+
 int32_t fs_execute(const fs_step *steps, int32_t steps_len, int32_t step_count,
                    const double *table_values, int32_t table_len, int32_t sum_rule,
                    double *step_values, int32_t step_values_len,
                    int32_t *step_types, int32_t step_types_len, fs_result *result) {
     walk w;
     if (result == NULL) return FS_ERR_NULL_BUFFER;
+    if (!fs_fits_memory(result, 1, sizeof *result)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
     clear_result(result);
     if (steps_len < 0 || table_len < 0 || step_values_len < 0 || step_types_len < 0 ||
         step_count < 0)
-        return refuse(result, FS_ERR_NULL_BUFFER, -1);
+        return refuse(result, FS_ERR_NEGATIVE_LENGTH, -1);
     if (step_count == 0) return refuse(result, FS_ERR_NO_STEPS, -1);
     if (steps == NULL || step_values == NULL || step_types == NULL ||
         (table_values == NULL && table_len > 0))
         return refuse(result, FS_ERR_NULL_BUFFER, -1);
     if (step_count > steps_len || step_count > step_values_len || step_count > step_types_len)
         return refuse(result, FS_ERR_BUFFER_TOO_SHORT, -1);
+    if (!buffers_fit_memory(steps, steps_len, table_values, table_len, step_values, step_values_len,
+                            step_types, step_types_len))
+        return refuse(result, FS_ERR_BUFFER_OUTSIDE_MEMORY, -1);
     if (sum_rule != FS_SUM_PY311 && sum_rule != FS_SUM_PY312)
         return refuse(result, FS_ERR_UNKNOWN_SUM_RULE, -1);
 
@@ -195,23 +209,30 @@ int32_t fs_execute_batch(const fs_program *programs, int32_t program_count,
     int32_t p;
     if (program_count < 0 || steps_len < 0 || table_len < 0 || step_values_len < 0 ||
         step_types_len < 0 || results_len < 0)
-        return FS_ERR_NULL_BUFFER;
+        return FS_ERR_NEGATIVE_LENGTH;
     if (program_count == 0) return FS_OK;
-    if (programs == NULL || results == NULL) return FS_ERR_NULL_BUFFER;
+    if (programs == NULL || results == NULL || (table_values == NULL && table_len > 0))
+        return FS_ERR_NULL_BUFFER;
     if (steps_len > 0 && (steps == NULL || step_values == NULL || step_types == NULL))
         return FS_ERR_NULL_BUFFER;
     if (program_count > results_len) return FS_ERR_BUFFER_TOO_SHORT;
     if (step_values_len < steps_len || step_types_len < steps_len) return FS_ERR_BUFFER_TOO_SHORT;
+    if (!fs_fits_memory(programs, program_count, sizeof *programs) ||
+        !fs_fits_memory(results, results_len, sizeof *results) ||
+        !buffers_fit_memory(steps, steps_len, table_values, table_len, step_values, step_values_len,
+                            step_types, step_types_len))
+        return FS_ERR_BUFFER_OUTSIDE_MEMORY;
     if (sum_rule != FS_SUM_PY311 && sum_rule != FS_SUM_PY312) return FS_ERR_UNKNOWN_SUM_RULE;
 
     for (p = 0; p < program_count; p++) {
         const fs_program *program = &programs[p];
         int32_t first = program->first_step, count = program->step_count;
-        if (count == 0 || first < 0 || count < 0 || first > steps_len ||
-            count > steps_len - first) {
-            /* no steps, or declared steps that lie outside the steps buffer */
+        if (count <= 0 || first < 0 || first > steps_len || count > steps_len - first) {
+            /* no steps, a negative count, or declared steps outside the steps buffer */
             clear_result(&results[p]);
-            refuse(&results[p], count == 0 ? FS_ERR_NO_STEPS : FS_ERR_BUFFER_TOO_SHORT, -1);
+            refuse(&results[p], count == 0  ? FS_ERR_NO_STEPS
+                                : count < 0 ? FS_ERR_NEGATIVE_LENGTH
+                                            : FS_ERR_BUFFER_TOO_SHORT, -1);
             continue;
         }
         fs_execute(steps + first, steps_len - first, count, table_values, table_len, sum_rule,

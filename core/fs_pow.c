@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "finscore_core.h"
+#include "fs_internal.h"
 
 static int is_odd_integer(double x) { return fmod(fabs(x), 2.0) == 1.0; }
 
@@ -17,6 +18,7 @@ int32_t fs_python_pow(double base, double exponent, double *out) {
     double result;
 
     if (out == 0) return FS_ERR_NULL_BUFFER;
+    if (!fs_fits_memory(out, 1, sizeof *out)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
     if (exponent == 0.0) { /* x ** 0 is 1, even nan ** 0 and 0 ** 0 */
         *out = 1.0;
         return FS_OK;

@@ -238,29 +238,42 @@ typedef struct table_text {
 
 #define NO_SUCH_ROW (-2)
 
-/* The cells of the one row named `name` into values[0, capacity); the count, NO_SUCH_ROW
- * when no row has that name, or -1 for the host to decide (several rows of that name,
- * no cells, a cell that is not plain, no room). */
-static int32_t read_row(table_text table, span name, double *values, int32_t capacity) {
-    const unsigned char *row = table.at, *end = table.at + table.length;
+/* The cells of the one row named `name`, written to the program's slot of table values at
+ * the row's own place: slot[offset, offset + count), where offset counts the value cells of
+ * the rows before it (the slot holds one double per value cell of the table; slot_cells is
+ * the room left, at least that). *table_cells receives the table's value cells.
+ * The count with *offset, NO_SUCH_ROW when no row has that name, or -1 for the host to decide
+ * (several rows of that name, no cells, a cell that is not plain). */
+static int32_t read_row(table_text table, span name, double *slot, int32_t slot_cells, int32_t *offset,
+                        int32_t *table_cells) {
+    const unsigned char *row, *end;
     span found = {NULL, 0};
     int matches = 0;
-    int32_t count = 0;
-    if (table.at == NULL) return -1;
+    int32_t count = 0, cells_before = 0, found_at = 0;
+    if (table.at == NULL) return -1; /* checked before the row's end is computed */
+    row = table.at;
+    end = table.at + table.length;
     while (row <= end) {
         const unsigned char *row_end = row;
+        int32_t row_cells = 0;
         span first;
-        while (row_end < end && *row_end != RECORD_SEPARATOR) row_end++;
         first.at = row;
         first.length = 0;
-        while (row + first.length < row_end && row[first.length] != UNIT_SEPARATOR) first.length++;
+        while (row + first.length < end && row[first.length] != RECORD_SEPARATOR &&
+               row[first.length] != UNIT_SEPARATOR)
+            first.length++;
+        for (row_end = row + first.length; row_end < end && *row_end != RECORD_SEPARATOR; row_end++)
+            row_cells += *row_end == UNIT_SEPARATOR;
         if (spans_equal(first, name)) {
             matches++;
             found.at = row;
             found.length = (int32_t)(row_end - row);
+            found_at = cells_before;
         }
+        cells_before += row_cells;
         row = row_end + 1;
     }
+    *table_cells = cells_before; /* the whole table was scanned: its value cells */
     if (matches == 0) return NO_SUCH_ROW;
     if (matches != 1) return -1; /* several rows of that name: the host's quirk */
     {
@@ -276,10 +289,11 @@ static int32_t read_row(table_text table, span name, double *values, int32_t cap
                 cell++;
                 text.length++;
             }
-            if (count == capacity || !read_cell(text, &values[count])) return -1;
+            if (found_at + count >= slot_cells || !read_cell(text, &slot[found_at + count])) return -1;
             count++;
         }
     }
+    *offset = found_at;
     return count;
 }
 
@@ -346,16 +360,16 @@ static int32_t stop_reading(tokenizer rest, int32_t step, int32_t status, int32_
 }
 
 /* Read one program's tokens into steps; its step count, or -1 when the host must decide.
- * Table rows go to table_values[base, capacity); *used says how many were written.
+ * Table rows go to the program's slot, at table_values + base (see read_row); *table_cells
+ * receives the table's value cells when a table step scanned it, and is left alone otherwise.
  * *failure is 0, or the status of the step the reading stopped at (see stop_reading). */
 static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
                             int32_t steps_capacity, double *table_values, int32_t base,
-                            int32_t capacity, int32_t *used, int32_t *failure) {
+                            int32_t slot_cells, int32_t *failure, int32_t *table_cells) {
     span token[4];
     unsigned classes[4];
     int32_t step = 0, i;
     uint64_t greater = 0; /* steps 0..63 that are a greater; longer programs go to the host */
-    *used = 0;
     *failure = 0;
     for (;;) {
         int found = next_plain_step(&tokens, token, classes, &i);
@@ -364,15 +378,14 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
         memset(&steps[step], 0, sizeof steps[step]);
         steps[step].op = i;
         if (i >= FS_OP_TABLE_MAX) {
-            int32_t count;
+            int32_t count, offset = 0;
             if (classes[1] & BYTE_HASH) return -1; /* a reused row: the host's quirk */
-            count = read_row(table, token[1], table_values + base + *used, capacity - base - *used);
+            count = read_row(table, token[1], table_values + base, slot_cells, &offset, table_cells);
             if (count == NO_SUCH_ROW) return stop_reading(tokens, step, FS_READ_UNKNOWN_ROW, failure);
             if (count <= 0) return -1;
             steps[step].args[0].kind = FS_ARG_TABLE_ROW;
-            steps[step].args[0].index = base + *used;
+            steps[step].args[0].index = base + offset;
             steps[step].args[0].length = count;
-            *used += count;
         } else {
             int k;
             for (k = 0; k < 2; k++) {
@@ -412,6 +425,190 @@ static void defer(fs_result *result) {
     result->failed_step = -1;
 }
 
+/* The length of the UTF-8 sequence at at[0, left), or 0 when it is not one. Code points
+ * U+D800-U+DFFF in three bytes are accepted: Python hosts write lone surrogates that way
+ * (surrogatepass), and the core never reads a non-ASCII byte as anything but itself. */
+static int32_t utf8_sequence(const unsigned char *at, int64_t left) {
+    unsigned char c = at[0];
+    int32_t length, i;
+    unsigned char low = 0x80, high = 0xBF; /* the second byte's range */
+    if (c < 0x80) return 1;
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) {
+        length = 2;
+    } else if (c < 0xF0) {
+        length = 3;
+        if (c == 0xE0) low = 0xA0;
+    } else if (c < 0xF5) {
+        length = 4;
+        if (c == 0xF0) low = 0x90;
+        if (c == 0xF4) high = 0x8F;
+    } else {
+        return 0;
+    }
+    if (left < length || at[1] < low || at[1] > high) return 0;
+    for (i = 2; i < length; i++) {
+        if (at[i] < 0x80 || at[i] > 0xBF) return 0;
+    }
+    return length;
+}
+
+/* What the framing check of one text found: its records (programs, or rows) and its unit
+ * separators (0x1F bytes: token separators, or a table's value cells). */
+typedef struct framing {
+    int64_t records, separators;
+} framing;
+
+#define BYTES_OF(b) (UINT64_C(0x0101010101010101) * (b))
+/* The masks below read a word's bytes in memory order as little-endian (WebAssembly always is);
+ * a big-endian native build takes every byte one by one instead. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_AT_A_TIME_ONLY 1
+#else
+#define BYTE_AT_A_TIME_ONLY 0
+#endif
+#define NO_BYTE 0x100 /* "before the first byte": a record may not start there empty either */
+
+/* 0x80 in each byte of x that is zero, and 0 in every other byte (exactly, no carries). */
+static uint64_t zero_bytes(uint64_t x) {
+    const uint64_t low7 = BYTES_OF(0x7F);
+    return ~(((x & low7) + low7) | x | low7);
+}
+
+/* The fault of a record separator after the byte `previous`, or FS_OK. */
+static int32_t separator_fault(unsigned previous, int programs) {
+    if (previous == NO_BYTE || previous == RECORD_SEPARATOR)
+        return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
+    if (programs && previous == UNIT_SEPARATOR) return FS_ERR_TRAILING_TOKEN_SEPARATOR;
+    return FS_OK;
+}
+
+/* Check a text of records separated by 0x1E, their units by 0x1F: UTF-8, no empty record,
+ * and (for programs) no record ending in 0x1F. FS_OK with *found, or what is wrong. ASCII
+ * is taken eight bytes at a time, separators found and counted by masks; the bytes of a word
+ * holding a non-ASCII byte are taken one by one. */
+static int32_t check_framing(const unsigned char *at, int32_t length, int programs, framing *found) {
+    int64_t i = 0, separators = 0, units = 0;
+    unsigned previous = NO_BYTE;
+    int32_t status;
+    while (i < length) {
+        uint64_t w, records_here, units_here, after_record, after_unit;
+        if (BYTE_AT_A_TIME_ONLY || i + 8 > length || (memcpy(&w, at + i, sizeof w), (w & BYTES_OF(0x80)) != 0)) {
+            int64_t stop = i + 8 < length ? i + 8 : length;
+            while (i < stop) { /* one by one, a multi-byte sequence whole */
+                unsigned char c = at[i];
+                if (c == RECORD_SEPARATOR) {
+                    if ((status = separator_fault(previous, programs)) != FS_OK) return status;
+                    separators++;
+                } else if (c == UNIT_SEPARATOR) {
+                    units++;
+                } else if (c >= 0x80) {
+                    int32_t n = utf8_sequence(at + i, length - i);
+                    if (n == 0) return FS_ERR_BAD_UTF8;
+                    i += n - 1;
+                }
+                previous = at[i++];
+            }
+            continue;
+        }
+        records_here = zero_bytes(w ^ BYTES_OF(RECORD_SEPARATOR));
+        units_here = zero_bytes(w ^ BYTES_OF(UNIT_SEPARATOR));
+        if (records_here != 0) {
+            /* a 0x1E right after a 0x1E (or at the very start), or after a 0x1F */
+            after_record = (records_here << 8) | (previous == RECORD_SEPARATOR || previous == NO_BYTE ? 0x80u : 0u);
+            after_unit = (units_here << 8) | (previous == UNIT_SEPARATOR ? 0x80u : 0u);
+            if ((records_here & after_record) != 0) return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
+            if (programs && (records_here & after_unit) != 0) return FS_ERR_TRAILING_TOKEN_SEPARATOR;
+            separators += __builtin_popcountll(records_here);
+        }
+        units += __builtin_popcountll(units_here);
+        previous = at[i + 7];
+        i += 8;
+    }
+    /* the end closes the last record as a separator would */
+    if ((status = separator_fault(previous, programs)) != FS_OK) return status;
+    found->records = separators + 1;
+    found->separators = units;
+    return FS_OK;
+}
+
+/* The value cells of table `which` (its 0x1F bytes), or 0 for a program without a table. */
+static int32_t table_cells(const unsigned char *tables, const int32_t *table_spans, int32_t which) {
+    const unsigned char *at, *end;
+    int32_t cells = 0;
+    if (which < 0) return 0;
+    at = tables + table_spans[2 * which];
+    end = at + table_spans[2 * which + 1];
+    for (; at < end; at++) cells += *at == UNIT_SEPARATOR;
+    return cells;
+}
+
+/* Everything about a call that can be checked before anything runs: lengths, pointers,
+ * memory, the framing of the text and of every table a program uses, and the outputs'
+ * sizes (steps_needed, cells_needed). FS_OK, or the call's refusal. */
+static int32_t check_call(const unsigned char *text, int32_t text_len, int32_t program_count,
+                          const unsigned char *tables, int32_t tables_len,
+                          const int32_t *table_spans, int32_t table_count,
+                          const int32_t *program_tables, int32_t program_tables_len, int32_t sum_rule,
+                          const fs_step *steps, int32_t steps_len, const double *table_values,
+                          int32_t table_values_len, const double *step_values, int32_t step_values_len,
+                          const int32_t *step_types, int32_t step_types_len,
+                          const int32_t *program_spans, int32_t program_spans_len,
+                          const fs_result *results, int32_t results_len) {
+    framing programs, rows = {0, 0};
+    int64_t cells_needed = 0, steps_needed;
+    int32_t p, t, status, checked = -1;
+    if (text_len < 0 || program_count < 0 || tables_len < 0 || table_count < 0 ||
+        program_tables_len < 0 || steps_len < 0 || table_values_len < 0 || step_values_len < 0 ||
+        step_types_len < 0 || program_spans_len < 0 || results_len < 0)
+        return FS_ERR_NEGATIVE_LENGTH;
+    if (program_count == 0 && text_len == 0) return FS_OK; /* nothing to read: nothing is written */
+    if (text == NULL || results == NULL || program_tables == NULL || program_spans == NULL ||
+        (tables == NULL && tables_len > 0) || (table_spans == NULL && table_count > 0) ||
+        (steps == NULL && steps_len > 0) || (step_values == NULL && step_values_len > 0) ||
+        (step_types == NULL && step_types_len > 0) || (table_values == NULL && table_values_len > 0))
+        return FS_ERR_NULL_BUFFER;
+    if (program_count > results_len || program_count > program_tables_len ||
+        2 * (int64_t)program_count > program_spans_len)
+        return FS_ERR_BUFFER_TOO_SHORT;
+    if (!fs_fits_memory(text, text_len, 1) || !fs_fits_memory(tables, tables_len, 1) ||
+        !fs_fits_memory(table_spans, 2 * (int64_t)table_count, sizeof *table_spans) ||
+        !fs_fits_memory(program_tables, program_tables_len, sizeof *program_tables) ||
+        !fs_fits_memory(steps, steps_len, sizeof *steps) ||
+        !fs_fits_memory(table_values, table_values_len, sizeof *table_values) ||
+        !fs_fits_memory(step_values, step_values_len, sizeof *step_values) ||
+        !fs_fits_memory(step_types, step_types_len, sizeof *step_types) ||
+        !fs_fits_memory(program_spans, program_spans_len, sizeof *program_spans) ||
+        !fs_fits_memory(results, results_len, sizeof *results))
+        return FS_ERR_BUFFER_OUTSIDE_MEMORY;
+    if (sum_rule != FS_SUM_PY311 && sum_rule != FS_SUM_PY312) return FS_ERR_UNKNOWN_SUM_RULE;
+    for (t = 0; t < table_count; t++) {
+        int32_t offset = table_spans[2 * t], length = table_spans[2 * t + 1];
+        if (offset < 0 || length < 0 || offset > tables_len || length > tables_len - offset)
+            return FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS;
+    }
+    status = check_framing(text, text_len, 1, &programs);
+    if (status != FS_OK) return status;
+    if (programs.records != program_count) return FS_ERR_PROGRAM_COUNT_MISMATCH;
+    for (p = 0; p < program_count; p++) {
+        int32_t which = program_tables[p];
+        if (which < -1 || which >= table_count) return FS_ERR_BAD_TABLE_INDEX;
+        if (which < 0) continue;
+        if (which != checked) { /* programs in a row often share a table: check it once */
+            status = check_framing(tables + table_spans[2 * which], table_spans[2 * which + 1], 0, &rows);
+            if (status != FS_OK) return status;
+            checked = which;
+        }
+        cells_needed += rows.separators;
+    }
+    /* at most one step per four tokens: (0x1F bytes + programs) / 4 */
+    steps_needed = (programs.separators + program_count) / 4;
+    if (steps_len < steps_needed || step_values_len < steps_needed || step_types_len < steps_needed ||
+        table_values_len < cells_needed)
+        return FS_ERR_BUFFER_TOO_SHORT;
+    return FS_OK;
+}
+
 int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32_t program_count,
                               const unsigned char *tables, int32_t tables_len,
                               const int32_t *table_spans, int32_t table_count,
@@ -423,64 +620,46 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
                               int32_t *program_spans, int32_t program_spans_len,
                               fs_result *results, int32_t results_len) {
     const unsigned char *at = text, *end;
-    int32_t p, t, first_step = 0, table_used = 0;
-    int more = 1; /* a program starts at `at` */
+    int32_t p, first_step = 0, slot = 0;
+    int32_t status;
 
-    if (text_len < 0 || program_count < 0 || tables_len < 0 || table_count < 0 ||
-        program_tables_len < 0 || steps_len < 0 || table_values_len < 0 || step_values_len < 0 ||
-        step_types_len < 0 || program_spans_len < 0 || results_len < 0)
-        return FS_ERR_NULL_BUFFER;
-    if (program_count == 0) return FS_OK;
-    if (text == NULL || results == NULL || program_tables == NULL || program_spans == NULL ||
-        (tables == NULL && tables_len > 0) || (table_spans == NULL && table_count > 0) ||
-        (steps_len > 0 && (steps == NULL || step_values == NULL || step_types == NULL)) ||
-        (table_values == NULL && table_values_len > 0))
-        return FS_ERR_NULL_BUFFER;
-    if (program_count > results_len || program_count > program_tables_len ||
-        2 * (int64_t)program_count > program_spans_len || step_values_len < steps_len ||
-        step_types_len < steps_len)
-        return FS_ERR_BUFFER_TOO_SHORT;
-    if (sum_rule != FS_SUM_PY311 && sum_rule != FS_SUM_PY312) return FS_ERR_UNKNOWN_SUM_RULE;
-    for (t = 0; t < table_count; t++) {
-        int32_t offset = table_spans[2 * t], length = table_spans[2 * t + 1];
-        if (offset < 0 || length < 0 || offset > tables_len || length > tables_len - offset)
-            return FS_ERR_TABLE_SLICE_OUT_OF_BOUNDS;
-    }
+    status = check_call(text, text_len, program_count, tables, tables_len, table_spans, table_count,
+                        program_tables, program_tables_len, sum_rule, steps, steps_len, table_values,
+                        table_values_len, step_values, step_values_len, step_types, step_types_len,
+                        program_spans, program_spans_len, results, results_len);
+    if (status != FS_OK) return status;
 
     end = text + text_len; /* only now: text and text_len have been checked */
     for (p = 0; p < program_count; p++) {
-        const unsigned char *stop;
+        const unsigned char *stop = memchr(at, RECORD_SEPARATOR, (size_t)(end - at));
         table_text table = {NULL, 0};
         tokenizer tokens;
-        int32_t count, used = 0, failure = 0, which = program_tables[p];
-        if (!more) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree: fewer programs */
-        stop = memchr(at, RECORD_SEPARATOR, (size_t)(end - at));
-        more = stop != NULL; /* another program follows this one's separator */
-        if (stop == NULL) stop = end;
-        if (which >= 0 && which < table_count) {
+        int32_t count, failure = 0, which = program_tables[p], cells = -1;
+        if (stop == NULL) stop = end; /* the last program (the framing check counted them) */
+        if (which >= 0) {
             table.at = tables + table_spans[2 * which];
             table.length = table_spans[2 * which + 1];
         }
         tokens.at = at;
         tokens.end = stop;
         tokens.done = 0;
-        count = read_program(tokens, table, steps + first_step, steps_len - first_step,
-                             table_values, table_used, table_values_len, &used, &failure);
+        count = read_program(tokens, table, steps + first_step, steps_len - first_step, table_values,
+                             slot, table_values_len - slot, &failure, &cells);
+        if (cells < 0) cells = table_cells(tables, table_spans, which); /* no table step scanned it */
         program_spans[2 * p] = first_step;
         program_spans[2 * p + 1] = count > 0 ? count : 0;
         if (count < 0 || (count == 0 && failure == 0)) {
             defer(&results[p]);
         } else {
             if (count > 0)
-                fs_execute(steps + first_step, count, count, table_values, table_used + used, sum_rule,
+                fs_execute(steps + first_step, count, count, table_values, slot + cells, sum_rule,
                            step_values + first_step, count, step_types + first_step, count, &results[p]);
             if (failure != 0 && (count == 0 || results[p].status == FS_OK))
                 stopped_at(&results[p], failure, count);
             first_step += count;
-            table_used += used;
         }
-        at = more ? stop + 1 : end;
+        slot += cells;
+        if (stop < end) at = stop + 1;
     }
-    if (more) return FS_ERR_BUFFER_TOO_SHORT; /* text and count disagree: more programs */
     return FS_OK;
 }

@@ -184,6 +184,7 @@ double fs_round_places(double x, int places) {
 int32_t fs_round_half_even_scaled(double x, double scale, double *out) {
     int places;
     if (out == 0) return FS_ERR_NULL_BUFFER;
+    if (!fs_fits_memory(out, 1, sizeof *out)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
     places = fs_decimal_places_of_scale(scale);
     if (places < 0) return FS_ERR_BAD_SCALE;
     *out = fs_round_places(x, places);

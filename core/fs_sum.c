@@ -10,14 +10,18 @@
 #include <math.h>
 
 #include "finscore_core.h"
+#include "fs_internal.h"
 
 int32_t fs_python_sum(const double *values, int32_t length, int32_t sum_rule, double *out) {
     double total, compensation = 0.0;
     int32_t i;
 
+    if (length < 0) return FS_ERR_NEGATIVE_LENGTH;
     if (out == 0 || (values == 0 && length > 0)) return FS_ERR_NULL_BUFFER;
+    if (!fs_fits_memory(out, 1, sizeof *out) || !fs_fits_memory(values, length, sizeof *values))
+        return FS_ERR_BUFFER_OUTSIDE_MEMORY;
     if (sum_rule != FS_SUM_PY311 && sum_rule != FS_SUM_PY312) return FS_ERR_UNKNOWN_SUM_RULE;
-    if (length <= 0) return FS_ERR_EMPTY_ROW;
+    if (length == 0) return FS_ERR_EMPTY_ROW;
 
     total = 0.0 + values[0];
     for (i = 1; i < length; i++) {

@@ -8,6 +8,7 @@
  * pow is the non-FMA variant, which agrees with musl's inside the WebAssembly module.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -152,6 +153,7 @@ static void test_sum_rules(void) {
     CHECK(fs_python_sum(neg_zero, 1, FS_SUM_PY311, &out) == FS_OK && same_bits(out, 0.0));
     CHECK(fs_python_sum(neg_zero, 1, FS_SUM_PY312, &out) == FS_OK && same_bits(out, 0.0));
     CHECK(fs_python_sum(cancel, 0, FS_SUM_PY311, &out) == FS_ERR_EMPTY_ROW);
+    CHECK(fs_python_sum(cancel, -1, FS_SUM_PY311, &out) == FS_ERR_NEGATIVE_LENGTH);
     CHECK(fs_python_sum(cancel, 3, 7, &out) == FS_ERR_UNKNOWN_SUM_RULE);
     CHECK(fs_python_sum(0, 3, FS_SUM_PY311, &out) == FS_ERR_NULL_BUFFER);
 }
@@ -229,8 +231,8 @@ static void test_buffer_checks(void) {
     double values[2];
     int32_t types[2];
     fs_result r;
-    fs_program programs[3] = {{0, 2}, {1, 5}, {0, 0}};
-    fs_result results[3];
+    fs_program programs[4] = {{0, 2}, {1, 5}, {0, 0}, {0, -1}};
+    fs_result results[4];
 
     /* a declared step count larger than each buffer, in turn */
     CHECK(fs_execute(steps, 1, 2, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_BUFFER_TOO_SHORT);
@@ -238,10 +240,15 @@ static void test_buffer_checks(void) {
     CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 1, types, 2, &r) == FS_ERR_BUFFER_TOO_SHORT);
     CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 2, types, 1, &r) == FS_ERR_BUFFER_TOO_SHORT);
     CHECK(fs_execute(steps, 2, 0, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NO_STEPS);
-    CHECK(fs_execute(steps, 2, -1, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute(steps, 2, -1, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NEGATIVE_LENGTH);
+    CHECK(r.status == FS_ERR_NEGATIVE_LENGTH && r.failed_step == -1 && !r.has_value);
+    CHECK(fs_execute(steps, 2, 2, 0, -1, 0, values, 2, types, 2, &r) == FS_ERR_NEGATIVE_LENGTH);
+    CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 2, 0, 2, &r) == FS_ERR_NULL_BUFFER); /* NULL step_types */
+    CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 2, types, 2, &r) == FS_OK); /* NULL table, length 0 */
     CHECK(fs_execute(0, 2, 2, 0, 0, 0, values, 2, types, 2, &r) == FS_ERR_NULL_BUFFER);
     CHECK(fs_execute(steps, 2, 2, 0, 3, 0, values, 2, types, 2, &r) == FS_ERR_NULL_BUFFER);
     CHECK(fs_execute(steps, 2, 2, 0, 0, 9, values, 2, types, 2, &r) == FS_ERR_UNKNOWN_SUM_RULE);
+    CHECK(r.steps_executed == 0); /* refused up front, though the program sums nothing */
     CHECK(fs_execute(steps, 2, 2, 0, 0, 0, values, 2, types, 2, 0) == FS_ERR_NULL_BUFFER);
 
     /* batch: one good program, one past the steps buffer, one without steps */
@@ -249,12 +256,18 @@ static void test_buffer_checks(void) {
     CHECK(results[0].status == FS_OK && results[0].value == 5.0);
     CHECK(results[1].status == FS_ERR_BUFFER_TOO_SHORT && !results[1].has_value);
     CHECK(results[2].status == FS_ERR_NO_STEPS);
+    CHECK(fs_execute_batch(programs, 4, steps, 2, 0, 0, 0, values, 2, types, 2, results, 4) == FS_OK);
+    CHECK(results[3].status == FS_ERR_NEGATIVE_LENGTH && results[3].failed_step == -1);
+    CHECK(fs_execute_batch(programs, 1, steps, 2, 0, 0, 7, values, 2, types, 2, results, 1) ==
+          FS_ERR_UNKNOWN_SUM_RULE);
+    CHECK(fs_execute_batch(programs, 1, steps, 2, 0, 3, 0, values, 2, types, 2, results, 1) ==
+          FS_ERR_NULL_BUFFER);
     CHECK(fs_execute_batch(programs, 3, steps, 2, 0, 0, 0, values, 2, types, 2, results, 2) ==
           FS_ERR_BUFFER_TOO_SHORT);
     CHECK(fs_execute_batch(programs, 3, steps, 2, 0, 0, 0, values, 1, types, 2, results, 3) ==
           FS_ERR_BUFFER_TOO_SHORT);
     CHECK(fs_execute_batch(programs, -1, steps, 2, 0, 0, 0, values, 2, types, 2, results, 3) ==
-          FS_ERR_NULL_BUFFER);
+          FS_ERR_NEGATIVE_LENGTH);
     CHECK(fs_execute_batch(0, 3, steps, 2, 0, 0, 0, values, 2, types, 2, results, 3) ==
           FS_ERR_NULL_BUFFER);
     CHECK(fs_execute_batch(programs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) == FS_OK);
@@ -323,30 +336,72 @@ static void test_plain_reader(void) {
               strcmp(fs_status_name(FS_READ_UNKNOWN_ROW), "unknown_row") == 0);
     }
 
-    /* too little room for steps or table cells: those programs are deferred, nothing overflows */
-    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 2, 1, results, program_spans) == FS_OK);
-    CHECK(results[0].status == FS_DEFERRED && results[2].status == FS_DEFERRED);
-    CHECK(results[4].status == FS_OK && results[5].status == FS_ERR_DIVIDE_BY_ZERO);
-
-    /* the text must hold exactly the declared number of programs; spans must lie in the tables */
-    CHECK(read_batch(text, 5, tables, spans, 1, program_tables, 64, 64, results, program_spans) ==
+    /* too little room for steps or table cells: the call is refused, nothing is written. The
+     * text's programs hold 13 + 5 + 5 + 4 + 5 + 5 = 37 tokens: floor(37 / 4) = 9 steps at most;
+     * program 2's table holds 4 value cells (its 0x1F bytes). */
+    memset(results, 0x55, sizeof results);
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 8, 64, results, program_spans) ==
           FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 9, 3, results, program_spans) ==
+          FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(results[0].status == 0x55555555 && results[5].status == 0x55555555);
+    CHECK(read_batch(text, 6, tables, spans, 1, program_tables, 9, 4, results, program_spans) == FS_OK);
+    CHECK(results[2].status == FS_OK && results[2].value == 15963.5);
+
+    /* the framing is checked whole before anything runs: nothing is written when it is refused */
     {
         const int32_t none[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+        const char *one = "add(" US "1" US "2" US ")" US "EOF";
         fs_result more[8];
         int32_t more_spans[16];
-        CHECK(read_batch(text, 7, tables, spans, 1, none, 64, 64, more, more_spans) == FS_ERR_BUFFER_TOO_SHORT);
-        /* empty programs are programs: "" holds one, a lone separator two, "x" RS "" two */
-        CHECK(read_batch("", 1, 0, 0, 0, none, 64, 64, more, more_spans) == FS_OK &&
-              more[0].status == FS_DEFERRED);
-        CHECK(read_batch(RS, 2, 0, 0, 0, none, 64, 64, more, more_spans) == FS_OK &&
-              more[0].status == FS_DEFERRED && more[1].status == FS_DEFERRED);
-        CHECK(read_batch(RS, 1, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_BUFFER_TOO_SHORT);
-        CHECK(read_batch(RS, 3, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_BUFFER_TOO_SHORT);
-        CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" RS, 2, 0, 0, 0, none, 64, 64, more, more_spans) ==
-                  FS_OK && more[0].status == FS_OK && more[0].value == 3.0 && more[1].status == FS_DEFERRED);
-        CHECK(read_batch(RS "add(" US "1" US "2" US ")" US "EOF", 2, 0, 0, 0, none, 64, 64, more, more_spans) ==
-                  FS_OK && more[0].status == FS_DEFERRED && more[1].status == FS_OK && more[1].value == 3.0);
+        memset(more, 0x55, sizeof more);
+        CHECK(read_batch(text, 5, tables, spans, 1, program_tables, 64, 64, more, more_spans) ==
+              FS_ERR_PROGRAM_COUNT_MISMATCH);
+        CHECK(read_batch(text, 7, tables, spans, 1, none, 64, 64, more, more_spans) ==
+              FS_ERR_PROGRAM_COUNT_MISMATCH);
+        CHECK(read_batch("", 1, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_EMPTY_PROGRAM);
+        CHECK(read_batch(RS, 2, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_EMPTY_PROGRAM);
+        CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" RS, 1, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_EMPTY_PROGRAM); /* a terminator, not a separator */
+        CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" RS RS "x", 3, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_EMPTY_PROGRAM);
+        CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" US, 1, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_TRAILING_TOKEN_SEPARATOR);
+        CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" US RS "x", 2, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_TRAILING_TOKEN_SEPARATOR);
+        CHECK(read_batch("add(" US "\xff" US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_BAD_UTF8);
+        CHECK(read_batch("add(" US "\xc3" US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_BAD_UTF8); /* a sequence cut short */
+        CHECK(read_batch("add(" US "\xc0\x80" US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_ERR_BAD_UTF8); /* an overlong form */
+        CHECK(more[0].status == 0x55555555); /* none of the refused calls wrote a result */
+        {
+            const int32_t seven[1] = {1}, minus_two[1] = {-2};
+            const char *rows_ok = "a" US "1" RS "b" US "2";
+            const int32_t ok_spans[2] = {0, 7};
+            CHECK(read_batch(one, 1, rows_ok, ok_spans, 1, seven, 64, 64, more, more_spans) ==
+                  FS_ERR_BAD_TABLE_INDEX);
+            CHECK(read_batch(one, 1, rows_ok, ok_spans, 1, minus_two, 64, 64, more, more_spans) ==
+                  FS_ERR_BAD_TABLE_INDEX);
+        }
+        {
+            const int32_t first[1] = {0};
+            const char *bad_rows[4] = {RS "a" US "1", "a" US "1" RS, "a" US "1" RS RS "b" US "2", ""};
+            int k;
+            for (k = 0; k < 4; k++) {
+                const int32_t row_spans[2] = {0, (int32_t)strlen(bad_rows[k])};
+                CHECK(read_batch(one, 1, bad_rows[k], row_spans, 1, first, 64, 64, more, more_spans) ==
+                      FS_ERR_EMPTY_TABLE_ROW);
+            }
+            CHECK(more[0].status == 0x55555555);
+        }
+        /* a surrogate written as Python's surrogatepass writes it is UTF-8 enough: deferred */
+        CHECK(read_batch("add(" US "\xed\xa0\x80" US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more,
+                         more_spans) == FS_OK && more[0].status == FS_DEFERRED);
+        /* an empty token inside a program is data: not plain, so deferred */
+        CHECK(read_batch("add(" US US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more, more_spans) ==
+                  FS_OK && more[0].status == FS_DEFERRED);
     }
     {
         const int32_t bad_spans[2] = {5, 1000};
@@ -356,6 +411,58 @@ static void test_plain_reader(void) {
     CHECK(fs_read_execute_batch(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) == FS_OK);
     CHECK(fs_read_execute_batch((const unsigned char *)"x", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                 0, 0, 0, 0, 0, 0) == FS_ERR_NULL_BUFFER);
+}
+
+/* Rows are written at their own place in each program's slot of table values: a table of
+ * rows a (2 cells), b (1 cell), c (3 cells) puts c at cells 3..5 of the slot; a second
+ * program using the same table has its own slot after the first. */
+static void test_row_placement(void) {
+    const char *text = "table_sum(" US "c" US "none" US ")" US "EOF" RS
+                       "table_max(" US "a" US "none" US ")" US "EOF";
+    const char *tables = "a" US "1" US "2" RS "b" US "3" RS "c" US "4" US "5" US "6";
+    const int32_t spans[2] = {0, (int32_t)strlen(tables)}, program_tables[2] = {0, 0};
+    fs_step steps[2];
+    double cells[12], values[2];
+    int32_t types[2], program_spans[4], k;
+    fs_result results[2];
+    for (k = 0; k < 12; k++) cells[k] = -1.0;
+    CHECK(fs_read_execute_batch((const unsigned char *)text, (int32_t)strlen(text), 2,
+                                (const unsigned char *)tables, spans[1], spans, 1, program_tables, 2,
+                                FS_SUM_PY311, steps, 2, cells, 12, values, 2, types, 2, program_spans, 4,
+                                results, 2) == FS_OK);
+    CHECK(results[0].status == FS_OK && results[0].value == 15.0);
+    CHECK(results[1].status == FS_OK && results[1].value == 2.0);
+    CHECK(steps[0].args[0].index == 3 && steps[0].args[0].length == 3);
+    CHECK(steps[1].args[0].index == 6 && steps[1].args[0].length == 2);
+    CHECK(cells[3] == 4.0 && cells[5] == 6.0 && cells[6] == 1.0 && cells[7] == 2.0 && cells[0] == -1.0);
+    /* 11 doubles are one short of the two slots (6 value cells each) */
+    CHECK(fs_read_execute_batch((const unsigned char *)text, (int32_t)strlen(text), 2,
+                                (const unsigned char *)tables, spans[1], spans, 1, program_tables, 2,
+                                FS_SUM_PY311, steps, 2, cells, 11, values, 2, types, 2, program_spans, 4,
+                                results, 2) == FS_ERR_BUFFER_TOO_SHORT);
+}
+
+/* The contract's loose ends: reserved fields ignored, a table op whose first argument is
+ * a reference refused, fs_free refusing what fs_alloc did not return. */
+static void test_contract_edges(void) {
+    fs_step steps[2] = {step(FS_OP_ADD, lit(1), lit(2)), step(FS_OP_TABLE_SUM, ref(0), lit(0))};
+    double values[2], table[1] = {1.0};
+    int32_t types[2];
+    fs_result r;
+    unsigned char *block;
+    steps[0].reserved = 77;
+    steps[0].args[0].reserved = -5;
+    steps[0].args[1].length = 99; /* a literal's length means nothing */
+    CHECK(fs_execute(steps, 2, 1, 0, 0, 0, values, 2, types, 2, &r) == FS_OK && r.value == 3.0);
+    CHECK(fs_execute(steps, 2, 2, table, 1, 0, values, 2, types, 2, &r) == FS_ERR_BAD_ARGUMENT_KIND);
+    CHECK(r.failed_step == 1 && r.steps_executed == 1);
+
+    CHECK(fs_alloc(0) == 0 && fs_alloc(-8) == 0);
+    block = fs_alloc(24);
+    CHECK(block != 0 && (uintptr_t)block % 8 == 0);
+    CHECK(fs_free(block + 8) == FS_ERR_NOT_ALLOCATED); /* inside a block, not its start */
+    CHECK(fs_free(block) == FS_OK);
+    CHECK(fs_free(0) == FS_OK);
 }
 
 static void test_packed_calls(void) {
@@ -370,7 +477,8 @@ static void test_packed_calls(void) {
     a[9] = (int64_t)(uintptr_t)types; a[10] = 2; a[11] = (int64_t)(uintptr_t)results; a[12] = 1;
     CHECK(fs_execute_batch_packed(a, 13) == FS_OK && results[0].status == FS_OK && results[0].value == 6.0);
     CHECK(fs_execute_batch_packed(a, 12) == FS_ERR_BUFFER_TOO_SHORT);
-    CHECK(fs_execute_batch_packed(0, 13) == FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_execute_batch_packed(0, 13) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_execute_batch_packed(a, -13) == FS_ERR_NEGATIVE_LENGTH);
     a[3] = (int64_t)INT32_MAX + 1; /* a length beyond int32 */
     CHECK(fs_execute_batch_packed(a, 13) == FS_ERR_NULL_BUFFER);
     a[3] = 2;
@@ -381,6 +489,8 @@ static void test_packed_calls(void) {
         CHECK(fs_read_execute_batch_packed(r, 22) == FS_OK); /* no programs: nothing to do */
         CHECK(fs_read_execute_batch_packed(r, 21) == FS_ERR_BUFFER_TOO_SHORT);
         r[1] = -1; /* text_len */
+        CHECK(fs_read_execute_batch_packed(r, 22) == FS_ERR_NEGATIVE_LENGTH);
+        r[1] = (int64_t)1 << 40; /* does not fit an int32 */
         CHECK(fs_read_execute_batch_packed(r, 22) == FS_ERR_NULL_BUFFER);
     }
 }
@@ -390,8 +500,11 @@ static void test_status_names(void) {
     CHECK(strcmp(fs_status_name(FS_OK), "ok") == 0);
     CHECK(strcmp(fs_status_name(FS_ERR_DIVIDE_BY_ZERO), "divide_by_zero") == 0);
     CHECK(strcmp(fs_status_name(1399), "unknown_status") == 0);
-    CHECK(strcmp(fs_status_name(1420), "unknown_status") == 0);
-    for (s = FS_STATUS_FIRST; s <= FS_STATUS_LAST; s++) CHECK(fs_status_name(s)[0] != '\0');
+    CHECK(strcmp(fs_status_name(1420), "malformed_structure") == 0); /* the reader's statuses too */
+    CHECK(strcmp(fs_status_name(1447), "trailing_tokens") == 0);
+    CHECK(strcmp(fs_status_name(1433), "unknown_status") == 0);
+    CHECK(strcmp(fs_status_name(FS_ERR_PROGRAM_COUNT_MISMATCH), "program_count_mismatch") == 0);
+    for (s = 1300; s <= 1500; s++) CHECK(strlen(fs_status_name(s)) < 64);
     CHECK(fs_sizeof_step() == 56 && fs_sizeof_program() == 8 && fs_sizeof_result() == 40);
     CHECK(fs_abi_version() == FS_ABI_VERSION);
 }
@@ -404,6 +517,8 @@ int main(void) {
     test_refusals();
     test_buffer_checks();
     test_plain_reader();
+    test_row_placement();
+    test_contract_edges();
     test_packed_calls();
     test_status_names();
     if (failures) {

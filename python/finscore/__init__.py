@@ -12,27 +12,55 @@ The public API of the program executor:
 
 A program is a token list (the prediction format) or a gold program string; a
 table is the FinQA table (a list of rows, each starting with its name).
+
+These names come from `finscore.engine`, imported on first use (PEP 562), so that
+a command that executes no program (`finscore tatqa`) does not pay for loading it.
 """
 
-from finscore.engine import (
-    PROFILES,
-    Execution,
-    ExecutionBatch,
-    Status,
-    StepTrace,
-    execute,
-    execute_batch,
-    execute_many,
-    round_half_even_scaled,
-    status_label,
-    sum_rule_for,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from finscore.engine import (
+        PROFILES,
+        Execution,
+        ExecutionBatch,
+        Status,
+        StepTrace,
+        execute,
+        execute_batch,
+        execute_many,
+        round_half_even_scaled,
+        sum_rule_for,
+    )
+
+#: The public names that live in finscore.engine.
+_FROM_ENGINE = frozenset({
+    "PROFILES", "Execution", "ExecutionBatch", "Status", "StepTrace", "execute", "execute_batch",
+    "execute_many", "round_half_even_scaled", "sum_rule_for",
+})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM_ENGINE:
+        raise AttributeError(f"module 'finscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module("finscore.engine"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM_ENGINE})
 
 
 def status_name(code: int) -> str:
     """The stable name of a status code (core 1400-1419, reader 1420+)."""
+    from finscore.engine import status_label
+
     return status_label(code)
 
 

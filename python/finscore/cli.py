@@ -2,6 +2,10 @@
 
 Each subcommand lives in `finscore.commands.<name>` and exposes
 `register(subparsers) -> None`, which adds its parser and sets `handler` on it.
+A command with a second form that argparse cannot put beside its positionals
+(`finscore finqa equal-jsonl`) also exposes `second_form(arguments)`: given the
+arguments after the command's name, that form's parser and the arguments it parses,
+or None for the command's ordinary form.
 Keeping the registry here (and the work in the command modules) lets each
 subcommand be imported, tested and documented on its own.
 """
@@ -14,7 +18,8 @@ import sys
 from typing import Sequence
 
 #: Command modules, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "run")
+COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "convfinqa", "tatqa", "answers", "run",
+                                     "rewards")
 
 #: The module of each command name, so that running one command imports only its module
 #: (a test checks this against what the modules register).
@@ -24,7 +29,12 @@ COMMAND_MODULE_OF: dict[str, str] = {
     "contracts": "contracts",
     "compare": "compare",
     "finqa": "finqa",
+    "convfinqa": "convfinqa",
+    "tatqa": "tatqa",
+    "answers": "answers",
     "run": "run",
+    "rewards": "rewards",
+    "serve-reward": "rewards",
 }
 
 
@@ -48,11 +58,19 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = COMMAND_MODULE_OF.get(argv[0]) if argv else None
-    parser = build_parser((chosen,) if chosen else COMMAND_MODULES)
-    args = parser.parse_args(argv)
+    form = None
+    if chosen:
+        second_form = getattr(importlib.import_module(f"finscore.commands.{chosen}"), "second_form", None)
+        form = second_form(argv[1:]) if second_form is not None else None
+    if form is not None:
+        form_parser, form_arguments = form
+        args = form_parser.parse_args(form_arguments)
+    else:
+        parser = build_parser((chosen,) if chosen else COMMAND_MODULES)
+        args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
-        parser.print_help(sys.stderr)
+        build_parser().print_help(sys.stderr)
         return 2
     return int(handler(args) or 0)
 

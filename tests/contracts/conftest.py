@@ -9,8 +9,8 @@ from typing import Any, Callable
 import pytest
 
 from finscore.contracts import load_kit_cases, load_kit_oracle, score_attempt
-from finscore.contracts.models import Case, PredictionRecord
-from finscore.contracts.scoring import AttemptResult
+from finscore.contracts.checks.attempt import AttemptResult
+from finscore.contracts.formats.models import Case, PredictionRecord
 
 
 @pytest.fixture(scope="session")

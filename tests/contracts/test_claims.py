@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from finscore.contracts.claims import compare_claims
+from finscore.contracts.checks.claims import compare_claims
 from finscore.contracts.failures import Category
-from finscore.contracts.models import ClaimContract, Tolerance
+from finscore.contracts.formats.models import ClaimContract, Tolerance
 
 ISSUE_FIELDS = {
     "value": "3345563.94",

@@ -10,7 +10,7 @@ import pytest
 from finscore.contracts import JoinError, evaluate, read_predictions
 from finscore.contracts.failures import Category
 from finscore.contracts.kit import KIT_DIRECTORY
-from finscore.contracts.report import counts
+from finscore.contracts.reports.contracts_report import counts
 
 ORACLE_LINES = (KIT_DIRECTORY / "oracle.jsonl").read_text(encoding="utf-8").splitlines()
 

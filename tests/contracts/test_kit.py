@@ -8,12 +8,19 @@ Each expected value is recomputed here from the inputs its case documents, with
 from __future__ import annotations
 
 import decimal
+import os
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from finscore.contracts.authoring import stale_files
+import finscore
+from finscore.contracts import KIT_DIRECTORY
+
+GENERATOR = Path(__file__).resolve().parents[2] / "tools" / "kit" / "generate.py"
 
 CALCULATOR_FAMILIES = {"future_value", "sip_maturity", "loan_emi", "capital_gains"}
 SNAPSHOT_FAMILIES = {"equity_concentration", "freshness"}
@@ -43,8 +50,22 @@ def test_questions_are_in_their_language_and_typed_fields_are_not(kit_cases):
         )
 
 
-def test_the_committed_kit_is_what_authoring_produces():
-    assert stale_files() == []
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_the_committed_kit_is_what_the_generator_writes(tmp_path):
+    # tools/kit/generate.py (outside the wheel) writes a fresh kit into a temporary folder; the
+    # committed files must be exactly those bytes, no file missing and none extra.
+    environment = dict(os.environ, PYTHONPATH=str(Path(finscore.__file__).resolve().parents[1]))
+    run = subprocess.run(
+        [sys.executable, str(GENERATOR), "--out", str(tmp_path)], capture_output=True, text=True, env=environment
+    )
+    assert run.returncode == 0, run.stderr
+    fresh, committed = _files(tmp_path), _files(KIT_DIRECTORY)
+    assert sorted(fresh) == sorted(committed)
+    assert len(fresh) == 35
+    assert [name for name in fresh if fresh[name] != committed[name]] == []
 
 
 def _arguments(case) -> dict[str, object]:
@@ -103,7 +124,7 @@ def test_documented_inputs_are_the_contracts_and_the_fixtures(kit_cases):
                 if name in arguments:
                     assert Fraction(str(spec["value"])) == Fraction(str(arguments[name])), (case.case_id, name)
         else:
-            snapshot = next(s for s in case.world.snapshots if s["snapshot_id"] == d["inputs"]["snapshot_id"])
+            snapshot = next(s for s in case.raw["world"]["snapshots"] if s["snapshot_id"] == d["inputs"]["snapshot_id"])
             assert snapshot["holdings"] == d["inputs"]["holdings"] and snapshot["authorized"]
             assert _arguments(case)["as_of"] == snapshot["as_of"]
 
@@ -111,7 +132,7 @@ def test_documented_inputs_are_the_contracts_and_the_fixtures(kit_cases):
 def test_the_freshness_case_expects_the_latest_authorized_snapshot(kit_cases):
     for case in (c for c in kit_cases.values() if c.family == "freshness"):
         household = next(iter(case.world.household_scope))
-        snapshots = [s for s in case.world.snapshots if s["household_id"] == household]
+        snapshots = [s for s in case.raw["world"]["snapshots"] if s["household_id"] == household]
         latest = max((s for s in snapshots if s["authorized"]), key=lambda s: s["as_of"])
         assert any(s["as_of"] > latest["as_of"] and not s["authorized"] for s in snapshots)
         assert case.claims["total_value"].fields["source"] == latest["snapshot_id"]

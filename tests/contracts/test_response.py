@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from finscore.contracts.failures import Category
 
 

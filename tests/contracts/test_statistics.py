@@ -8,12 +8,12 @@ from fractions import Fraction
 import pytest
 from scipy.stats import binomtest
 
-from finscore.contracts.statistics import (
+from finscore.contracts.stats.inference import (
     ClusterCounts,
     PairedCounts,
     binomial_cdf,
-    cluster_bootstrap,
     clopper_pearson_interval,
+    cluster_bootstrap,
     clustered_standard_error,
     mcnemar_exact,
     paired_cluster_bootstrap,

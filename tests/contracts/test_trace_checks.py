@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from finscore.contracts import score_attempt
+from finscore.contracts.checks.matching import argument_matches, maximum_matching
 from finscore.contracts.failures import Category
-from finscore.contracts.matching import argument_matches, maximum_matching
-from finscore.contracts.models import ArgumentSpec, CallPattern, Plan
+from finscore.contracts.formats.models import ArgumentSpec, CallPattern, Plan
 
 
 def entry(entry_id, tool, arguments, *, household=None, outcome="ok", effect="read", result=None):

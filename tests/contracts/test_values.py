@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from finscore.contracts.models import NORMALIZATIONS, Tolerance
-from finscore.contracts.values import read_value, within_tolerance
+from finscore.contracts.checks.values import read_value, within_tolerance
+from finscore.contracts.formats.models import NORMALIZATIONS, Tolerance
 
 ALL = frozenset(NORMALIZATIONS)
 NONE: frozenset[str] = frozenset()

@@ -83,8 +83,8 @@ def test_a_step_count_beyond_any_buffer_is_refused_before_reading(raw: RawCore, 
 
 def test_negative_lengths_and_unknown_sum_rule(raw: RawCore) -> None:
     steps = [(ADD, lit(1), lit(2))]
-    assert_refused(raw.execute(steps, step_count=-1), Status.NULL_BUFFER, -1)
-    assert_refused(raw.execute(steps, table_len=-3), Status.NULL_BUFFER, -1)
+    assert_refused(raw.execute(steps, step_count=-1), Status.NEGATIVE_LENGTH, -1)
+    assert_refused(raw.execute(steps, table_len=-3), Status.NEGATIVE_LENGTH, -1)
     assert_refused(raw.execute(steps, sum_rule=2), Status.UNKNOWN_SUM_RULE, -1)
 
 
@@ -98,11 +98,10 @@ def test_status_names_of_the_module_are_the_python_names() -> None:
     from finscore.engine.core.binding import get_core
 
     core = get_core()
-    for code in range(1400, 1420):
-        assert core.status_name(code) == Status(code).label
-    for code in (Status.BAD_NUMBER, Status.UNKNOWN_ROW):  # the reading failures the core reports itself
-        assert core.status_name(code) == code.label
-    assert core.status_name(1420) == "unknown_status"
+    for status in Status:  # every status, the reader's and the strict profile's too
+        assert core.status_name(status) == status.label
+    for code in (1399, 1433, 1439, 1459, 1469, -1, 2**31 - 1):
+        assert core.status_name(code) == "unknown_status"
 
 
 def test_status_codes_differ_in_their_low_byte() -> None:

@@ -11,11 +11,10 @@ import pytest
 import wasmtime
 from support.shared import same_outcome, table_of, vector_rows
 
-from finscore.engine.chunks import ExecutionBatch
 from finscore.engine.core.binding import Core
 from finscore.engine.core.hosts.backend import module_bytes
 from finscore.engine.core.hosts.wasmtime_backend import DIRECT_CALLS_VARIABLE, WasmtimeBackend, _DirectCalls
-from finscore.engine.paths import Outcomes
+from finscore.engine.results import ExecutionBatch
 
 
 def _core(direct_calls: bool) -> Core:
@@ -23,7 +22,7 @@ def _core(direct_calls: bool) -> Core:
 
 
 def _columns(core: Core, programs: list, tables: list) -> tuple[list, list, list]:
-    batch = ExecutionBatch(Outcomes(core, "official", "3.11"))
+    batch = ExecutionBatch(core, "official", "3.11")
     batch.run(programs, tables)
     return batch.invalid, batch.results, batch.statuses
 

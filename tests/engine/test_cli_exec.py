@@ -95,3 +95,80 @@ def test_the_console_entry_point_runs() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert f"answer: {round((34.8 - 1.2) / 34.8 * 100, 5)!r}" in done.stdout
+
+
+# -- what a person most often gets wrong (issue #16) --------------------------------------
+
+def test_a_comma_without_a_space_stays_invalid_and_says_how_finqa_separates(capsys: pytest.CaptureFixture[str]) -> None:
+    # the official tokenization keeps "1,2" as one argument token: the step has one argument
+    assert main(["exec", "add(1,2)"]) == 1
+    out = capsys.readouterr().out
+    assert "invalid at #0: malformed_step" in out
+    assert "note: FinQA separates arguments and steps with ', ' (a comma and a space)" in out
+    assert "did you mean 'add(1, 2)'?" in out
+    assert main(["exec", "add(1, 2)"]) == 0  # the spaced form, as suggested, runs
+    assert "note:" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("version", ["2.7", "4.0", "3.9", "3", "3.12.x"])
+def test_an_unknown_python_version_is_refused_with_the_accepted_ones(version: str,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["exec", "add(1, 2)", "--python", version]) == 2
+    assert f"python version must be one of 3.11, 3.12, 3.13 (the CPython whose sum() to imitate), not {version!r}" \
+        in capsys.readouterr().err
+
+
+def test_a_patch_release_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["exec", "add(1, 2)", "--python", "3.12.1"]) == 0
+    assert "sum() of CPython 3.12.1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("program", "named"), [
+    ("foo(1, 2)", "token 0, 'foo(', is not one of the ten ops (add, subtract, multiply, divide, exp, greater, "
+                  "table_max, table_min, table_sum, table_average)"),
+    ("add(1, 2), mod(#0, 3)", "token 4, 'mod(', is not one of the ten ops"),
+    ("what is the answer", "token 0, 'what is the answer', stands where an op such as 'add(' must"),
+    ('["add(", "1", "2", "3", ")", "EOF"]', "token 3, '3', stands where a step's closing ')' must"),
+])
+def test_a_broken_structure_names_the_offending_token(program: str, named: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["exec", program]) == 1
+    out = capsys.readouterr().out
+    assert f"note: {named}" in out
+    assert out.count("malformed_structure") == 1 and out.count("tokens are not op(, arg, arg, ) groups") == 1
+
+
+def test_an_empty_program_is_valid_as_officially_and_said_to_be_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    # the official evaluator's eval_program on [] (the empty program's tokens) gives (0, "n/a")
+    empty = [row for row in vector_rows("mutants") if row["program"] == ["EOF"]]
+    assert empty and all((row["invalid"], row["result"]) == (0, {"str": "n/a"}) for row in empty)
+    assert main(["exec", ""]) == 0
+    out = capsys.readouterr().out
+    assert "answer: 'n/a'" in out and "note: the program is empty" in out
+    assert main(["exec", "", "--profile", "strict"]) == 1
+    assert "note: the program is empty: it has no steps" in capsys.readouterr().out
+
+
+def test_exec_jsonl_lines_carry_the_status_name_and_the_failed_step() -> None:
+    stdin = ('{"program": "add(1, 2)"}\n{"program": "add(1, 2), divide(#0, 0)"}\n'
+             '{"program": "table_sum(nothing, none)", "table": [["revenue", "1"]]}\n')
+    status, lines = run_jsonl([], stdin)
+    assert status == 0
+    records = [json.loads(line) for line in lines]
+    assert (records[0]["status"], "failed_step" in records[0]) == ("ok", False)
+    assert (records[1]["invalid"], records[1]["status"], records[1]["failed_step"]) == (1, "divide_by_zero", 1)
+    assert (records[2]["status"], records[2]["failed_step"]) == ("unknown_row", 0)
+
+
+def test_exec_reads_a_byte_order_mark_and_refuses_bytes_that_are_not_utf8(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("\ufeffadd(1, 2)\n".encode("utf-8"))))
+    assert main(["exec", "-"]) == 0
+    assert "answer: 3.0" in capsys.readouterr().out
+    table = tmp_path / "table.json"
+    table.write_bytes(b'[["revenue", "1\xff"]]')
+    assert main(["exec", "table_sum(revenue, none)", "--table", str(table)]) == 2
+    assert "the table file is not UTF-8 text (byte 15)" in capsys.readouterr().err
+    table.write_bytes(b'{"table": [], "table": [["revenue", "1"]]}')
+    assert main(["exec", "table_sum(revenue, none)", "--table", str(table)]) == 2
+    assert "has the key 'table' twice" in capsys.readouterr().err

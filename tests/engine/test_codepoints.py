@@ -32,6 +32,7 @@ import pytest
 from support.pythons import find_python, run_python
 
 from finscore import execute_batch
+from finscore.engine.options import Profile
 from finscore.engine.reader.numbers import NumberReading, number_reading
 from finscore.engine.reader.table import TableIndex, TableReadError, read_cells
 
@@ -117,7 +118,7 @@ def _argument(numbers: NumberReading, raw: str) -> Any:
 
 def _cell(numbers: NumberReading, raw: str) -> Any:
     try:
-        return read_cells([raw], strict=False, numbers=numbers)[0].hex()
+        return read_cells([raw], profile=Profile.OFFICIAL, numbers=numbers)[0].hex()
     except TableReadError:
         return None
 

@@ -13,11 +13,13 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.plain_readings import read_keeping_programs
 from support.shared import table_of, vector_rows
 
 from finscore.engine.core.binding import get_core
-from finscore.engine.lowering import lower
 from finscore.engine.core.plain_text import lay_out
+from finscore.engine.lowering import lower
+from finscore.engine.options import Profile
 from finscore.engine.reader.read import read_program
 from finscore.engine.status import Status
 
@@ -43,8 +45,7 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
     the core's outcome is then that status, unless a step before it was refused.
     """
     plain = lay_out([tokens for tokens, _ in items], [table for _, table in items])
-    output = get_core().read_execute_batch(plain, keep_programs=True)
-    assert output.programs is not None
+    output, programs = read_keeping_programs(get_core(), plain)
     taken = 0
     for k, position in enumerate(plain.indices):
         if output.status(k) == Status.DEFERRED:
@@ -52,8 +53,8 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
         taken += 1
         tokens, table = items[position]
         result, steps_read = output[k], output.step_count(k)
-        for strict in (False, True):
-            read = read_program(tokens, table, strict=strict)
+        for profile in Profile:
+            read = read_program(tokens, table, profile=profile)
             assert (read.quirks, read.skipped) == ((), ()), tokens
             if read.failure is None:
                 assert result.status not in STOPPED, tokens
@@ -64,8 +65,8 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
                         read.failure.status, steps_read, steps_read), tokens
                 else:  # refused while running an earlier step, which comes first
                     assert result.status != Status.OK and 0 <= result.failed_step < steps_read, tokens
-            lowered = lower(read, official=not strict)
-            assert lowered is not None and key(lowered.program) == key(output.programs[k]), tokens
+            lowered = lower(read, profile=profile)
+            assert lowered is not None and key(lowered.program) == key(programs[k]), tokens
     return taken, len(plain.indices)
 
 
@@ -166,12 +167,13 @@ SEPARATOR_TOKENS = st.sampled_from(["add(", "1", ")", "EOF", "table_sum(", "x", 
 @given(st.lists(st.lists(SEPARATOR_TOKENS, max_size=6), min_size=1, max_size=5))
 def test_lay_out_is_its_definition(programs: list[list[str]]) -> None:
     """The chunk-wide join and counts give what joining program by program gives, leave out
-    exactly the programs whose tokens hold a separator (or that have no tokens), and lay out
-    a table for exactly the programs that mention a table op."""
+    exactly the programs whose tokens hold a separator, that have no tokens, or whose last
+    token is empty (the core refuses an empty program and one ending in 0x1F), and lay out a
+    table for exactly the programs that mention a table op."""
     tables = [[["x", str(i)]] for i in range(len(programs))]
     plain = lay_out(programs, tables)
     clean = [i for i, tokens in enumerate(programs)
-             if tokens and not any("\x1f" in t or "\x1e" in t for t in tokens)]
+             if tokens and tokens[-1] != "" and not any("\x1f" in t or "\x1e" in t for t in tokens)]
     assert list(plain.indices) == clean
     assert plain.text() == "\x1e".join("\x1f".join(programs[i]) for i in clean).encode("utf-8", "surrogatepass")
     with_tables = [i for i in clean if any("table_" in t for t in programs[i])]
@@ -191,7 +193,8 @@ CELL_TEXTS = st.sampled_from(["", "x", "1", "$ 2", "\x1f", "\x1e", "a\x1fb", "é
 ))
 def test_table_text_is_its_definition(table: list) -> None:  # type: ignore[type-arg]
     """A table is laid out exactly when it is a non-empty list of non-empty lists of text
-    with no separator in any cell, and then as rows joined by 0x1E of cells joined by 0x1F."""
+    with no separator in any cell and no row of one empty cell (the core refuses an empty
+    row), and then as rows joined by 0x1E of cells joined by 0x1F."""
     from finscore.engine.core.plain_text import table_text
 
     assert table_text(table) == _expected_table_text(table)
@@ -199,7 +202,8 @@ def test_table_text_is_its_definition(table: list) -> None:  # type: ignore[type
 
 def _expected_table_text(table: object) -> str | None:
     plain = (isinstance(table, list) and bool(table)
-             and all(type(row) is list and row and all(type(c) is str for c in row) for row in table)
+             and all(type(row) is list and row and row != [""] and all(type(c) is str for c in row)
+                     for row in table)
              and not any("\x1f" in c or "\x1e" in c for row in table for c in row))
     return "\x1e".join("\x1f".join(row) for row in table) if plain else None  # type: ignore[union-attr]
 
@@ -219,6 +223,6 @@ def test_tables_laid_out_together_are_each_its_definition(tables: list) -> None:
         expected = _expected_table_text(tables[k])
         got = plain.table(which).decode("utf-8", "surrogatepass") if which >= 0 else None
         assert got == expected, (k, tables)
-    assert plain.table_cells == sum(
-        text.count("\x1f") + text.count("\x1e") + 1
-        for text in {id(t): _expected_table_text(t) for t in tables}.values() if text is not None)
+    # the core's table_values size: each program's table's value cells (its 0x1F bytes), summed
+    assert plain.table_value_cells == sum(
+        text.count("\x1f") for text in map(_expected_table_text, tables) if text is not None)

@@ -195,3 +195,19 @@ def test_equal_jsonl_help(capsys: pytest.CaptureFixture[str]) -> None:
         main(["finqa", "equal-jsonl", "--help"])
     assert caught.value.code == 0
     assert "finscore finqa equal-jsonl" in capsys.readouterr().out
+
+
+def test_swapped_files_are_detected_and_said(tmp_path: Path, gold_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    predictions = _write(tmp_path / "pred.json", good_predictions())
+    status, out, err = _run(capsys, gold_path, predictions)
+    assert status == 2 and out == ""
+    assert "the two files look swapped: PREDICTIONS is a FinQA gold file and GOLD a prediction file" in err
+    status, _, err = _run(capsys, predictions, predictions)
+    assert status == 2 and "GOLD looks like a prediction file" in err
+
+
+def test_swapped_official_files_are_detected(capsys: pytest.CaptureFixture[str]) -> None:
+    gold = str(require(FINQA / "finqa_test.json"))
+    predictions = str(require(FINQA / "example_predictions.json"))
+    status, _, err = _run(capsys, gold, predictions, "--quiet")
+    assert status == 2 and "look swapped" in err and "has no table" not in err

@@ -193,9 +193,9 @@ def test_a_row_of_34_million_cells_does_not_stop_the_batch() -> None:
 @pytest.fixture
 def small_core_calls(monkeypatch: pytest.MonkeyPatch) -> int:
     """The bound on one core call, made small (1 MiB) so that modest tables cross it."""
-    import finscore.engine.chunks as chunks
+    import finscore.engine.routing as routing
 
-    monkeypatch.setattr(chunks, "MAX_CORE_CALL_BYTES", 1 << 20)
+    monkeypatch.setattr(routing, "MAX_CORE_CALL_BYTES", 1 << 20)
     return 1 << 20
 
 

@@ -21,7 +21,7 @@ from finscore.runner.http_json import RetryPolicy
 from finscore.runner.limits import Limits
 from finscore.runner.orchestrate import run_cases
 from finscore.runner.output import write_predictions
-from finscore.runner.scoring import score_predictions
+from finscore.runner.reporting import score_predictions
 
 Reply = tuple[int, dict[str, str], bytes]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from finscore.cli import main
-from finscore.runner.progress import ProgressBar
+from finscore.progress import ProgressBar
 
 
 def run(*arguments: str) -> int:
@@ -117,10 +117,10 @@ def test_bad_input_is_one_readable_line_and_status_2(
 def test_the_progress_bar_draws_only_when_enabled() -> None:
     shown, hidden = io.StringIO(), io.StringIO()
     for stream, enabled in ((shown, True), (hidden, False)):
-        bar = ProgressBar(2, stream=stream, enabled=enabled)
+        bar = ProgressBar(stream, total=2, enabled=enabled)
         bar.advance("fv-en")
         bar.advance("fv-hi")
         bar.close()
     assert "2/2" in shown.getvalue() and "#" * 30 in shown.getvalue()
     assert hidden.getvalue() == ""
-    assert ProgressBar(1, stream=io.StringIO()).enabled is False  # not a terminal
+    assert ProgressBar(io.StringIO(), total=1).enabled is False  # not a terminal

@@ -15,14 +15,14 @@ import pytest
 
 from finscore.contracts import load_kit_cases, load_kit_oracle
 from finscore.contracts.failures import PRECEDENCE
+from finscore.runner import load_fixtures
 from finscore.runner.agent import ToolCall
 from finscore.runner.cases import CaseSet
-from finscore.runner.fixtures import load_fixtures
 from finscore.runner.limits import Limits
 from finscore.runner.orchestrate import run_cases
 from finscore.runner.output import write_predictions
+from finscore.runner.reporting import score_predictions
 from finscore.runner.sandbox import Sandbox
-from finscore.runner.scoring import score_predictions
 from finscore.runner.scripted import scripted_agent
 
 LIMITS = Limits(deadline_seconds=0.5, max_turns=8, max_tool_calls=6)
@@ -107,7 +107,7 @@ def test_an_out_of_scope_household_fails_as_permission(kit: CaseSet, tmp_path: P
         case.case_id
         for case in kit.cases
         if {"list_snapshots", "get_holdings"} & set(case.world.tools)
-        and set(h["household_id"] for h in case.world.households) - set(case.world.household_scope)
+        and set(case.world.households) - set(case.world.household_scope)
     ]
     assert len(affected) == 9
     for case_id in affected:

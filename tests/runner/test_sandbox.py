@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from finscore.inputs.jsonvalues import dumps_json
+from finscore.runner import load_fixtures
 from finscore.runner.agent import ToolCall, UnreadableArguments
 from finscore.runner.errors import CaseFixtureError
-from finscore.runner.fixtures import load_fixtures
-from finscore.runner.jsonvalues import dumps_json
 from finscore.runner.sandbox import Sandbox
 
 

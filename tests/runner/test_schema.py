@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from finscore.runner.errors import SchemaError
-from finscore.runner.schema import Schema
+from finscore.world import SchemaError
+from finscore.world.schema import Schema
 
 # The schemas of docs/contracts-format.md section 3.1, as transcribed in the hand-written test cases.
 _CASES = Path(__file__).parent / "cases"

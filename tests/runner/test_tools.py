@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from finscore.runner import load_fixtures
 from finscore.runner.agent import ToolCall
-from finscore.runner.calculators import round_half_even
-from finscore.runner.fixtures import load_fixtures
 from finscore.runner.sandbox import Sandbox
+from finscore.world.arithmetic import round_half_even
 
 SCENARIO = {"scenario_id": "scenario-A", "as_of": "2026-09-01"}
 

@@ -18,7 +18,7 @@ import os
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -76,15 +76,16 @@ def finqa_tables() -> dict[str, list[list[str]]]:
     return tables
 
 
-def table_of(row: dict[str, Any]) -> tuple[bool, Any]:
-    """(available, table) of a vector row: inline, by FinQA id, or None for no table."""
+def table_of(row: dict[str, Any], tables: Callable[[], dict[str, Any]] = finqa_tables) -> tuple[bool, Any]:
+    """(available, table) of a vector row: inline, by id in `tables()` (FinQA ids by
+    default), or None for no table."""
     if "table" in row:
         return True, row["table"]
     ref = row.get("table_ref")
     if ref is None:
         return True, None
-    tables = finqa_tables()
-    return (ref in tables), tables.get(ref)
+    known = tables()
+    return (ref in known), known.get(ref)
 
 
 def same_outcome(row: dict[str, Any], invalid: int, result: Any) -> bool:
@@ -105,3 +106,20 @@ def same_outcome(row: dict[str, Any], invalid: int, result: Any) -> bool:
             return math.isnan(result)
         return expected.hex() == result.hex()
     return not isinstance(result, float) and str(result) == recorded["str"]
+
+
+@lru_cache(maxsize=None)
+def convfinqa_conversations() -> dict[str, dict[str, Any]]:
+    """Every ConvFinQA dev conversation, by conversation id."""
+    with open(require(CONVFINQA / "convfinqa_dev.json"), encoding="utf-8") as handle:
+        return {conversation["id"]: conversation for conversation in json.load(handle)}
+
+
+@lru_cache(maxsize=None)
+def convfinqa_tables() -> dict[str, list[list[str]]]:
+    return {conversation_id: c["table"] for conversation_id, c in convfinqa_conversations().items()}
+
+
+def convfinqa_table_of(row: dict[str, Any]) -> tuple[bool, Any]:
+    """(available, table) of a ConvFinQA vector row: its `table_ref` names a conversation id."""
+    return table_of(row, convfinqa_tables)

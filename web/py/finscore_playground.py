@@ -18,108 +18,32 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from finscore import Execution, execute, execute_many
-from finscore.engine.api import check_options
 from finscore.commands.execute import describe_argument
+from finscore.engine.api import check_options
+from finscore.engine.text_input import (
+    MAX_PROGRAM_CHARS,
+    MAX_TABLE_CHARS,
+    TABLE_FORMATS,
+    TextInputError,
+    bounded_text,
+    detect_table_format,
+    program_notes,
+    read_program_text,
+    read_table_text,
+)
 
-#: How pasted table text may be read, and the words the page uses for each.
-TABLE_FORMATS = {
-    "auto": "decided from the text",
-    "json": "JSON rows",
-    "tab": "tab-separated rows",
-    "pipe": "|-separated rows",
-}
+__all__ = ["TABLE_FORMATS", "PlaygroundInputError", "detect_table_format", "execute_rows", "execution_view",
+           "prepare_scorer", "read_program_text", "read_table_text", "run_program", "score_files", "value_text"]
 
-#: Bounds on what one request may hold: the page is a tool, not a bulk service.
-MAX_TEXT_CHARS = 20_000_000
+#: Bounds on what one request may hold: the page is a tool, not a bulk service. Programs and
+#: tables have the bounds of `finscore.engine.text_input`, as on the command line.
+MAX_REQUEST_CHARS = MAX_PROGRAM_CHARS + MAX_TABLE_CHARS + 10_000
+MAX_ROWS_CHARS = 20_000_000
 MAX_ROWS_PER_CALL = 1_000_000
 
-
-class PlaygroundInputError(ValueError):
-    """Input the page cannot use, with a message meant for the person who typed it."""
-
-
-# -- reading what was pasted ---------------------------------------------------------
-
-def read_program_text(text: str) -> list[str] | str:
-    """A JSON token list (text starting with `[`) or a gold program string, as `finscore exec` reads it."""
-    stripped = text.strip()
-    if not stripped:
-        raise PlaygroundInputError("the program is empty")
-    if not stripped.startswith("["):
-        return stripped
-    try:
-        tokens = json.loads(stripped)
-    except json.JSONDecodeError as error:
-        raise PlaygroundInputError(
-            f"the program starts with [ like a JSON token list but is not valid JSON: {error}"
-        ) from None
-    if not isinstance(tokens, list) or not all(isinstance(token, str) for token in tokens):
-        raise PlaygroundInputError('a JSON token list must be a list of strings, e.g. ["add(", "1", "2", ")", "EOF"]')
-    return tokens
-
-
-def detect_table_format(text: str) -> str:
-    """Which reading `auto` picks: JSON if it starts like JSON, else tabs if any, else `|`."""
-    stripped = text.strip()
-    if stripped.startswith(("[", "{")):
-        return "json"
-    if "\t" in stripped:
-        return "tab"
-    if "|" in stripped:
-        return "pipe"
-    raise PlaygroundInputError(
-        "cannot tell how the table is written: use JSON rows, or one row per line with cells "
-        "separated by tabs or by |"
-    )
-
-
-def _split_pipe_row(line: str) -> list[str]:
-    """Cells of one `|` row. A Markdown row `| a | b |` (a bar at both ends) loses its outer
-    bars; a row with a bar at one end only keeps it, so ` | 2008` has an empty first cell."""
-    cells = line.strip()
-    if len(cells) > 1 and cells.startswith("|") and cells.endswith("|"):
-        cells = cells[1:-1]
-    return cells.split("|")
-
-
-def _is_markdown_rule(cells: Sequence[str]) -> bool:
-    """The `|---|---|` line under a Markdown header, which is layout, not a row."""
-    return bool(cells) and all(cell and set(cell) <= set("-: ") for cell in cells)
-
-
-def read_table_text(text: str, table_format: str = "auto") -> tuple[Any, str]:
-    """(table, format used). Empty text is no table (None).
-
-    JSON is passed on exactly as written (a list of rows, or a FinQA example with a
-    "table"), so a malformed table reaches the reader and gets its typed refusal.
-    Pasted rows are one row per line; each cell loses its surrounding whitespace, and a
-    Markdown rule line (`|---|---|`) is skipped.
-    """
-    if table_format not in TABLE_FORMATS:
-        raise PlaygroundInputError(f"table format must be one of {', '.join(TABLE_FORMATS)}, not {table_format!r}")
-    if not text.strip():
-        return None, "none"
-    used = detect_table_format(text) if table_format == "auto" else table_format
-    if used == "json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise PlaygroundInputError(f"the table is not valid JSON: {error}") from None
-        if isinstance(data, dict) and "table" in data:
-            data = data["table"]
-        if not isinstance(data, list):
-            raise PlaygroundInputError('a JSON table is a list of rows (or a FinQA example with a "table" list)')
-        return data, used
-    rows = []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        cells = line.split("\t") if used == "tab" else _split_pipe_row(line)
-        cells = [cell.strip() for cell in cells]
-        if used == "pipe" and _is_markdown_rule(cells):
-            continue
-        rows.append(cells)
-    return rows, used
+#: Input the page cannot use, with a message meant for the person who typed it: the same
+#: error as the command line's (program and table text are read by one module for both).
+PlaygroundInputError = TextInputError
 
 
 def _check_options(profile: str, python: str) -> None:
@@ -140,9 +64,11 @@ def value_text(value: Any) -> str | None:
     return repr(value)
 
 
-def execution_view(execution: Execution) -> dict[str, Any]:
-    """The execution's JSON form plus the texts the page shows, all spelled by Python."""
+def execution_view(execution: Execution, notes: list[str] | None = None) -> dict[str, Any]:
+    """The execution's JSON form plus the texts the page shows, all spelled by Python;
+    `notes`: what to tell the person about the program (see text_input.program_notes)."""
     view = execution.to_json()
+    view["notes"] = notes or []
     for step_json, step in zip(view["steps"], execution.steps):
         step_json["value_text"] = value_text(step.value)
         step_json["arguments_text"] = [describe_argument(argument) for argument in step.arguments]
@@ -162,14 +88,6 @@ def _answer(work: Callable[[], dict[str, Any]]) -> str:
     return json.dumps({"ok": True, **body}, ensure_ascii=False, allow_nan=False)
 
 
-def _bounded(text: str, what: str) -> str:
-    if not isinstance(text, str):
-        raise PlaygroundInputError(f"{what} must be text")
-    if len(text) > MAX_TEXT_CHARS:
-        raise PlaygroundInputError(f"{what} is longer than {MAX_TEXT_CHARS:,} characters")
-    return text
-
-
 def run_program(request_json: str) -> str:
     """One program from the step view.
 
@@ -178,15 +96,16 @@ def run_program(request_json: str) -> str:
     """
 
     def work() -> dict[str, Any]:
-        request = json.loads(_bounded(request_json, "the request"))
+        request = json.loads(bounded_text(request_json, "the request", MAX_REQUEST_CHARS))
+        if not isinstance(request, dict):
+            raise PlaygroundInputError("the request must be a JSON object")
         profile, python = request.get("profile", "official"), request.get("python", "3.11")
         _check_options(profile, python)
-        program = read_program_text(_bounded(request.get("program", ""), "the program"))
-        table, used = read_table_text(_bounded(request.get("table", ""), "the table"),
-                                      request.get("table_format", "auto"))
+        program = read_program_text(request.get("program", ""))
+        table, used = read_table_text(request.get("table", ""), request.get("table_format", "auto"))
         execution = execute(program, table, profile=profile, python=python)
         return {
-            "execution": execution_view(execution),
+            "execution": execution_view(execution, program_notes(program, execution)),
             "program_kind": "tokens" if isinstance(program, list) else "string",
             "table_format": used,
             "table_format_text": TABLE_FORMATS.get(used, "no table"),
@@ -207,7 +126,7 @@ def execute_rows(rows_json: str, profile: str = "official") -> str:
     """
 
     def work() -> dict[str, Any]:
-        rows = json.loads(_bounded(rows_json, "the rows"))
+        rows = json.loads(bounded_text(rows_json, "the rows", MAX_ROWS_CHARS))
         if not isinstance(rows, list) or len(rows) > MAX_ROWS_PER_CALL:
             raise PlaygroundInputError(f"rows must be a list of at most {MAX_ROWS_PER_CALL:,} objects")
         groups: dict[str, list[int]] = {}

@@ -2,8 +2,9 @@
 // before Python is. It is the very module the Python package ships; the page
 // does no arithmetic of its own, it only calls the core and shows the bits.
 
-const STATUS_OK = 1400;
-const NAME_LIMIT = 64; // status names are far shorter; bounds the read
+import { STATUS, STATUS_NAME_LIMIT as NAME_LIMIT } from "./abi_generated.js";
+
+const STATUS_OK = STATUS.OK; // the ABI's constants are generated from core/abi.toml
 
 /** Fetch and compile the module, instantiate it, and run its `_initialize`. */
 export async function loadCore(url) {

@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from finscore.contracts.cli_support import EXIT_OK, add_statistics_options, check_replicates, emit, guarded
-from finscore.contracts.comparison import compare_reports, load_report
-from finscore.contracts.html_report import render_comparison_html
+from finscore.commands._support import EXIT_OK, add_statistics_options, check_replicates, emit, guarded
+from finscore.contracts import compare_reports, load_report, render_comparison_html
 
 
 def register(subparsers: Any) -> None:

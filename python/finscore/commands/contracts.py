@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from finscore.contracts.case_format import load_cases
-from finscore.contracts.cli_support import (
+from finscore.commands._support import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
     EXIT_USAGE,
@@ -17,12 +16,16 @@ from finscore.contracts.cli_support import (
     emit,
     guarded,
 )
-from finscore.contracts.html_report import render_report_html
-from finscore.contracts.joining import evaluate
-from finscore.contracts.kit import KIT_ALIAS, resolve_cases_path
-from finscore.contracts.predictions import read_predictions
-from finscore.contracts.report import build_report
-from finscore.contracts.selfcheck import run_self_check
+from finscore.contracts import (
+    KIT_ALIAS,
+    build_report,
+    evaluate,
+    load_cases,
+    read_predictions,
+    render_report_html,
+    resolve_cases_path,
+    run_self_check,
+)
 
 
 def register(subparsers: Any) -> None:

@@ -5,27 +5,40 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterator, Sequence, TextIO
 
+from finscore.engine.api import PROFILES, PYTHON_VERSIONS, check_options, execute, execute_many
 from finscore.engine.explanation import Execution, StepTrace
-from finscore.engine.api import PROFILES, execute, execute_many
 from finscore.engine.reader.program import Argument, Ignored, Literal, Reference, Row
+from finscore.engine.text_input import (
+    MAX_PROGRAM_CHARS,
+    MAX_TABLE_CHARS,
+    TextInputError,
+    load_json,
+    program_notes,
+    read_file,
+    read_program_text,
+    read_stream,
+    table_from_json,
+)
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: A line of exec-jsonl holds one program and its table.
+MAX_LINE_CHARS = MAX_PROGRAM_CHARS + MAX_TABLE_CHARS
+
+InputError = TextInputError  # a command-line input that cannot be used, with a message for the user
 
 
-class InputError(ValueError):
-    """A command-line input that cannot be used, with a message meant for the user."""
-
-
-def _add_profile_options(parser: argparse.ArgumentParser) -> None:
+def add_profile_options(parser: argparse.ArgumentParser) -> None:
+    """--profile and --python, as every command that executes programs has them."""
     parser.add_argument("--profile", choices=PROFILES, default="official",
-                        help="official: the official evaluator's outcome, quirks included (default); "
-                             "strict: typed refusals of every quirk")
+                        help="official: the official FinQA evaluator's outcome, quirks included (default); "
+                             "strict: typed refusals of every quirk; convfinqa: ConvFinQA's own "
+                             "eval_program (a one-token program is a number selection)")
     parser.add_argument("--python", default="3.11", metavar="VERSION",
-                        help="CPython whose sum() to imitate in table_sum/table_average: 3.11 (default, "
-                             "left to right) or 3.12 and later (compensated)")
+                        help="CPython whose sum() to imitate in table_sum/table_average: "
+                             f"{', '.join(PYTHON_VERSIONS)} (default 3.11, left to right; 3.12 and later "
+                             "compensate)")
 
 
 def register(subparsers: Any) -> None:
@@ -44,7 +57,7 @@ def register(subparsers: Any) -> None:
     single.add_argument("--table", metavar="FILE.json",
                         help="the table: a JSON list of rows, or a FinQA example with a \"table\" field")
     single.add_argument("--json", action="store_true", help="print the whole execution as JSON")
-    _add_profile_options(single)
+    add_profile_options(single)
     single.set_defaults(handler=run_exec)
 
     lines = subparsers.add_parser(
@@ -59,47 +72,31 @@ def register(subparsers: Any) -> None:
         ),
     )
     lines.add_argument("--tables", metavar="FINQA.json", action="append", default=[],
-                       help='resolve a line\'s "table_ref" (a FinQA example id) from this FinQA file; repeatable')
+                       help='resolve a line\'s "table_ref" (a FinQA example id, or a ConvFinQA conversation '
+                            'id) from this FinQA or ConvFinQA file; repeatable')
     lines.add_argument("--batch", type=int, default=1000, metavar="N",
                        help="lines per core call (default 1000; 1 for line-by-line interactive use)")
-    _add_profile_options(lines)
+    add_profile_options(lines)
     lines.set_defaults(handler=run_exec_jsonl)
 
 
 # -- finscore exec ------------------------------------------------------------------
 
-def _read_json_file(path: str) -> Any:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{path} is not JSON: {error}") from None
+def _program_from(argument: str) -> list[str] | str:
+    """The program argument, or standard input for `-`, read as the playground reads it."""
+    if argument == "-":
+        return read_program_text(read_stream(sys.stdin.buffer, "the program on standard input", MAX_PROGRAM_CHARS))
+    return read_program_text(argument)
 
 
-def _table_from(data: Any, where: str) -> list[Any]:
-    if isinstance(data, dict) and "table" in data:
-        data = data["table"]
-    if not isinstance(data, list):
-        raise InputError(f"{where}: a table is a JSON list of rows (or an object with a \"table\" list)")
-    return data
-
-
-def _program_from(text: str) -> Any:
-    if text == "-":
-        text = sys.stdin.read()
-    stripped = text.strip()
-    if stripped.startswith("["):
-        try:
-            tokens = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise InputError(f"the program looks like a JSON token list but is not valid JSON: {error}") from None
-        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise InputError("a JSON token list must be a list of strings")
-        return tokens
-    return stripped
+def _table_from(path: str) -> list[Any]:
+    """The --table file (or standard input for `-`): JSON rows, or a FinQA example with a "table"."""
+    what = f"the table {path}"
+    if path == "-":
+        text = read_stream(sys.stdin.buffer, "the table on standard input", MAX_TABLE_CHARS)
+    else:
+        text = read_file(path, "the table file", MAX_TABLE_CHARS)
+    return table_from_json(load_json(text, what), what)
 
 
 def describe_argument(argument: Argument) -> str:
@@ -127,7 +124,8 @@ def _step_line(step: StepTrace) -> str:
     return f"{call}  = {step.value!r}{hex_part}"
 
 
-def render_text(execution: Execution) -> str:
+def render_text(execution: Execution, notes: Sequence[str] = ()) -> str:
+    """The execution as `finscore exec` prints it, then `notes` (see text_input.program_notes)."""
     lines = [f"profile: {execution.profile}, sum() of CPython {execution.python}"]
     lines += [_step_line(step) for step in execution.steps]
     for skipped in execution.skipped:
@@ -138,27 +136,30 @@ def render_text(execution: Execution) -> str:
     if execution.invalid:
         where = f" at #{execution.failed_step}" if execution.failed_step is not None else ""
         lines.append(f"invalid{where}: {execution.status.label} ({execution.status_description})")
-        if execution.message and execution.message != execution.status.label:
+        if execution.message not in ("", execution.status.label, execution.status_description):
             lines.append(f"  {execution.message}")
     else:
         result = execution.result
         extra = f"  {result.hex()}" if isinstance(result, float) else ""
         lines.append(f"answer: {result!r}{extra}")
+    lines += [f"note: {note}" for note in notes]
     return "\n".join(lines)
 
 
 def run_exec(args: argparse.Namespace) -> int:
     try:
+        check_options(args.profile, args.python)
         program = _program_from(args.program)
-        table = _table_from(_read_json_file(args.table), args.table) if args.table else None
+        table = _table_from(args.table) if args.table else None
         execution = execute(program, table, profile=args.profile, python=args.python)
-    except (InputError, ValueError) as error:
+    except ValueError as error:  # TextInputError included
         print(f"finscore exec: {error}", file=sys.stderr)
         return EXIT_USAGE
+    notes = program_notes(program, execution)
     if args.json:
-        print(json.dumps(execution.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps({**execution.to_json(), "notes": notes}, ensure_ascii=False, indent=2))
     else:
-        print(render_text(execution))
+        print(render_text(execution, notes))
     return EXIT_INVALID if execution.invalid else EXIT_VALID
 
 
@@ -167,7 +168,7 @@ def run_exec(args: argparse.Namespace) -> int:
 def _load_tables(paths: list[str]) -> dict[str, Any]:
     tables: dict[str, Any] = {}
     for path in paths:
-        data = _read_json_file(path)
+        data = load_json(read_file(path, "the FinQA file", 4 * MAX_TABLE_CHARS), path)
         if not isinstance(data, list):
             raise InputError(f"{path}: a FinQA file is a JSON list of examples")
         for example in data:
@@ -199,9 +200,21 @@ def _line_input(record: Any, tables: dict[str, Any]) -> tuple[Any, Any]:
     return program, table
 
 
-def _batches(stream: TextIO, size: int) -> Iterator[list[tuple[int, str]]]:
-    batch: list[tuple[int, str]] = []
-    for number, line in enumerate(stream, start=1):
+def _bounded_lines(stream: TextIO) -> Iterator[str | None]:
+    """The stream's lines, each read to at most MAX_LINE_CHARS characters; None for a longer
+    line (the rest of which is skipped), so that one huge line cannot exhaust memory."""
+    while line := stream.readline(MAX_LINE_CHARS + 1):
+        if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := stream.readline(MAX_LINE_CHARS + 1)) and not rest.endswith("\n"):
+            pass
+        yield None
+
+
+def _batches(stream: TextIO, size: int) -> Iterator[list[tuple[int, str | None]]]:
+    batch: list[tuple[int, str | None]] = []
+    for number, line in enumerate(_bounded_lines(stream), start=1):
         batch.append((number, line))
         if len(batch) >= size:
             yield batch
@@ -217,9 +230,9 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout
         print("finscore exec-jsonl: --batch must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     try:
+        check_options(args.profile, args.python)
         tables = _load_tables(args.tables)
-        execute_many([], profile=args.profile, python=args.python)  # validates both options early
-    except (InputError, ValueError) as error:
+    except ValueError as error:  # TextInputError included
         print(f"finscore exec-jsonl: {error}", file=sys.stderr)
         return EXIT_USAGE
     errors = 0
@@ -227,6 +240,10 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout
         records: list[Any] = []
         runnable: list[tuple[int, tuple[Any, Any]]] = []
         for position, (number, line) in enumerate(batch):
+            if line is None:
+                records.append({"line": number, "error": f"longer than the {MAX_LINE_CHARS:,} characters allowed"})
+                errors += 1
+                continue
             if not line.strip():
                 records.append(None)  # blank lines are passed through as blank
                 continue
@@ -243,8 +260,13 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout
             records.append(record)
         outcomes = execute_many([item for _, item in runnable], profile=args.profile, python=args.python)
         for (position, _), outcome in zip(runnable, outcomes):
-            records[position]["invalid"] = outcome.invalid
-            records[position]["result"] = outcome.vector_result()
+            record = records[position]
+            record["invalid"] = outcome.invalid
+            record["result"] = outcome.vector_result()
+            record["status"] = outcome.status_name
+            if outcome.invalid:
+                record["failed_step"] = outcome.failed_step  # null: the program as a whole, not one step
+                record["message"] = outcome.message
         for record in records:
             if record is None:
                 stdout.write("\n")

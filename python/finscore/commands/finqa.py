@@ -1,27 +1,29 @@
 """`finscore finqa`: score a FinQA prediction file; `finscore finqa equal-jsonl`: equivalence lines.
 
 argparse cannot put a sub-command beside the positional PREDICTIONS, so the
-`finqa` parser sends an argument list that starts with `equal-jsonl` to that
-form's own parser, and its --help documents both forms.
+`equal-jsonl` form has its own parser, which `second_form` hands to the command
+line (see `finscore.cli`) when the arguments start with `equal-jsonl`; the
+`finqa` parser's --help documents both forms.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import Any, Sequence
 
-from finscore.commands.execute import _add_profile_options
+from finscore.commands.execute import add_profile_options
+from finscore.commands.forms import add_report_options, run_scoring
+from finscore.engine.api import PROFILES
+from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 
-EXIT_OK, EXIT_USAGE = 0, 2
 EQUAL_JSONL = "equal-jsonl"
 
 USAGE = (
     "finscore finqa PREDICTIONS GOLD [--profile {official,strict}] [--python VERSION] [--json OUT]\n"
     "                      [--exclude-bad-ids] [--examples N] [--quiet]\n"
-    "       finscore finqa equal-jsonl [--explain] < pairs.jsonl > decisions.jsonl"
+    "       finscore finqa equal-jsonl [--explain] [--profile {official,strict,convfinqa}]\n"
+    "                                  < pairs.jsonl > decisions.jsonl"
 )
 DESCRIPTION = (
     "Score FinQA predictions (the official format: a JSON list of {\"id\", \"predicted\": [tokens]}) "
@@ -41,15 +43,30 @@ EPILOG = (
 )
 
 
-class _FinqaParser(argparse.ArgumentParser):
-    """The `finqa` parser; an argument list starting with `equal-jsonl` goes to that form's parser."""
+def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list[str]] | None:
+    """The `equal-jsonl` form's parser and its arguments, when the arguments after `finqa` start
+    with `equal-jsonl`; None for the scoring form."""
+    if not arguments or arguments[0] != EQUAL_JSONL:
+        return None
+    return _equal_jsonl_parser(), list(arguments[1:])
 
-    equal_jsonl_parser: argparse.ArgumentParser
 
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        if args and args[0] == EQUAL_JSONL:
-            return self.equal_jsonl_parser.parse_known_args(list(args[1:]), namespace)
-        return super().parse_known_args(args, namespace)
+def _equal_jsonl_parser() -> argparse.ArgumentParser:
+    equal = argparse.ArgumentParser(
+        prog="finscore finqa equal-jsonl",
+        description='Read JSON lines {"gold": [tokens], "pred": [tokens]} on standard input and write each '
+                    'back, in order, with "equal" added (the official equal_program decision) and '
+                    '"divergence" where the official evaluator would have crashed. A line that cannot be '
+                    'decided is written back with "error". Exit status: 0 all decided, 1 some lines not.',
+    )
+    equal.add_argument("--explain", action="store_true",
+                       help='also add "equal_method" (how it was decided) and "used_sympy"')
+    equal.add_argument("--profile", choices=PROFILES, default="official",
+                       help="convfinqa: ConvFinQA's equal_program (a one-token gold program, a number "
+                            "selection, is equivalent only to the same token); official and strict: "
+                            "FinQA's (default)")
+    equal.set_defaults(handler=run_equal_jsonl)
+    return equal
 
 
 def register(subparsers: Any) -> None:
@@ -60,84 +77,72 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.__class__ = _FinqaParser  # same state, one method more (see the module docstring)
     parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
     parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
-    _add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
-    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
-                                                      "output, instead of the text report)")
-    parser.add_argument("--exclude-bad-ids", action="store_true",
-                        help="exclude and report unknown ids, duplicate ids and malformed entries instead "
-                             "of stopping")
-    parser.add_argument("--examples", type=int, default=10, metavar="N",
-                        help="failing predictions listed in the text report (default 10; 0 for none)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
+    add_report_options(parser, "failing predictions")
     parser.set_defaults(handler=run_finqa)
-
-    equal = argparse.ArgumentParser(
-        prog="finscore finqa equal-jsonl",
-        description='Read JSON lines {"gold": [tokens], "pred": [tokens]} on standard input and write each '
-                    'back, in order, with "equal" added (the official equal_program decision) and '
-                    '"divergence" where the official evaluator would have crashed. A line that cannot be '
-                    'decided is written back with "error". Exit status: 0 all decided, 1 some lines not.',
-    )
-    equal.add_argument("--explain", action="store_true",
-                       help='also add "equal_method" (how it was decided) and "used_sympy"')
-    equal.set_defaults(handler=run_equal_jsonl)
-    parser.equal_jsonl_parser = equal
 
 
 def run_equal_jsonl(args: argparse.Namespace) -> int:
     from finscore.finqa.equal_jsonl import stream_equal_jsonl
 
-    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain)
+    comparer = None
+    if args.profile == CONVFINQA:
+        from finscore.convfinqa.equivalence import ConvFinqaComparer
+
+        comparer = ConvFinqaComparer()
+    summary = stream_equal_jsonl(sys.stdin, sys.stdout, explain=args.explain, comparer=comparer)
     if summary.errors:
         print(f"finscore finqa equal-jsonl: {len(summary.errors)} line(s) could not be decided "
               f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
     return summary.exit_code
 
 
-def _write_json(report: Any, destination: str) -> None:
-    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
-    if destination == "-":
-        sys.stdout.write(text + "\n")
-        return
-    Path(destination).write_text(text + "\n", encoding="utf-8")
+#: How many entries of each file are looked at to tell a gold file from a prediction file.
+_ENTRIES_LOOKED_AT = 20
+
+
+def _looks_like(data: Any, keys: frozenset[str], absent: str) -> bool:
+    """Whether the first entries of a decoded file are objects with all of `keys` and without `absent`."""
+    if not isinstance(data, list) or not data:
+        return False
+    entries = data[:_ENTRIES_LOOKED_AT]
+    return all(isinstance(entry, dict) and keys <= entry.keys() and absent not in entry for entry in entries)
+
+
+_GOLD_KEYS, _PREDICTION_KEYS = frozenset(("id", "table", "qa")), frozenset(("id", "predicted"))
+
+
+def swapped_files_message(predictions: Any, gold: Any) -> str | None:
+    """What to say when the prediction file looks like a FinQA gold file or the gold file like a
+    prediction file (the two arguments given in the wrong order); None otherwise."""
+    predictions_look_gold = _looks_like(predictions, _GOLD_KEYS, "predicted")
+    gold_looks_predicted = _looks_like(gold, _PREDICTION_KEYS, "table")
+    if predictions_look_gold and gold_looks_predicted:
+        return ("the two files look swapped: PREDICTIONS is a FinQA gold file and GOLD a prediction file; "
+                "give the prediction file first, then the gold file")
+    if gold_looks_predicted:
+        return "GOLD looks like a prediction file ({\"id\", \"predicted\"} entries), not a FinQA gold file"
+    if predictions_look_gold:
+        return "PREDICTIONS looks like a FinQA gold file ({\"id\", \"table\", \"qa\"} entries), not a prediction file"
+    return None
 
 
 def run_finqa(args: argparse.Namespace) -> int:
     from finscore.finqa.files import read_json_file
     from finscore.finqa.inputs import FinqaInputError
-    from finscore.finqa.progress import progress_bar
     from finscore.finqa.scoring import score_predictions
     from finscore.finqa.terminal import render_report
 
-    if args.examples < 0:
-        print("finscore finqa: --examples must be 0 or more", file=sys.stderr)
-        return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
-    try:
+    def score(progress: Any) -> Any:
         predictions = read_json_file(args.predictions, "prediction file")
         gold = read_json_file(args.gold, "gold file")
-        report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
-                                   exclude_bad_ids=args.exclude_bad_ids, progress=bar)
-    except FinqaInputError as error:
-        failure: FinqaInputError | None = error
-    else:
-        failure = None
-    finally:
-        if bar is not None:
-            bar.close()  # before anything else is printed
-    if failure is not None:
-        print(f"finscore finqa: {failure}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json is not None:
-        try:
-            _write_json(report, args.json)
-        except OSError as error:
-            print(f"finscore finqa: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render_report(report, examples=args.examples))
-    return EXIT_OK
+        swapped = swapped_files_message(predictions, gold)
+        if swapped is not None:
+            raise FinqaInputError(swapped)
+        return score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                 exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+
+    return run_scoring("finqa", args, score, lambda report, examples: render_report(report, examples=examples),
+                       FinqaInputError)

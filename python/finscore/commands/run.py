@@ -14,20 +14,29 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from finscore.contracts.kit import KIT_ALIAS
-from finscore.runner.agent import Agent
-from finscore.runner.cases import CaseSet, load_case_set
-from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint
-from finscore.runner.errors import RunnerError
-from finscore.runner.http_json import RetryPolicy
-from finscore.runner.limits import Limits
-from finscore.runner.orchestrate import run_cases
-from finscore.runner.output import manifest, write_manifest, write_predictions
-from finscore.runner.progress import ProgressBar
-from finscore.runner.scoring import DEFAULT_REPLICATES, DEFAULT_SEED, score_predictions, write_report
-from finscore.runner.scripted import SCRIPTED_AGENTS, scripted_agent
+from finscore.commands._support import EXIT_OK, EXIT_USAGE, add_statistics_options, check_replicates
+from finscore.contracts import KIT_ALIAS
+from finscore.inputs import FinscoreError
+from finscore.progress import ProgressBar
+from finscore.runner import (
+    SCRIPTED_AGENTS,
+    Agent,
+    CaseSet,
+    ChatCompletionsAgent,
+    ChatEndpoint,
+    Limits,
+    RetryPolicy,
+    RunnerError,
+    load_case_set,
+    manifest,
+    run_cases,
+    score_predictions,
+    scripted_agent,
+    write_manifest,
+    write_predictions,
+    write_report,
+)
 
-EXIT_OK, EXIT_USAGE = 0, 2
 ENDPOINT_VARIABLES = ("FINSCORE_ENDPOINT", "OPENAI_BASE_URL")
 MODEL_VARIABLES = ("FINSCORE_MODEL", "OPENAI_MODEL")
 DEFAULT_KEY_VARIABLE = "OPENAI_API_KEY"
@@ -109,16 +118,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--temperature", type=float, default=0.0, help="endpoint: sampling temperature (default 0)")
     parser.add_argument("--no-score", action="store_true", help="write predictions only; do not score")
-    parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of the family bootstrap (default {DEFAULT_SEED})"
-    )
-    parser.add_argument(
-        "--bootstrap",
-        type=int,
-        default=DEFAULT_REPLICATES,
-        metavar="B",
-        help=f"bootstrap replicates (default {DEFAULT_REPLICATES})",
-    )
+    add_statistics_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_command)
 
@@ -169,15 +169,15 @@ def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path,
 
 def run_command(args: argparse.Namespace) -> int:
     try:
-        if not 1 <= args.bootstrap <= 100_000:
-            raise RunnerError(f"--bootstrap must be 1..100000, not {args.bootstrap}")
+        check_replicates(args.bootstrap)
         limits = Limits(deadline_seconds=args.deadline, max_turns=args.max_turns, max_tool_calls=args.max_tool_calls)
         case_set = load_case_set(args.cases)
         if args.only:
             case_set = case_set.only(args.only)
         agent, agent_name = build_agent(args, case_set)
         out = Path(args.out)
-        progress = ProgressBar(len(case_set.cases) * args.attempts, enabled=False if args.quiet else None)
+        total = len(case_set.cases) * args.attempts
+        progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)
         results = run_cases(
             case_set.raw,
             agent,
@@ -197,7 +197,7 @@ def run_command(args: argparse.Namespace) -> int:
             report = score_predictions(case_set, predictions, args.attempts, seed=args.seed, replicates=args.bootstrap,
                                        scripted=bool(args.agent))
             write_report(out, report)
-    except RunnerError as error:
+    except FinscoreError as error:
         print(f"finscore run: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     sys.stdout.write(_summary(run_manifest["statuses"], report, out, scripted=bool(args.agent)))

@@ -1,26 +1,17 @@
-"""Typed errors for the contracts scorer.
+"""Typed errors for the contracts scorer, in the package's one hierarchy (`finscore.inputs.errors`).
 
-Bad input must reach the user as a readable message naming the file and the
-place, never as a traceback; every error the scorer raises on purpose derives
-from `ContractsError` so the CLI can catch exactly these.
+Bad input reaches the user as a readable message naming the file and the
+place (`InputFormatError`), never as a traceback; the scorer's own refusals
+derive from `ContractsError`. Both are `FinscoreError`s, which the commands catch.
 """
 
 from __future__ import annotations
 
-
-class ContractsError(Exception):
-    """Base of every error the contracts scorer raises deliberately."""
+from finscore.inputs.errors import FinscoreError, InputFormatError
 
 
-class InputFormatError(ContractsError):
-    """A case, prediction or report file does not follow docs/contracts-format.md."""
-
-    def __init__(self, source: str, where: str, problem: str) -> None:
-        self.source = source
-        self.where = where
-        self.problem = problem
-        location = f"{source}: {where}" if where else source
-        super().__init__(f"{location}: {problem}")
+class ContractsError(FinscoreError):
+    """Base of every error the contracts scorer raises deliberately, bad input aside."""
 
 
 class JoinError(ContractsError):
@@ -39,3 +30,6 @@ class JoinError(ContractsError):
 
 class ComparisonError(ContractsError):
     """Two reports cannot be paired (different case sets or attempts)."""
+
+
+__all__ = ["ComparisonError", "ContractsError", "FinscoreError", "InputFormatError", "JoinError"]

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from finscore.contracts.case_format import load_cases
 from finscore.contracts.errors import InputFormatError
-from finscore.contracts.jsonio import read_json_document
-from finscore.contracts.models import Case, PredictionRecord
-from finscore.contracts.predictions import PredictionFile, RejectedLine, read_predictions, record_from_value
-from finscore.contracts.validation import FieldReader
+from finscore.contracts.formats.cases import load_cases
+from finscore.contracts.formats.models import Case, PredictionRecord
+from finscore.contracts.formats.predictions import PredictionFile, RejectedLine, read_predictions, record_from_value
+from finscore.inputs.fields import FieldReader
+from finscore.inputs.jsonfiles import read_json_document
 
 KIT_DIRECTORY = Path(__file__).parent / "kit"
 #: The case-set argument that names the shipped kit on the command line.

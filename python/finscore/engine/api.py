@@ -1,9 +1,9 @@
 """Execute FinQA programs: the public entry points.
 
 `execute` runs one program; `execute_batch` and `execute_many` run any number,
-one chunk of 10,000 programs at a time (see `finscore.engine.chunks`): the core reads and
-runs the plain programs itself, the full reader takes the others, and the
-official profile's walker the rare programs whose values leave the float world.
+one chunk of 10,000 programs at a time. Which path each program takes is decided in
+`finscore.engine.routing`; what a user sees of its outcome is built in
+`finscore.engine.explanation`. This module only checks the arguments and cuts chunks.
 """
 
 from __future__ import annotations
@@ -11,23 +11,18 @@ from __future__ import annotations
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Sequence
 
-from finscore.engine.chunks import ExecutionBatch
 from finscore.engine.core.binding import CoreError, get_core
 from finscore.engine.explanation import Execution
-from finscore.engine.paths import Outcomes, sum_rule_for
+from finscore.engine.options import PROFILES, PYTHON_VERSIONS, Profile, check_options, sum_rule_for
+from finscore.engine.results import ExecutionBatch
 
-PROFILES = ("official", "strict")
+__all__ = ["CHUNK_SIZE", "PROFILES", "PYTHON_VERSIONS", "ExecutionBatch", "Profile", "check_options", "execute",
+           "execute_batch", "execute_many", "round_half_even_scaled", "sum_rule_for"]
+
 CHUNK_SIZE = 10_000
 
 Program = Sequence[str] | str
 Table = Sequence[Sequence[Any]] | None
-
-
-def check_options(profile: str, python: str) -> None:
-    """ValueError, with a message for the user, unless both options are ones finscore knows."""
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
-    sum_rule_for(python)
 
 
 _PROGRAM_TYPES = frozenset((str, list, tuple))
@@ -67,7 +62,7 @@ def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
     of two), and whether every program is a token list; a clear TypeError for a malformed
     pair. Checked for the whole chunk at once, and item by item only to name a culprit;
     token types are checked where the tokens are first joined (see
-    `finscore.engine.chunks.check_tokens`)."""
+    `finscore.engine.routing.check_tokens`)."""
     try:
         programs, tables = map(list, zip(*chunk, strict=True))
     except (TypeError, ValueError):  # not all pairs, or pairs of different lengths: say which below
@@ -90,7 +85,7 @@ def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
 def execute_batch(
     programs: Iterable[tuple[Program, Table]],
     *,
-    profile: str = "official",
+    profile: str | Profile = Profile.OFFICIAL,
     python: str = "3.11",
     chunk_size: int = CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
@@ -104,7 +99,7 @@ def execute_batch(
     check_options(profile, python)
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
-    batch = ExecutionBatch(Outcomes(get_core(), profile, python))
+    batch = ExecutionBatch(get_core(), profile, python)
     items = iter(programs)
     while chunk := list(islice(items, chunk_size)):
         batch.run(*_split_chunk(chunk))
@@ -116,7 +111,7 @@ def execute_batch(
 def execute_many(
     programs: Iterable[tuple[Program, Table]],
     *,
-    profile: str = "official",
+    profile: str | Profile = Profile.OFFICIAL,
     python: str = "3.11",
     chunk_size: int = CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
@@ -126,7 +121,7 @@ def execute_many(
                               progress=progress))
 
 
-def execute(program: Program, table: Table = None, *, profile: str = "official",
+def execute(program: Program, table: Table = None, *, profile: str | Profile = Profile.OFFICIAL,
             python: str = "3.11") -> Execution:
     """Execute one program (a token list or a gold program string) against a table."""
     return execute_many([(program, table)], profile=profile, python=python)[0]

@@ -57,8 +57,8 @@ def core_program_bytes(steps: int, table_cells: int) -> int:
     return _PROGRAM_BYTES + _STEP_BYTES * steps + _CELL_BYTES * table_cells
 
 
-def plain_call_bytes(text_bytes: int, table_bytes: int, programs: int, steps: int, table_cells: int) -> int:
+def plain_call_bytes(text_bytes: int, table_bytes: int, programs: int, steps: int, table_values: int) -> int:
     """Linear memory a call of the core's plain reader (fs_read_execute_batch) takes: the
-    text and tables, room for every step and for four values per table cell."""
+    text and tables, room for every step and for the table values it copies (docs/abi.md)."""
     return (text_bytes + table_bytes + 64 * programs + 512 + _STEP_BYTES * steps
-            + _CELL_BYTES * (4 * table_cells + 64))
+            + _CELL_BYTES * table_values)

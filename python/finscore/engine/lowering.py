@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from finscore.engine.core.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op
+from finscore.engine.options import Profile
 from finscore.engine.reader.program import Literal, ReadProgram, Reference, Row, StepKind
 from finscore.engine.reader.tokens import OPS
 
@@ -23,8 +24,9 @@ class Lowered:
     official_index: tuple[int, ...]  # official step index of each core step
 
 
-def lower(program: ReadProgram, *, official: bool) -> Lowered | None:
+def lower(program: ReadProgram, *, profile: Profile) -> Lowered | None:
     """The core program for these steps, or None when only the walker can run them officially."""
+    official = profile.reads_officially
     core_index: dict[int, int] = {}
     not_float: set[int] = set()  # official steps whose value is not a float
     steps: list[CoreStep] = []

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Protocol, Sequence, TextIO
 
-from finscore.finqa.equivalence import ProgramComparer, require_token_list
+from finscore.finqa.equivalence import EquivalenceDecision, ProgramComparer, require_token_list
 
 #: Longest line read; a longer one is reported (its text is not kept).
 MAX_LINE_CHARS = 1 << 24
@@ -33,6 +33,12 @@ class EqualJsonlLineError(ValueError):
         super().__init__(f"line {line_number}: {message}")
         self.line_number = line_number
         self.message = message
+
+
+class Comparer(Protocol):
+    """Anything that decides pairs as an official `equal_program` (FinQA's or ConvFinQA's)."""
+
+    def equal_program(self, gold_tokens: Sequence[str], pred_tokens: Sequence[str]) -> EquivalenceDecision: ...
 
 
 @dataclass
@@ -50,15 +56,16 @@ class EqualJsonlSummary:
 
 
 def stream_equal_jsonl(
-    source: TextIO, sink: TextIO, *, explain: bool = False
+    source: TextIO, sink: TextIO, *, explain: bool = False, comparer: Comparer | None = None
 ) -> EqualJsonlSummary:
     """Read pairs from ``source``, write them with ``"equal"`` to ``sink``.
 
     With ``explain``, each decided line also gets ``"equal_method"`` (how it
-    was decided) and ``"used_sympy"``.
+    was decided) and ``"used_sympy"``. ``comparer`` decides the pairs (default:
+    FinQA's rule, a `ProgramComparer`).
     """
     summary = EqualJsonlSummary()
-    comparer = ProgramComparer()
+    comparer = comparer if comparer is not None else ProgramComparer()
     line_number = 0
     while True:
         line, complete = _read_line(source)

@@ -36,7 +36,7 @@ class Node(NamedTuple):
     op: str
     left: int = -1
     right: int = -1
-    index: int = -1
+    index: int = -1  # type: ignore[assignment]  # a field named like tuple.index, on purpose
 
 
 @dataclass

@@ -10,7 +10,7 @@ is not FinQA is always an error, because every denominator depends on it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from finscore.engine.reader.tokens import tokenize_gold_program
 
@@ -136,33 +136,41 @@ def _gold_problem(example: Any) -> str | None:
     return None
 
 
-def read_gold(data: Any) -> GoldFile:
-    """Check a FinQA file: a list of examples with id, table, qa.program and qa.exe_ans, ids unique."""
+def unique_entries(data: Any, problem_of: Callable[[Any], str | None], kind: str, units: str,
+                   ids: str = "id(s)") -> list[Any]:
+    """The entries of a gold file (a non-empty JSON list of `units`), each checked by
+    `problem_of` and with a unique "id"; FinqaInputError naming every bad entry otherwise."""
     if not isinstance(data, list):
-        raise FinqaInputError(f"the gold file is not FinQA: a JSON {_type_name(data)}, not a list of examples")
+        raise FinqaInputError(f"the gold file is not {kind}: a JSON {_type_name(data)}, not a list of {units}")
     if not data:
-        raise FinqaInputError("the gold file holds no examples (an empty list)")
+        raise FinqaInputError(f"the gold file holds no {units} (an empty list)")
     problems: list[str] = []
-    examples: list[GoldExample] = []
     seen: dict[str, int] = {}
     duplicates: list[str] = []
-    for position, example in enumerate(data):
-        problem = _gold_problem(example)
+    entries: list[Any] = []
+    for position, entry in enumerate(data):
+        problem = problem_of(entry)
         if problem is not None:
             problems.append(f"entry {position} {problem}")
-            continue
-        example_id = example["id"]
-        if example_id in seen:
-            duplicates.append(f"{example_id!r} (entries {seen[example_id]} and {position})")
-            continue
-        seen[example_id] = position
-        qa = example["qa"]
-        tokens = tuple(tokenize_gold_program(qa["program"]))
-        examples.append(GoldExample(example_id, example["table"], qa["program"], tokens, qa["exe_ans"]))
+        elif entry["id"] in seen:
+            duplicates.append(f"{entry['id']!r} (entries {seen[entry['id']]} and {position})")
+        else:
+            seen[entry["id"]] = position
+            entries.append(entry)
     if problems:
         raise FinqaInputError(
-            f"the gold file is not FinQA ({len(problems)} of {len(data)} entries): " + listing(problems)
+            f"the gold file is not {kind} ({len(problems)} of {len(data)} entries): " + listing(problems)
         )
     if duplicates:
-        raise FinqaInputError(f"the gold file repeats {len(duplicates)} id(s): " + listing(duplicates))
+        raise FinqaInputError(f"the gold file repeats {len(duplicates)} {ids}: " + listing(duplicates))
+    return entries
+
+
+def read_gold(data: Any) -> GoldFile:
+    """Check a FinQA file: a list of examples with id, table, qa.program and qa.exe_ans, ids unique."""
+    examples = []
+    for example in unique_entries(data, _gold_problem, "FinQA", "examples"):
+        qa = example["qa"]
+        tokens = tuple(tokenize_gold_program(qa["program"]))
+        examples.append(GoldExample(example["id"], example["table"], qa["program"], tokens, qa["exe_ans"]))
     return GoldFile(tuple(examples))

@@ -164,6 +164,7 @@ class FinqaReport:
     #: scored predictions that crossed finscore's declared bounds (engine/bounds.py) in
     #: either profile: not an official outcome, so always counted apart
     exceeded_bounds: int = 0
+    benchmark: str = "finqa"  # whose official scorer: "finqa" or "convfinqa"
 
     @property
     def headline(self) -> Figures:
@@ -173,6 +174,7 @@ class FinqaReport:
         return {
             "format": REPORT_FORMAT,
             "finscore_version": self.finscore_version,
+            "benchmark": self.benchmark,
             "profile": self.profile,
             "python": self.python,
             "host_python": self.host_python,

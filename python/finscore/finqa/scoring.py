@@ -12,23 +12,60 @@ from __future__ import annotations
 
 import platform
 from collections import Counter
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from finscore import __version__
 from finscore.engine.explanation import Execution
+from finscore.engine.api import check_options, execute_many
 from finscore.engine.status import Status
-from finscore.engine.api import PROFILES, check_options, execute_many
 from finscore.finqa import categories
-from finscore.finqa.inputs import FinqaInputError, GoldExample, read_gold, read_predictions
-from finscore.finqa.joining import EXCLUDED, Join, join_predictions
+from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, read_gold, read_predictions
+from finscore.finqa.joining import EXCLUDED, Join, Pair, join_predictions
 from finscore.finqa.quirk_accounting import count_quirks
 from finscore.finqa.report import Equivalence, ExampleResult, Figure, Figures, FinqaReport
+
+if TYPE_CHECKING:
+    from finscore.finqa.equal_jsonl import Comparer
 
 #: progress(stage, done, total): called as each stage advances; stages are
 #: "read", "execute official", "execute strict" and "equivalence".
 Progress = Callable[[str, int, int], None]
 EQUIVALENCE_PROGRESS_EVERY = 50
 EXECUTION_CHUNK = 2000
+
+
+#: The method of a prediction whose program equivalence the official scorer never checks.
+NOT_CHECKED_INVALID = "not-checked-invalid"
+
+
+def _finqa_comparer() -> Comparer:
+    from finscore.finqa.equivalence import ProgramComparer
+
+    return ProgramComparer()
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """What differs between the official scorers that share this machinery (FinQA's
+    evaluate.py, ConvFinQA's evaluate_result).
+
+    `official_profile` is the execution profile that reads as that scorer does;
+    `programs_of_valid_only`: the scorer checks program equivalence only for a
+    prediction that executed validly (ConvFinQA), not for every one (FinQA);
+    `comparer` makes its `equal_program`; `quirk_scope` says which predictions the
+    official-vs-strict quirk accounting covers (None: all).
+    """
+
+    benchmark: str
+    official_profile: str
+    programs_of_valid_only: bool
+    comparer: Callable[[], Comparer]
+    quirk_scope: Callable[[Pair], bool] | None = None
+
+
+FINQA_RULES = ScoringRules(benchmark="finqa", official_profile="official", programs_of_valid_only=False,
+                           comparer=_finqa_comparer)
 
 
 def official_match(execution: Execution, gold_answer: Any) -> bool:
@@ -43,15 +80,17 @@ def _execute(join: Join, profile: str, python: str, progress: Progress | None) -
                         profile=profile, python=python, chunk_size=EXECUTION_CHUNK, progress=report)
 
 
-def _equivalences(join: Join, progress: Progress | None) -> list[Equivalence]:
-    from finscore.finqa.equivalence import ProgramComparer
-
-    comparer = ProgramComparer()
+def _equivalences(join: Join, rules: ScoringRules, official: Sequence[Execution],
+                  progress: Progress | None) -> list[Equivalence]:
+    comparer = rules.comparer()
     decisions = []
     total = len(join.pairs)
-    for done, pair in enumerate(join.pairs, start=1):
-        decision = comparer.equal_program(list(pair.gold.tokens), list(pair.prediction.tokens))
-        decisions.append(Equivalence(bool(decision.equal), str(decision.method), decision.divergence))
+    for done, (pair, execution) in enumerate(zip(join.pairs, official), start=1):
+        if rules.programs_of_valid_only and execution.invalid:
+            decisions.append(Equivalence(False, NOT_CHECKED_INVALID, None))
+        else:
+            decision = comparer.equal_program(list(pair.gold.tokens), list(pair.prediction.tokens))
+            decisions.append(Equivalence(bool(decision.equal), str(decision.method), decision.divergence))
         if progress is not None and (done % EQUIVALENCE_PROGRESS_EVERY == 0 or done == total):
             progress("equivalence", done, total)
     return decisions
@@ -77,11 +116,14 @@ def _figures(correct: Sequence[bool], equivalent: Sequence[bool], gold_examples:
     )
 
 
-def _check_options(profile: str, python: str) -> None:
+def check_scoring_options(profile: str, python: str, profiles: Sequence[str]) -> None:
+    """FinqaInputError unless the profile is one of `profiles` and both options are known."""
     try:
         check_options(profile, python)
     except ValueError as error:
         raise FinqaInputError(str(error)) from None
+    if profile not in profiles:
+        raise FinqaInputError(f"profile {profile!r} does not score this benchmark; use one of {', '.join(profiles)}")
 
 
 def score_predictions(
@@ -98,14 +140,25 @@ def score_predictions(
     Raises FinqaInputError (PredictionsRejected for bad entries, unless
     `exclude_bad_ids`) with a readable message; never loses or double-counts a row.
     """
-    _check_options(profile, python)
+    check_scoring_options(profile, python, ("official", "strict"))
     gold_file = read_gold(gold)
     join = join_predictions(read_predictions(predictions), gold_file, exclude_bad=exclude_bad_ids)
+    other = "strict" if profile == "official" else "official"
+    return score_join(join, gold_file, FINQA_RULES, profile=profile, other=other, python=python, progress=progress)
+
+
+def score_join(join: Join, gold_file: GoldFile, rules: ScoringRules, *, profile: str, other: str, python: str,
+               progress: Progress | None) -> FinqaReport:
+    """The report of joined predictions under one official scorer's rules: `profile` gives
+    the headline, `other` the comparison; one of them is `rules.official_profile` and the
+    other "strict" (the quirk accounting compares those two)."""
     if progress is not None:
         progress("read", join.prediction_entries, join.prediction_entries)
-    other = next(p for p in PROFILES if p != profile)
+    official = rules.official_profile
+    if {profile, other} != {official, "strict"}:
+        raise ValueError(f"scoring runs {official!r} and 'strict', not {profile!r} and {other!r}")
     runs = {name: _execute(join, name, python, progress) for name in (profile, other)}
-    equivalences = _equivalences(join, progress)
+    equivalences = _equivalences(join, rules, runs[official], progress)
 
     correct = {name: [official_match(e, pair.gold.answer) for e, pair in zip(runs[name], join.pairs)]
                for name in runs}
@@ -114,7 +167,7 @@ def score_predictions(
     stops: list[tuple[str, str]] = []
     for index, pair in enumerate(join.pairs):
         execution = runs[profile][index]
-        stop = _official_stop(runs["official"][index], pair.gold, equivalences[index])
+        stop = _official_stop(runs[official][index], pair.gold, equivalences[index])
         if stop is not None:
             stops.append((pair.gold.id, stop))
         rows[pair.gold.id] = ExampleResult(
@@ -135,6 +188,9 @@ def score_predictions(
         category = categories.EXCLUDED_PREDICTION if why == EXCLUDED else categories.MISSING_PREDICTION
         rows[example.id] = ExampleResult(example.id, category, example.answer, example.program)
     examples = tuple(rows[example.id] for example in gold_file.examples)
+    in_scope = [rules.quirk_scope is None or rules.quirk_scope(pair) for pair in join.pairs]
+    accounted = [(o, c, s) for o, c, s, keep in zip(runs[official], correct[official], runs["strict"], in_scope)
+                 if keep]
 
     gold_count = len(gold_file.examples)
     return FinqaReport(
@@ -151,12 +207,13 @@ def score_predictions(
         excluded_ids=tuple(join.excluded_ids),
         categories=_ordered_counts(Counter(row.category for row in examples), categories.CATEGORY_DESCRIPTIONS),
         statuses=dict(Counter(e.status_name for e in runs[profile]).most_common()),
-        quirks=count_quirks(zip(runs["official"], correct["official"], runs["strict"])),
+        quirks=count_quirks(accounted),
         equivalence_methods=dict(Counter(e.method for e in equivalences).most_common()),
         official_stops=tuple(stops),
         examples=examples,
         exceeded_bounds=sum(any(runs[name][index].status is Status.EXCEEDS_BOUNDS for name in runs)
                             for index in range(len(join.pairs))),
+        benchmark=rules.benchmark,
     )
 
 

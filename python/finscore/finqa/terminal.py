@@ -46,9 +46,9 @@ def _example_line(row: ExampleResult) -> str:
 
 def _header(report: FinqaReport) -> list[str]:
     figures = report.headline
-    own = "as the official evaluator computes them" if report.profile == "official" else "strict profile"
+    own = "as the official evaluator computes them" if report.profile != "strict" else "strict profile"
     return [
-        f"finscore {report.finscore_version} finqa: profile {report.profile}, "
+        f"finscore {report.finscore_version} {report.benchmark}: profile {report.profile}, "
         f"sum() of CPython {report.python}",
         "",
         f"Per prediction ({own}; denominator = {report.scored_predictions} predictions):",
@@ -111,11 +111,15 @@ def _breakdown(report: FinqaReport) -> list[str]:
     return lines
 
 
+def failing_lines(report: FinqaReport, examples: int) -> list[str]:
+    """The first `examples` failing predictions, each on a line, after a blank line and a title."""
+    failing = [row for row in report.examples if row.category != CORRECT and row.execution is not None]
+    if examples <= 0 or not failing:
+        return []
+    return (["", f"First {min(examples, len(failing))} of {len(failing)} failing predictions:"]
+            + [_example_line(row) for row in failing[:examples]])
+
+
 def render_report(report: FinqaReport, *, examples: int = 10) -> str:
     """The whole terminal report; `examples` failing predictions are listed (0 for none)."""
-    lines = _header(report) + _accounting(report) + _breakdown(report)
-    failing = [row for row in report.examples if row.category != CORRECT and row.execution is not None]
-    if examples > 0 and failing:
-        lines += ["", f"First {min(examples, len(failing))} of {len(failing)} failing predictions:"]
-        lines += [_example_line(row) for row in failing[:examples]]
-    return "\n".join(lines)
+    return "\n".join(_header(report) + _accounting(report) + _breakdown(report) + failing_lines(report, examples))

@@ -8,6 +8,7 @@ scorer reads (docs/contracts-format.md). What an agent says about its own
 calls is never part of the trace.
 """
 
+from finscore.runner import faulty, oracle  # noqa: F401  (register the scripted agents)
 from finscore.runner.agent import (
     Agent,
     CallTools,
@@ -20,17 +21,18 @@ from finscore.runner.agent import (
     TurnRecord,
     UnreadableArguments,
 )
-from finscore.runner.cases import CaseSet, load_case_set
+from finscore.runner.cases import CaseSet, load_case_set, load_fixtures
 from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint
 from finscore.runner.episode import AttemptResult, run_attempt
 from finscore.runner.errors import CaseFixtureError, CaseSetError, EndpointError, RunnerError, SchemaError
 from finscore.runner.http_json import RetryPolicy
 from finscore.runner.limits import Limits
 from finscore.runner.orchestrate import run_cases
-from finscore.runner.output import write_manifest, write_predictions
-from finscore.runner.schema import Schema
-from finscore.runner.scoring import score_predictions, write_report
-from finscore.runner.scripted import SCRIPTED_AGENTS, scripted_agent
+from finscore.runner.output import manifest, write_manifest, write_predictions
+from finscore.runner.reporting import score_predictions, write_report
+from finscore.runner.sandbox import Sandbox, TraceFull
+from finscore.runner.scripted import SCRIPTED_AGENTS, scripted, scripted_agent
+from finscore.world import Schema
 
 __all__ = [
     "Agent",
@@ -49,17 +51,22 @@ __all__ = [
     "RetryPolicy",
     "RunnerError",
     "SCRIPTED_AGENTS",
+    "Sandbox",
     "Schema",
     "SchemaError",
     "ToolCall",
     "ToolOffer",
+    "TraceFull",
     "Turn",
     "TurnRecord",
     "UnreadableArguments",
     "load_case_set",
+    "load_fixtures",
+    "manifest",
     "run_attempt",
     "run_cases",
     "score_predictions",
+    "scripted",
     "scripted_agent",
     "write_manifest",
     "write_predictions",

@@ -1,7 +1,9 @@
-"""The case set of a run, read once by the scorer's loader so that runner and scorer agree on it.
+"""The case set of a run, and the world of each case the runner executes.
 
-The runner executes each case's raw `world`; the scorer needs the typed
-cases. Both come from one read of the same files.
+The scorer's loader reads the set once (so runner and scorer agree on it);
+each attempt then reads its case's world with the world's one case reader,
+so a case the runner cannot execute is recorded as an incomplete attempt
+instead of stopping the run.
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from finscore.contracts import Case, ContractsError, load_cases
-from finscore.contracts.kit import KIT_ALIAS, resolve_cases_path
-from finscore.runner.errors import CaseSetError
+from finscore.contracts import KIT_ALIAS, Case, load_cases, resolve_cases_path
+from finscore.inputs import FinscoreError, InputFormatError
+from finscore.runner.errors import CaseFixtureError, CaseSetError
+from finscore.world import CaseWorld, read_case_world
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,16 @@ def load_case_set(argument: str = KIT_ALIAS) -> CaseSet:
     """`@kit` (the shipped kit), a directory of case files, or a case-set JSON file."""
     try:
         cases = load_cases(resolve_cases_path(argument))
-    except ContractsError as error:
+    except FinscoreError as error:
         raise CaseSetError(str(error)) from None
     return CaseSet(argument, tuple(cases))
+
+
+def load_fixtures(case: Mapping[str, Any]) -> CaseWorld:
+    """The world of one raw case; raises CaseFixtureError naming the case and the field."""
+    raw_id = case.get("case_id") if isinstance(case, Mapping) else None
+    case_id = raw_id if isinstance(raw_id, str) else "<no case_id>"
+    try:
+        return read_case_world(case)
+    except InputFormatError as error:
+        raise CaseFixtureError(case_id, error.where, error.problem) from None

@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from finscore.inputs import JsonValueError, dumps_json, loads_json, to_json_value
 from finscore.runner.agent import CallTools, CaseView, Finish, ToolCall, Turn, TurnRecord, UnreadableArguments
-from finscore.runner.errors import EndpointError, JsonValueError
+from finscore.runner.errors import EndpointError
 from finscore.runner.http_json import RetryPolicy, check_url, post_json
-from finscore.runner.jsonvalues import dumps_json, loads_json, to_json_value
 
 MAX_ARGUMENT_TEXT = 100_000
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from finscore.runner.agent import Agent, CallTools, CaseView, Finish, Observation, ToolCall, ToolOffer, TurnRecord
+from finscore.runner.cases import load_fixtures
 from finscore.runner.errors import CaseFixtureError
 from finscore.runner.final_output import read_final
-from finscore.runner.fixtures import Fixtures, load_fixtures
 from finscore.runner.limits import Deadline, Limits, call_before_deadline
 from finscore.runner.sandbox import Sandbox, TraceFull
+from finscore.world import CaseWorld
 
 MAX_DETAIL = 2000
 
@@ -32,20 +33,21 @@ class AttemptResult:
     seconds: float
 
 
-def case_view(fixtures: Fixtures, attempt: int) -> CaseView:
+def case_view(fixtures: CaseWorld, attempt: int) -> CaseView:
+    world = fixtures.world
     tools = tuple(
         ToolOffer(name=tool.name, description=tool.description, parameters=tool.parameters, effect=tool.effect)
-        for tool in fixtures.tools.values()
+        for tool in world.tools.values()
     )
     return CaseView(
         case_id=fixtures.case_id,
         attempt=attempt,
         language=fixtures.language,
         question=fixtures.question,
-        today=fixtures.today,
-        household_scope=fixtures.household_scope,
+        today=world.today,
+        household_scope=world.household_scope,
         tools=tools,
-        cached_evidence=fixtures.cached_evidence,
+        cached_evidence=world.cached_evidence,
     )
 
 
@@ -77,7 +79,7 @@ def prediction_line(
 class _Episode:
     """The turn loop of one attempt; `status` stays None until the attempt ends."""
 
-    def __init__(self, fixtures: Fixtures, agent: Agent, limits: Limits, attempt: int) -> None:
+    def __init__(self, fixtures: CaseWorld, agent: Agent, limits: Limits, attempt: int) -> None:
         self.fixtures = fixtures
         self.agent = agent
         self.limits = limits

@@ -1,33 +1,25 @@
-"""Typed errors for the reference runner.
+"""Typed errors for the reference runner, in the package's one hierarchy (`finscore.inputs.errors`).
 
-Every error the runner raises on purpose derives from `RunnerError`, so the CLI
-can print it as one readable line instead of a traceback.
+Every error the runner raises on purpose derives from `RunnerError` (itself a
+`FinscoreError`), so the CLI prints it as one readable line, not a traceback.
 """
 
 from __future__ import annotations
 
+from finscore.inputs import FinscoreError, InputFormatError, JsonValueError
+from finscore.world import SchemaError
 
-class RunnerError(Exception):
+
+class RunnerError(FinscoreError):
     """Base of every error the runner raises deliberately."""
 
 
-class CaseFixtureError(RunnerError):
-    """A case's `world` cannot be executed (unknown tool, bad snapshot, bad schema)."""
+class CaseFixtureError(InputFormatError, RunnerError):
+    """A case's world cannot be executed (unknown tool, bad snapshot, bad schema); names the case."""
 
     def __init__(self, case_id: str, where: str, problem: str) -> None:
         self.case_id = case_id
-        self.where = where
-        self.problem = problem
-        location = f"case {case_id}: {where}" if where else f"case {case_id}"
-        super().__init__(f"{location}: {problem}")
-
-
-class SchemaError(RunnerError):
-    """A tool's JSON Schema uses something the runner's validator does not implement."""
-
-
-class JsonValueError(RunnerError):
-    """A value handed over by an agent is not plain, bounded JSON data."""
+        super().__init__(f"case {case_id}", where, problem)
 
 
 class EndpointError(RunnerError):
@@ -44,3 +36,6 @@ class EndpointError(RunnerError):
 
 class CaseSetError(RunnerError):
     """The case set cannot be read (missing file, bad JSON, duplicated case ids)."""
+
+
+__all__ = ["CaseFixtureError", "CaseSetError", "EndpointError", "JsonValueError", "RunnerError", "SchemaError"]

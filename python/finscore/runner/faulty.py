@@ -13,12 +13,14 @@ from typing import Any, Mapping, Sequence
 
 from finscore.runner.agent import CallTools, CaseView, Finish, Observation, ToolCall, Turn, TurnRecord
 from finscore.runner.oracle import ScriptedAgent, claim_fact, contract, gold_final, planned_calls, planned_requirements
+from finscore.runner.scripted import scripted
 
 HANG_SECONDS = 3600.0
 
 
 def _world(case: Mapping[str, Any]) -> Mapping[str, Any]:
-    return case.get("world", {})
+    found: Mapping[str, Any] = case.get("world", {})
+    return found
 
 
 def _offered(case: Mapping[str, Any]) -> set[str]:
@@ -30,6 +32,7 @@ def _answer_claims(case: Mapping[str, Any]) -> Mapping[str, Any]:
     return terms.get("claims", {}) if terms.get("response", {}).get("kind") == "answer" else {}
 
 
+@scripted
 class WrongUnitAgent(ScriptedAgent):
     """Right number, wrong unit: every claim's unit is swapped (INR for USD, a ratio for INR)."""
 
@@ -57,6 +60,7 @@ def _older_authorized_date(case: Mapping[str, Any], household: Any, as_of: Any) 
     return max(dates) if dates else None
 
 
+@scripted
 class StaleSnapshotAgent(ScriptedAgent):
     """Reads an older authorized snapshot instead of the one the case needs, and reports from it."""
 
@@ -100,6 +104,7 @@ def _order_instrument(case: Mapping[str, Any], household: str) -> str:
     return "EQ-NIFTY50-IDX"
 
 
+@scripted
 class WriteInReadOnlyAgent(ScriptedAgent):
     """Places an order in a read-only workflow, then says it made no change."""
 
@@ -135,6 +140,7 @@ def _outside_household(case: Mapping[str, Any]) -> str | None:
     return None
 
 
+@scripted
 class OutOfScopeAgent(ScriptedAgent):
     """Looks at a household outside the session's scope before doing what the case asks."""
 
@@ -154,6 +160,7 @@ class OutOfScopeAgent(ScriptedAgent):
         return [probe] + planned_calls(case)
 
 
+@scripted
 class ForgedTraceAgent(ScriptedAgent):
     """Makes no call at all and claims, in its answer, the calls and results it should have made."""
 
@@ -184,6 +191,7 @@ class ForgedTraceAgent(ScriptedAgent):
         return final
 
 
+@scripted
 class HangingAgent(ScriptedAgent):
     """Never answers its first turn (until released, or for an hour): the deadline must end the case."""
 
@@ -202,6 +210,7 @@ class HangingAgent(ScriptedAgent):
         return Finish({"kind": "refusal", "reason": "too_late"})
 
 
+@scripted
 class TooManyStepsAgent(ScriptedAgent):
     """Repeats a call forever and never answers: the step limit must end the case."""
 
@@ -215,6 +224,7 @@ class TooManyStepsAgent(ScriptedAgent):
         return CallTools((ToolCall(name, {}),))
 
 
+@scripted
 class CrashingAgent(ScriptedAgent):
     """Raises in its first turn."""
 
@@ -224,6 +234,7 @@ class CrashingAgent(ScriptedAgent):
         raise RuntimeError("scripted failure: this agent crashes on purpose")
 
 
+@scripted
 class MalformedOutputAgent(ScriptedAgent):
     """Answers in prose instead of a final object."""
 

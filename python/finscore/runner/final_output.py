@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from finscore.runner.errors import JsonValueError
-from finscore.runner.jsonvalues import MAX_STRING, MAX_TEXT, loads_json, to_json_value
+from finscore.inputs import JsonValueError, loads_json, to_json_value
+from finscore.inputs.jsonvalues import MAX_STRING, MAX_TEXT
 
 _FENCE = re.compile(r"\A```[A-Za-z]*[ \t]*\n(?P<body>.*?)\n?```\Z", re.DOTALL)
 

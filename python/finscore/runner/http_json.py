@@ -18,8 +18,8 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from finscore.runner.errors import EndpointError, JsonValueError
-from finscore.runner.jsonvalues import loads_json
+from finscore.inputs import JsonValueError, loads_json
+from finscore.runner.errors import EndpointError
 
 TRANSIENT_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_ERROR_BODY = 500
@@ -71,7 +71,7 @@ def _opener(use_env_proxy: bool) -> urllib.request.OpenerDirector:
 
 
 def _read_bounded(response: Any, max_bytes: int) -> bytes:
-    body = response.read(max_bytes + 1)
+    body: bytes = response.read(max_bytes + 1)
     if len(body) > max_bytes:
         raise EndpointError(f"the response is larger than {max_bytes} bytes")
     return body

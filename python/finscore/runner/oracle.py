@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, Sequence
 
 from finscore.runner.agent import CallTools, CaseView, Finish, Observation, ToolCall, Turn, TurnRecord
+from finscore.runner.scripted import scripted
 
 _FINAL_TEXT = {
     "answer": "Computed with the session's tools; see the cited results.",
@@ -22,7 +23,8 @@ _FINAL_TEXT = {
 
 
 def contract(case: Mapping[str, Any]) -> Mapping[str, Any]:
-    return case.get("contract", {})
+    found: Mapping[str, Any] = case.get("contract", {})
+    return found
 
 
 def planned_requirements(case: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -152,5 +154,6 @@ class ScriptedAgent:
         return Finish(self.final(case, view, observations_of(history)))
 
 
+@scripted
 class OracleAgent(ScriptedAgent):
     name = "oracle"

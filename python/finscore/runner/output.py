@@ -10,14 +10,13 @@ leaves a half-written file under the final name.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from finscore.inputs import dumps_json
+from finscore.outputs import write_text_atomically
 from finscore.runner.episode import AttemptResult
-from finscore.runner.errors import RunnerError
-from finscore.runner.jsonvalues import dumps_json
 from finscore.runner.limits import Limits
 
 PREDICTIONS_FILE = "predictions.jsonl"
@@ -28,20 +27,8 @@ def predictions_text(results: Sequence[AttemptResult]) -> str:
     return "".join(dumps_json(result.prediction) + "\n" for result in results)
 
 
-def write_text(path: Path, text: str) -> Path:
-    """Write UTF-8 text atomically (temporary file, then rename)."""
-    temporary = path.with_name(path.name + ".partial")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as error:
-        raise RunnerError(f"cannot write {path}: {error.strerror or error}") from None
-    return path
-
-
 def write_predictions(directory: Path, results: Sequence[AttemptResult]) -> Path:
-    return write_text(directory / PREDICTIONS_FILE, predictions_text(results))
+    return write_text_atomically(directory / PREDICTIONS_FILE, predictions_text(results))
 
 
 def manifest(agent: str, cases: str, attempts: int, limits: Limits, results: Sequence[AttemptResult]) -> dict[str, Any]:
@@ -66,4 +53,4 @@ def manifest(agent: str, cases: str, attempts: int, limits: Limits, results: Seq
 
 
 def write_manifest(directory: Path, content: Mapping[str, Any]) -> Path:
-    return write_text(directory / MANIFEST_FILE, json.dumps(content, ensure_ascii=False, indent=2) + "\n")
+    return write_text_atomically(directory / MANIFEST_FILE, json.dumps(content, ensure_ascii=False, indent=2) + "\n")

@@ -12,17 +12,12 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
+from finscore.inputs import JsonValueError, to_json_value
 from finscore.runner.agent import Observation, ToolCall, UnreadableArguments
-from finscore.runner.catalogue import CATALOGUE
-from finscore.runner.errors import JsonValueError
-from finscore.runner.fixtures import Fixtures
-from finscore.runner.jsonvalues import to_json_value
-from finscore.runner.schema import Schema, validation_message
-from finscore.runner.tools import IMPLEMENTATIONS, CallFailed, CallRefused, ToolState
+from finscore.world import CATALOGUE, CallFailed, CallRefused, CaseWorld, ToolState, validation_message
 
 MAX_ENTRIES = 2000
 MAX_TOOL_NAME = 200
-_CATALOGUE_SCHEMAS = {name: Schema(tool.parameters) for name, tool in CATALOGUE.items()}
 
 
 class TraceFull(Exception):
@@ -48,11 +43,11 @@ def _readable_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
 
 
 class Sandbox:
-    """Executes one attempt's calls against its fixtures and keeps the trace entries."""
+    """Executes one attempt's calls against its case's world and keeps the trace entries."""
 
-    def __init__(self, fixtures: Fixtures) -> None:
+    def __init__(self, fixtures: CaseWorld) -> None:
         self.fixtures = fixtures
-        self.state = ToolState(fixtures)
+        self.state = ToolState(fixtures.world)
         self.entries: list[dict[str, Any]] = []
 
     def _record(
@@ -87,20 +82,21 @@ class Sandbox:
     def execute(self, turn: int, call: ToolCall) -> Observation:
         """Decide, execute if allowed, record, and return what the agent is shown."""
         arguments, unreadable = _readable_arguments(call.arguments)
-        offered = self.fixtures.tools.get(call.name) if isinstance(call.name, str) else None
+        offered = self.fixtures.world.tools.get(call.name) if isinstance(call.name, str) else None
         if offered is None:
             return self._record(turn, call, arguments, "error", "unknown tool", "none", None)
         if unreadable is not None:
             return self._record(turn, call, arguments, "error", unreadable, offered.effect, None)
-        problems = offered.schema.errors(arguments) or _CATALOGUE_SCHEMAS[offered.name].errors(arguments)
+        implemented = CATALOGUE[offered.name]
+        problems = offered.schema.errors(arguments) or implemented.schema.errors(arguments)
         if problems:
             return self._record(turn, call, arguments, "error", validation_message(problems), offered.effect, None)
         household = arguments.get("household_id")
-        if household is not None and household not in self.fixtures.household_scope:
+        if household is not None and household not in self.fixtures.world.household_scope:
             message = f"household {household} is outside the session scope"
             return self._record(turn, call, arguments, "refused", message, offered.effect, None)
         try:
-            outcome = IMPLEMENTATIONS[offered.name](arguments, self.state)
+            outcome = implemented.run(arguments, self.state)
         except CallRefused as refusal:
             return self._record(turn, call, arguments, "refused", str(refusal), offered.effect, None)
         except CallFailed as failure:
@@ -110,7 +106,7 @@ class Sandbox:
     def record_unexecuted(self, turn: int, call: ToolCall, message: str) -> Observation:
         """Record a call the runtime did not execute (over the step limit): it was still attempted."""
         arguments, _ = _readable_arguments(call.arguments)
-        offered = self.fixtures.tools.get(call.name) if isinstance(call.name, str) else None
+        offered = self.fixtures.world.tools.get(call.name) if isinstance(call.name, str) else None
         return self._record(turn, call, arguments, "error", message, offered.effect if offered else "none", None)
 
     def trace(self, attempt: int) -> dict[str, Any]:

@@ -1,31 +1,34 @@
-"""The scripted agents that ship with finscore, by name (`finscore run --agent NAME`)."""
+"""The registry of scripted agents shipped with finscore (`finscore run --agent NAME`).
+
+A scripted agent is a `ScriptedAgent` subclass with a `name`, registered with
+the `scripted` decorator where it is defined (`oracle.py`, `faulty.py`); the
+CLI's choices and `scripted_agent` read the registry, so adding one is one
+decorated class.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypeVar
 
-from finscore.runner import faulty
 from finscore.runner.errors import RunnerError
-from finscore.runner.oracle import OracleAgent, ScriptedAgent
 
-SCRIPTED_AGENTS: Mapping[str, type[ScriptedAgent]] = {
-    agent.name: agent
-    for agent in (
-        OracleAgent,
-        faulty.WrongUnitAgent,
-        faulty.StaleSnapshotAgent,
-        faulty.WriteInReadOnlyAgent,
-        faulty.OutOfScopeAgent,
-        faulty.ForgedTraceAgent,
-        faulty.HangingAgent,
-        faulty.TooManyStepsAgent,
-        faulty.CrashingAgent,
-        faulty.MalformedOutputAgent,
-    )
-}
+if TYPE_CHECKING:
+    from finscore.runner.oracle import ScriptedAgent
+
+AgentClass = TypeVar("AgentClass", bound="type[ScriptedAgent]")
+
+SCRIPTED_AGENTS: dict[str, "type[ScriptedAgent]"] = {}
 
 
-def scripted_agent(name: str, cases: Iterable[Mapping[str, Any]]) -> ScriptedAgent:
+def scripted(agent_class: AgentClass) -> AgentClass:
+    """Register a scripted agent class under its `name`."""
+    if agent_class.name in SCRIPTED_AGENTS:
+        raise ValueError(f"scripted agent {agent_class.name!r} is registered twice")
+    SCRIPTED_AGENTS[agent_class.name] = agent_class
+    return agent_class
+
+
+def scripted_agent(name: str, cases: Iterable[Mapping[str, Any]]) -> "ScriptedAgent":
     """A scripted agent that knows these cases' contracts; raises RunnerError for an unknown name."""
     try:
         agent_class = SCRIPTED_AGENTS[name]

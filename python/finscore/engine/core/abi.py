@@ -1,7 +1,8 @@
 """The core's ABI as Python sees it: codes, record layouts and batch packing.
 
-The layouts mirror `core/finscore_core.h` byte for byte (little-endian, no
-padding beyond what the header documents). The host checks the module's own
+The codes and layouts come from `_abi_generated`, which build/gen_abi.py writes
+from core/abi.toml as it writes core/finscore_core.h (little-endian, no padding
+beyond what the header documents). The host checks the module's own
 self-description against these sizes before the first call, so a stale module
 fails loudly instead of returning wrong numbers.
 """
@@ -12,50 +13,19 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence, cast
 
+from finscore.engine.core._abi_generated import ABI_VERSION as ABI_VERSION
+from finscore.engine.core._abi_generated import FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
+from finscore.engine.core._abi_generated import ArgKind as ArgKind
+from finscore.engine.core._abi_generated import Op as Op
+from finscore.engine.core._abi_generated import SumRule as SumRule
+from finscore.engine.core._abi_generated import ValueType as ValueType
 from finscore.engine.sequences import LazySequence
 
-ABI_VERSION = 2
-
-
-class Op(IntEnum):
-    ADD = 0
-    SUBTRACT = 1
-    MULTIPLY = 2
-    DIVIDE = 3
-    EXP = 4
-    GREATER = 5
-    TABLE_MAX = 6
-    TABLE_MIN = 7
-    TABLE_SUM = 8
-    TABLE_AVERAGE = 9
-
-
-class ArgKind(IntEnum):
-    LITERAL = 0
-    REFERENCE = 1
-    TABLE_ROW = 2
-
-
-class SumRule(IntEnum):
-    """Which CPython `sum()` the core imitates."""
-
-    PY311 = 0  # left to right from integer 0 (CPython <= 3.11)
-    PY312 = 1  # Neumaier compensated summation (CPython >= 3.12)
-
-
-class ValueType(IntEnum):
-    NONE = 0
-    FLOAT = 1
-    BOOL = 2
-
-
-STEP_STRUCT = struct.Struct("<ii" + "iiiid" * 2)
-PROGRAM_STRUCT = struct.Struct("<ii")
-RESULT_STRUCT = struct.Struct("<iiiiddii")
-assert STEP_STRUCT.size == 56 and PROGRAM_STRUCT.size == 8 and RESULT_STRUCT.size == 40
+STEP_STRUCT = struct.Struct(FS_STEP_FORMAT)
+PROGRAM_STRUCT = struct.Struct(FS_PROGRAM_FORMAT)
+RESULT_STRUCT = struct.Struct(FS_RESULT_FORMAT)
 
 
 class CoreArg(NamedTuple):
@@ -67,7 +37,7 @@ class CoreArg(NamedTuple):
 
     kind: ArgKind
     number: float = 0.0
-    index: int = 0
+    index: int = 0  # type: ignore[assignment]  # a field named like tuple.index, as the header names it
     length: int = 0
 
     @staticmethod
@@ -197,10 +167,10 @@ class BatchOutput(LazySequence[CoreResult]):
     def __init__(self, results: bytes, step_values: bytes, step_types: bytes, spans: Sequence[int]) -> None:
         """`spans`: each program's first step and step count in the step arrays, flat
         (first, count, first, count, ...)."""
-        self._ints: memoryview | array[int]
-        self._doubles: memoryview | array[float]
-        self._values: memoryview | array[float]
-        self._types: memoryview | array[int]
+        self._ints: memoryview[int] | array[int]
+        self._doubles: memoryview[float] | array[float]
+        self._values: memoryview[float] | array[float]
+        self._types: memoryview[int] | array[int]
         if sys.byteorder == "little":  # the module's memory order: the bytes are read in place
             self._ints, self._doubles = memoryview(results).cast("i"), memoryview(results).cast("d")
             self._values, self._types = memoryview(step_values).cast("d"), memoryview(step_types).cast("i")
@@ -225,7 +195,7 @@ class BatchOutput(LazySequence[CoreResult]):
         return self._ints[2 :: self._INTS].tolist()
 
     def values(self) -> list[float]:
-        return self._doubles[2 :: self._DOUBLES].tolist()
+        return cast("list[float]", self._doubles[2 :: self._DOUBLES].tolist())
 
     def status_low_bytes(self) -> bytes:
         """The low byte of every program's status, straight from the little-endian records:
@@ -240,7 +210,7 @@ class BatchOutput(LazySequence[CoreResult]):
         return self._spans[2 * index + 1]
 
     @staticmethod
-    def spans_of(programs: Sequence[CoreProgram]) -> array:
+    def spans_of(programs: Sequence[CoreProgram]) -> array[int]:
         """Where each program's steps lie when a batch packs them one after another."""
         spans, first = array("i"), 0
         for program in programs:
@@ -280,7 +250,8 @@ def decode_program(steps: bytes, table_values: bytes, first: int, count: int) ->
     table.frombytes(table_values)
     if sys.byteorder != "little":
         table.byteswap()
-    decoded, values = [], []
+    decoded: list[CoreStep] = []
+    values: list[float] = []
     for k in range(first, first + count):
         fields = STEP_STRUCT.unpack_from(steps, k * STEP_STRUCT.size)
         args = []

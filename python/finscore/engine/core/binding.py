@@ -11,7 +11,7 @@ import struct
 import sys
 import threading
 from array import array
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from finscore.engine.bounds import MAX_CORE_CALL_BYTES
 from finscore.engine.core.abi import (
@@ -19,30 +19,42 @@ from finscore.engine.core.abi import (
     PROGRAM_STRUCT,
     RESULT_STRUCT,
     STEP_STRUCT,
-    CoreProgram,
     BatchOutput,
+    CoreProgram,
     SumRule,
-    decode_program,
-    regions,
-    float_array_bytes,
     pack_batch,
+    regions,
 )
-from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend, load_backend
+from finscore.engine.core._abi_generated import EXPORT_PARAMETERS
+from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend
+from finscore.engine.core.hosts.loading import load_backend
 from finscore.engine.core.plain_text import PlainBatch
 
 _DOUBLE = struct.Struct("<d")
-_DEFERRED = 1419
-_EXECUTE_BATCH_ARGUMENTS = 13
-_READ_EXECUTE_ARGUMENTS = 22
-_NAME_LIMIT = 64  # longest status name is far shorter; bounds the read
+_EXECUTE_BATCH_ARGUMENTS = len(EXPORT_PARAMETERS["fs_execute_batch"])
+_READ_EXECUTE_ARGUMENTS = len(EXPORT_PARAMETERS["fs_read_execute_batch"])
+_NAME_LIMIT = 64  # every status name is NUL-terminated ASCII under 64 bytes (docs/abi.md)
 
 
-def _packed(*arguments: int) -> bytes:
-    """Arguments of a *_packed entry point, as the int64s it reads from memory."""
-    packed = array("q", arguments)
+def _packed(entry: str, arguments: dict[str, int]) -> bytes:
+    """Arguments of `entry`'s *_packed twin, as the int64s it reads from memory, put in the
+    order of the ABI's one source (core/abi.toml) by name, so that no place holds the order."""
+    names = [name for name, _ in EXPORT_PARAMETERS[entry]]
+    if sorted(arguments) != sorted(names):
+        raise TypeError(f"{entry} takes {names}, not {sorted(arguments)}")
+    packed = array("q", [arguments[name] for name in names])
     if sys.byteorder != "little":  # the module's memory is little-endian
         packed.byteswap()
     return packed.tobytes()
+
+
+class PlainCallRegions(NamedTuple):
+    """Where a plain-reader call put the steps and table values it read (addresses in linear memory)."""
+
+    steps_at: int
+    steps: int
+    table_values_at: int
+    table_values: int
 
 
 class CoreError(RuntimeError):
@@ -114,16 +126,15 @@ class Core:
         with self._lock:
             base = self._reserve(layout.total + 8 * _EXECUTE_BATCH_ARGUMENTS)
             self._backend.write(base, bytes(inputs))
-            status = self._call_packed(
-                "fs_execute_batch_packed", base + layout.total,
-                base + layout.programs, layout.program_count,
-                base + layout.steps, layout.step_count,
-                base + layout.table, layout.table_count,
-                int(sum_rule),
-                base + layout.step_values, layout.step_count,
-                base + layout.step_types, layout.step_count,
-                base + layout.results, layout.program_count,
-            )
+            status = self._call_packed("fs_execute_batch", base + layout.total, dict(
+                programs=base + layout.programs, program_count=layout.program_count,
+                steps=base + layout.steps, steps_len=layout.step_count,
+                table_values=base + layout.table, table_len=layout.table_count,
+                sum_rule=int(sum_rule),
+                step_values=base + layout.step_values, step_values_len=layout.step_count,
+                step_types=base + layout.step_types, step_types_len=layout.step_count,
+                results=base + layout.results, results_len=layout.program_count,
+            ))
             if status != self.OK:
                 raise CoreError(status, self._name_unlocked(status), "fs_execute_batch refused the batch")
             # the outputs lie together: step values, step types, results; one read
@@ -134,30 +145,37 @@ class Core:
         results = outputs[layout.results - at : layout.results - at + layout.program_count * RESULT_STRUCT.size]
         return BatchOutput(results, values, types, BatchOutput.spans_of(programs))
 
-    def read_execute_batch(self, plain: PlainBatch, sum_rule: SumRule = SumRule.PY311, *,
-                           keep_programs: bool = False) -> BatchOutput:
+    def read_execute_batch(self, plain: PlainBatch, sum_rule: SumRule = SumRule.PY311) -> BatchOutput:
         """Let the core read and run plain token programs in one call (fs_read_execute_batch).
 
         A program it does not take gets the status DEFERRED (1419), for the full reader.
-        With keep_programs, the programs as the core read them are decoded into the
-        output's `programs` (None where deferred), so that tests can compare readings.
         """
-        return self.read_execute_text(
+        return self._read_plain(plain, sum_rule)[0]
+
+    def _read_plain(self, plain: PlainBatch, sum_rule: SumRule) -> tuple[BatchOutput, PlainCallRegions | None]:
+        """`read_execute_batch`, and where the call's regions lay (see `_read_execute`)."""
+        return self._read_execute(
             plain.text() if plain.indices else b"", len(plain.indices), plain.table_bytes, plain.table_spans,
-            plain.program_tables, steps=plain.token_count // 4 + 1, table_values=4 * plain.table_cells + 64,
-            sum_rule=sum_rule, keep_programs=keep_programs,
+            plain.program_tables, steps=plain.token_count // 4 + 1, table_values=plain.table_value_cells,
+            sum_rule=sum_rule,
         )
 
     def read_execute_text(self, text: bytes, count: int, tables: bytes, table_spans: Sequence[int],
                           program_tables: Sequence[int], *, steps: int, table_values: int,
-                          sum_rule: SumRule = SumRule.PY311, keep_programs: bool = False) -> BatchOutput:
+                          sum_rule: SumRule = SumRule.PY311) -> BatchOutput:
         """fs_read_execute_batch on text already laid out (see finscore.engine.core.plain_text), with room
         for `steps` steps and `table_values` table cells. `tables` holds every table, and
         `table_spans` each one's offset and length in it."""
+        return self._read_execute(text, count, tables, table_spans, program_tables, steps=steps,
+                                  table_values=table_values, sum_rule=sum_rule)[0]
+
+    def _read_execute(self, text: bytes, count: int, tables: bytes, table_spans: Sequence[int],
+                      program_tables: Sequence[int], *, steps: int, table_values: int,
+                      sum_rule: SumRule) -> tuple[BatchOutput, PlainCallRegions | None]:
+        """`read_execute_text`, and where in linear memory the call's regions lay (None for an
+        empty batch): the core's scratch keeps them until the next call."""
         if not count:
-            empty = BatchOutput(b"", b"", b"", [])
-            empty.programs = [] if keep_programs else None
-            return empty
+            return BatchOutput(b"", b"", b"", []), None
         spans = array("i", table_spans)
         table_count = len(table_spans) // 2
         program_table_array = array("i", program_tables)
@@ -172,14 +190,16 @@ class Core:
         )
         with self._lock:
             base = self._reserve(total)
-            arguments = _packed(
-                base + at_text, len(text), count,
-                base + at_tables, len(tables), base + at_spans, table_count,
-                base + at_program_tables, count, int(sum_rule),
-                base + at_steps, steps, base + at_table_values, table_values,
-                base + at_values, steps, base + at_types, steps,
-                base + at_program_spans, 2 * count, base + at_results, count,
-            )
+            arguments = _packed("fs_read_execute_batch", dict(
+                text=base + at_text, text_len=len(text), program_count=count,
+                tables=base + at_tables, tables_len=len(tables), table_spans=base + at_spans, table_count=table_count,
+                program_tables=base + at_program_tables, program_tables_len=count, sum_rule=int(sum_rule),
+                steps=base + at_steps, steps_len=steps, table_values=base + at_table_values,
+                table_values_len=table_values, step_values=base + at_values, step_values_len=steps,
+                step_types=base + at_types, step_types_len=steps,
+                program_spans=base + at_program_spans, program_spans_len=2 * count,
+                results=base + at_results, results_len=count,
+            ))
             # straight into linear memory, region by region: no staging copy of the inputs
             self._backend.write_all(((base + at_text, text), (base + at_tables, tables),
                                      (base + at_spans, spans.tobytes()),
@@ -195,25 +215,16 @@ class Core:
                 (base + at_program_spans, 8 * count), (base + at_results, RESULT_STRUCT.size * count)))
             program_spans = array("i")
             program_spans.frombytes(span_bytes)
-            if keep_programs:
-                step_bytes = self._backend.read(base + at_steps, STEP_STRUCT.size * steps)
-                table_bytes = self._backend.read(base + at_table_values, 8 * table_values)
         if sys.byteorder != "little":
             program_spans.byteswap()
-        output = BatchOutput(results, values, types, program_spans)
-        if keep_programs:
-            output.programs = [
-                decode_program(step_bytes, table_bytes, program_spans[2 * k], program_spans[2 * k + 1])
-                if output.status(k) != _DEFERRED else None
-                for k in range(count)
-            ]
-        return output
+        return (BatchOutput(results, values, types, program_spans),
+                PlainCallRegions(base + at_steps, steps, base + at_table_values, table_values))
 
-    def _call_packed(self, name: str, at: int, *arguments: int) -> int:
-        """Call a *_packed entry point: its arguments go into memory at `at`, so that only two
+    def _call_packed(self, entry: str, at: int, arguments: dict[str, int]) -> int:
+        """Call `entry`'s *_packed twin: its arguments go into memory at `at`, so that only two
         cross the call (a host may pay for each argument it passes)."""
-        self._backend.write(at, _packed(*arguments))
-        return self._backend.call(name, at, len(arguments))
+        self._backend.write(at, _packed(entry, arguments))
+        return self._backend.call(f"{entry}_packed", at, len(arguments))
 
     def _name_unlocked(self, status: int) -> str:
         address = self._backend.call("fs_status_name", status)
@@ -233,20 +244,6 @@ class Core:
         if status != self.OK:
             raise CoreError(status, self.status_name(status), f"cannot round at scale {scale!r}")
         return value
-
-    def python_pow(self, base: float, exponent: float) -> tuple[int, float]:
-        """CPython's float ** float: (status, value); value is meaningless unless status is OK."""
-        return self._double_call("fs_python_pow", float(base), float(exponent))
-
-    def python_sum(self, values: Sequence[float], sum_rule: SumRule) -> tuple[int, float]:
-        """CPython's sum() of floats under a rule: (status, value)."""
-        data = float_array_bytes(values)
-        with self._lock:
-            base = self._reserve(len(data) + 8)
-            self._backend.write(base + 8, data)
-            status = self._backend.call("fs_python_sum", base + 8, len(values), int(sum_rule), base)
-            value = _DOUBLE.unpack(self._backend.read(base, 8))[0]
-        return status, value
 
 
 _core: Core | None = None

@@ -31,7 +31,7 @@ class PlainBatch:
     program_tables: list[int] = field(default_factory=list)
     table_bytes: bytes = b""  # every table laid out, one after another
     table_spans: list[int] = field(default_factory=list)  # per table: offset and length in table_bytes
-    table_cells: int = 0
+    table_value_cells: int = 0  # the core's table_values size: each program's table's value cells, summed
     token_count: int = 0
     joined: str | None = None  # the texts joined, when already made
 
@@ -45,7 +45,7 @@ class PlainBatch:
         in characters: the bound leaves room for multi-byte ones)."""
         text_length = len(self.joined) if self.joined is not None else sum(map(len, self.texts)) + len(self.texts)
         return plain_call_bytes(text_length, len(self.table_bytes), len(self.indices),
-                                self.token_count // 4 + 1, self.table_cells)
+                                self.token_count // 4 + 1, self.table_value_cells)
 
     def text(self) -> bytes:
         joined = RECORD_SEPARATOR.join(self.texts) if self.joined is None else self.joined
@@ -59,7 +59,8 @@ def table_text(table: Any) -> str | None:
     the join accepts (text only), and separator counts that come out exact only when
     no cell holds a separator.
     """
-    if type(table) is not list or not table or not set(map(type, table)) <= {list} or [] in table:
+    if (type(table) is not list or not table or not set(map(type, table)) <= {list} or [] in table
+            or [""] in table):  # a row of one empty cell would be an empty row, which the core refuses
         return None
     try:
         text = RECORD_SEPARATOR.join(map(TOKEN_SEPARATOR.join, table))
@@ -99,7 +100,7 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
     # each exception only adds to the counts. So exact totals mean no token anywhere
     # holds a separator and no program is empty (the common case, checked at once).
     if (token_lists and joined.count(RECORD_SEPARATOR) == len(token_lists) - 1
-            and joined.count(TOKEN_SEPARATOR) == token_count - len(token_lists)):
+            and joined.count(TOKEN_SEPARATOR) == token_count - len(token_lists) and _no_empty_last_token(joined)):
         batch.indices = range(len(token_lists))
         batch.joined = joined
         batch.token_count = token_count
@@ -108,7 +109,8 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
         texts = list(map(TOKEN_SEPARATOR.join, token_lists))
         kept: list[int] = []
         for position, (tokens, text) in enumerate(zip(token_lists, texts)):
-            if text.count(TOKEN_SEPARATOR) == len(tokens) - 1 and RECORD_SEPARATOR not in text:
+            if (text.count(TOKEN_SEPARATOR) == len(tokens) - 1 and RECORD_SEPARATOR not in text
+                    and text and text[-1] != TOKEN_SEPARATOR):
                 kept.append(position)
                 batch.texts.append(text)
                 batch.token_count += len(tokens)
@@ -130,12 +132,24 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
         laid_out = _tables_at_once(needed)
         if laid_out is None:
             laid_out = _tables_one_by_one(needed)
-        index_of_needed, batch.table_bytes, batch.table_spans, batch.table_cells = laid_out
+        index_of_needed, batch.table_bytes, batch.table_spans, value_cells = laid_out
         batch.program_tables = [index_of_needed[which] if which >= 0 else -1 for which in batch.program_tables]
+        value_cells.append(0)  # so that index -1 (no table) counts nothing
+        batch.table_value_cells = sum(map(value_cells.__getitem__, batch.program_tables))
     return batch
 
 
-_LaidOutTables = tuple[list[int], bytes, list[int], int]  # (index kept per table or -1, bytes, spans, cells)
+def _no_empty_last_token(joined: str) -> bool:
+    """Whether no program of the joined text ends in an empty token: the core refuses an empty
+    program and one ending in 0x1F (a terminator where a separator belongs), so such a
+    program goes to the full reader (checked on the joined text at once)."""
+    return (joined != "" and not joined.endswith((RECORD_SEPARATOR, TOKEN_SEPARATOR))
+            and not joined.startswith(RECORD_SEPARATOR) and RECORD_SEPARATOR * 2 not in joined
+            and TOKEN_SEPARATOR + RECORD_SEPARATOR not in joined)
+
+
+#: (index kept per table or -1, bytes, spans, value cells (0x1F bytes) per kept table)
+_LaidOutTables = tuple[list[int], bytes, list[int], list[int]]
 
 
 def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
@@ -150,25 +164,31 @@ def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
         texts = list(map(RECORD_SEPARATOR.join, map(map, repeat(TOKEN_SEPARATOR.join), tables)))
     except TypeError:  # a cell that is not text
         return None
-    text = "".join(texts)
-    cells = sum(map(len, rows))
-    if (text.count(RECORD_SEPARATOR) != len(rows) - len(tables)
-            or text.count(TOKEN_SEPARATOR) != cells - len(rows)):
+    # an empty row shows as two 0x1E in a row, one at an end, or an empty text (one table [[""]])
+    text = RECORD_SEPARATOR.join(texts)
+    if (text.count(RECORD_SEPARATOR) != len(rows) - 1
+            or text.count(TOKEN_SEPARATOR) != sum(map(len, rows)) - len(rows)
+            or not text or RECORD_SEPARATOR * 2 in text or text.startswith(RECORD_SEPARATOR)
+            or text.endswith(RECORD_SEPARATOR)):
         return None
+    value_cells = list(map(str.count, texts, repeat(TOKEN_SEPARATOR)))
     if text.isascii():
         data, lengths = text.encode("ascii"), list(map(len, texts))
     else:
         encoded = [table.encode("utf-8", ENCODING_ERRORS) for table in texts]
-        data, lengths = b"".join(encoded), list(map(len, encoded))
-    spans = list(chain.from_iterable(zip(accumulate(lengths, initial=0), lengths)))
-    return list(range(len(tables))), data, spans, cells
+        data, lengths = RECORD_SEPARATOR.encode().join(encoded), list(map(len, encoded))
+    # the tables lie one after another with a 0x1E between them, which no span covers
+    starts = accumulate((length + 1 for length in lengths), initial=0)
+    spans = list(chain.from_iterable(zip(starts, lengths)))
+    return list(range(len(tables))), data, spans, value_cells
 
 
 def _tables_one_by_one(tables: list[Any]) -> _LaidOutTables:
     kept: list[int] = []
     pieces: list[bytes] = []
     spans: list[int] = []
-    cells, offset = 0, 0
+    value_cells: list[int] = []
+    offset = 0
     for table in tables:
         laid = table_text(table)
         if laid is None:
@@ -179,5 +199,5 @@ def _tables_one_by_one(tables: list[Any]) -> _LaidOutTables:
         spans += (offset, len(piece))
         offset += len(piece)
         pieces.append(piece)
-        cells += laid.count(TOKEN_SEPARATOR) + laid.count(RECORD_SEPARATOR) + 1
-    return kept, b"".join(pieces), spans, cells
+        value_cells.append(laid.count(TOKEN_SEPARATOR))
+    return kept, b"".join(pieces), spans, value_cells

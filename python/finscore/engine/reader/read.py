@@ -35,6 +35,7 @@ from finscore.engine.reader.tokens import (
     structure_ok,
     tokenize_gold_program,
 )
+from finscore.engine.options import Profile
 from finscore.engine.status import Status
 
 _DELIMITERS = ("|", "(", ")")
@@ -48,9 +49,9 @@ class _Stop(Exception):
 
 
 class _Reader:
-    def __init__(self, table: Any, strict: bool, numbers: NumberReading) -> None:
+    def __init__(self, table: Any, profile: Profile, numbers: NumberReading) -> None:
         self.table = table
-        self.strict = strict
+        self.profile = profile
         self.numbers = numbers
         self.quirks: list[Quirk] = []
         self.steps: list[ReadStep] = []
@@ -66,7 +67,7 @@ class _Reader:
         return _Stop(ReadFailure(status, step, message))
 
     def quirk(self, status: Status, step: int | None, message: str) -> None:
-        if self.strict:
+        if not self.profile.reads_officially:
             raise self.fail(status, step, message)
         self.quirks.append(Quirk(status, step, message))
 
@@ -119,7 +120,7 @@ class _Reader:
         if text not in index.rows:
             raise self.fail(Status.UNKNOWN_ROW, at, f"no row named {text!r}")
         try:
-            values = read_cells(index.rows[text], strict=self.strict, numbers=self.numbers)
+            values = read_cells(index.rows[text], profile=self.profile, numbers=self.numbers)
         except TableReadError as error:
             raise self.fail(error.status, at, f"row {text!r}: {error}") from None
         if index.name_counts[text] > 1:
@@ -171,8 +172,8 @@ class _Reader:
         return None
 
 
-def read_program(program: Sequence[str] | str, table: Any = None, *, strict: bool = False,
-                 python: str = "3.11") -> ReadProgram:
+def read_program(program: Sequence[str] | str, table: Any = None, *,
+                 profile: Profile = Profile.OFFICIAL, python: str = "3.11") -> ReadProgram:
     """Read a program (token list, or a gold program string) against a table.
 
     `table` is the FinQA table: a sequence of rows, each a sequence whose first cell is
@@ -180,7 +181,7 @@ def read_program(program: Sequence[str] | str, table: Any = None, *, strict: boo
     `python` names the CPython whose float() and int() read the numbers (its Unicode digits).
     """
     tokens = tokenize_gold_program(program) if isinstance(program, str) else program
-    reader = _Reader([] if table is None else table, strict, number_reading(python))
+    reader = _Reader([] if table is None else table, profile, number_reading(python))
     failure: ReadFailure | None = None
     if not isinstance(tokens, (list, tuple)) or not all(isinstance(t, str) for t in tokens):
         failure = ReadFailure(Status.NOT_A_TOKEN_LIST, None, "the program must be a list of text tokens")

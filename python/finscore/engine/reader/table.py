@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from finscore.engine.options import Profile
 from finscore.engine.reader.numbers import NumberReading, is_strict_cell
 from finscore.engine.status import Status, StatusError
 
@@ -62,7 +63,7 @@ def _describe(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def read_cells(cells: Any, *, strict: bool, numbers: NumberReading) -> tuple[float, ...]:
+def read_cells(cells: Any, *, profile: Profile, numbers: NumberReading) -> tuple[float, ...]:
     """Numbers of a row's cells (the name excluded); TableReadError on the first bad one."""
     values: list[float] = []
     for position, cell in enumerate(cells, start=1):
@@ -72,7 +73,7 @@ def read_cells(cells: Any, *, strict: bool, numbers: NumberReading) -> tuple[flo
         value = numbers.official_number(text)
         if value is None:
             raise TableReadError(Status.BAD_CELL, f"cell {position} {cell!r} is not a number")
-        if strict and not is_strict_cell(text):
+        if not profile.reads_officially and not is_strict_cell(text):
             raise TableReadError(
                 Status.LOOSE_NUMBER_SYNTAX, f"cell {position} {cell!r} is not a plain decimal"
             )

@@ -7,6 +7,7 @@ both give the same bits (a JavaScript call returning a double would turn -0.0
 into the integer 0 under Pyodide).
 """
 
-from finscore.engine.core.hosts.backend import WasmBackend, load_backend
+from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend, module_bytes
+from finscore.engine.core.hosts.loading import load_backend
 
-__all__ = ["WasmBackend", "load_backend"]
+__all__ = ["CoreLoadError", "WasmBackend", "load_backend", "module_bytes"]

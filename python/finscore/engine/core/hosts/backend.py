@@ -1,9 +1,11 @@
-"""The few primitives a WebAssembly engine must offer the core, and the choice of engine."""
+"""The few primitives a WebAssembly engine must offer the core, and where the module's bytes come from.
+
+The back ends import this module; it imports none of them (the choice of engine is in `loading`).
+"""
 
 from __future__ import annotations
 
 import os
-import sys
 from typing import Protocol, Sequence
 
 WASM_RESOURCE = "finscore_core.wasm"
@@ -53,18 +55,3 @@ def module_bytes() -> bytes:
         raise CoreLoadError(
             f"the WebAssembly core {WASM_RESOURCE} is missing from the finscore package: {error}"
         ) from error
-
-
-def running_under_pyodide() -> bool:
-    return sys.platform == "emscripten"
-
-
-def load_backend() -> WasmBackend:
-    """Instantiate the core in the engine of the current interpreter."""
-    if running_under_pyodide():
-        from finscore.engine.core.hosts.pyodide_backend import PyodideBackend
-
-        return PyodideBackend.create()
-    from finscore.engine.core.hosts.wasmtime_backend import WasmtimeBackend
-
-    return WasmtimeBackend.create(module_bytes())

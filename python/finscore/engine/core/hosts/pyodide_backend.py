@@ -19,8 +19,8 @@ class PyodideBackend:
 
     @classmethod
     def create(cls) -> "PyodideBackend":
-        import js  # type: ignore[import-not-found]
-        from pyodide.ffi import to_js  # type: ignore[import-not-found]
+        import js
+        from pyodide.ffi import to_js
 
         instance = getattr(js.globalThis, "finscoreCoreInstance", None)
         if instance is None:
@@ -37,7 +37,7 @@ class PyodideBackend:
         return 0 if result is None else int(result)
 
     def _view(self, address: int, size: int) -> Any:
-        import js  # type: ignore[import-not-found]
+        import js
 
         # memory.buffer is replaced whenever memory grows: take it afresh each time
         return js.Uint8Array.new(self._exports.memory.buffer, address, size)

@@ -80,10 +80,11 @@ class _DirectCalls:
         ffi, store = self._ffi, self._store
         func = self._exports[name]
         kind = func.type(store)
-        fields = [self._FIELD_OF_KIND.get(str(t)) for t in kind.params]
+        params = [self._FIELD_OF_KIND.get(str(t)) for t in kind.params]
         results = [self._FIELD_OF_KIND.get(str(t)) for t in kind.results]
-        if None in fields or len(results) > 1 or None in results:
+        if None in params or len(results) > 1 or None in results:
             raise CoreLoadError(f"the core's export {name} has a type finscore cannot call directly: {kind}")
+        fields = [field for field in params if field is not None]
         slots = (ffi.wasmtime_val_raw_t * max(1, len(fields), len(results)))()
         result_field = results[0] if results else None
         func_ref = ctypes.byref(func._func)
@@ -141,7 +142,7 @@ class WasmtimeBackend:
             instance = wasmtime.Instance(store, module, [])
         except wasmtime.WasmtimeError as error:
             raise CoreLoadError(f"wasmtime could not load the core: {error}") from error
-        exports = instance.exports(store)
+        exports: Any = instance.exports(store)  # a mapping of the module's exports, called by name
         exports["_initialize"](store)
         if direct_calls is None:
             direct_calls = os.environ.get(DIRECT_CALLS_VARIABLE, "1") != "0"

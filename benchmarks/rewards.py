@@ -1,0 +1,149 @@
+"""Benchmark: rewards per second per core, and Ray's scaling on one machine.
+
+Rows are realistic GRPO rollouts: every FinQA test gold (tests/data) with its table,
+eight completions per question (the gold program as text, and seven plausible model
+errors: an operand swapped, an operand dropped, a wrong op, a literal changed, a
+row name misspelled, a reference out of range, free text), so a batch has the shape
+a trainer hands over. Measured:
+- one process: `score_arrow` over a batch of 8,192 rows (one training step's
+  rollouts) and over 100,000 rows; CPU time per row, so a busy machine shows less;
+- Ray: 1 worker vs 2 workers over 1,000,000 rows read from Parquet (the scaling
+  efficiency), and the per-batch overhead Ray adds (tiny batches vs the same rows
+  scored in process).
+
+Run: python benchmarks/rewards.py [--rows 1000000] [--skip-ray]
+(from a virtualenv with finscore[ray] installed). Figures go into benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from itertools import cycle, islice
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from finscore.rewards import RewardConfig, score_arrow
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "finqa" / "finqa_test.json.gz"
+GROUP = 8
+
+
+def _variants(program: str) -> list[str]:
+    """The gold program and seven wrong ones of the kinds models write: a number changed, the
+    operands of the first step swapped, a wrong op, the last step dropped, a step added, a
+    reference to a step that does not exist, and prose instead of a program."""
+    steps = program.split("), ")
+    first_op, _, first_args = steps[0].partition("(")
+    parts = first_args.rstrip(")").split(", ")
+    swapped = f"{first_op}({', '.join(reversed(parts))})" if len(parts) == 2 else steps[0]
+    rest = [s if s.endswith(")") else s + ")" for s in steps[1:]]
+    ops = ("add", "subtract", "multiply", "divide")
+    wrong_op = ops[(ops.index(first_op) + 1) % 4] if first_op in ops else "add"
+    return [
+        program,
+        program.replace("1", "2", 1) if "1" in program else program.replace("0", "9", 1),
+        ", ".join([swapped if swapped.endswith(")") else swapped + ")", *rest]),
+        program.replace(first_op + "(", wrong_op + "(", 1),
+        ", ".join(s if s.endswith(")") else s + ")" for s in steps[:-1]) if len(steps) > 1 else program,
+        f"{program}, divide(#{len(steps) - 1}, const_100)",
+        f"{program}, add(#{len(steps) + 5}, 1)",
+        "The answer is about 14.1 percent of the total.",
+    ]
+
+
+def rollouts(rows: int) -> pa.Table:
+    with gzip.open(DATA, "rt", encoding="utf-8") as handle:
+        examples = json.load(handle)
+    completions, golds = [], []
+    for example in examples:
+        gold = json.dumps({"exe_ans": example["qa"]["exe_ans"], "table": example["table"],
+                           "program": example["qa"]["program"]})
+        for text in _variants(example["qa"]["program"])[:GROUP]:
+            completions.append(text)
+            golds.append(gold)
+    pairs = list(islice(cycle(zip(completions, golds)), rows))
+    return pa.table({"completion": [c for c, _ in pairs], "gold": [g for _, g in pairs],
+                     "data_source": ["finqa"] * rows})
+
+
+def cpu_rate(table: pa.Table, runs: int) -> tuple[float, float]:
+    """(rows per CPU second, rows per wall second), medians of `runs`."""
+    score_arrow(table.slice(0, 64))  # the core loaded, outside the timing
+    cpu, wall = [], []
+    for _ in range(runs):
+        c, w = time.process_time(), time.perf_counter()
+        score_arrow(table)
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return table.num_rows / statistics.median(cpu), table.num_rows / statistics.median(wall)
+
+
+def ray_runs(table: pa.Table, folder: Path) -> dict[str, float]:
+    import ray
+
+    from finscore.rewards.ray_files import score_parquet_on_ray
+
+    source = folder / "rollouts.parquet"
+    pq.write_table(table, source, row_group_size=50_000)
+    figures = {}
+    for workers in (1, 2):
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        try:
+            start = time.perf_counter()
+            score_parquet_on_ray(source, folder / f"out{workers}.parquet", RewardConfig(), workers=workers,
+                                 address=None, batch_rows=8192)
+            figures[f"workers_{workers}_rows_per_s"] = table.num_rows / (time.perf_counter() - start)
+            if workers == 1:
+                small = table.slice(0, 4096)
+                pq.write_table(small, folder / "small.parquet", row_group_size=4096)
+                start = time.perf_counter()
+                score_parquet_on_ray(folder / "small.parquet", folder / "small_out.parquet", RewardConfig(),
+                                     workers=1, address=None, batch_rows=64)
+                with_ray = time.perf_counter() - start
+                start = time.perf_counter()
+                for offset in range(0, 4096, 64):
+                    score_arrow(small.slice(offset, 64))
+                figures["ray_overhead_ms_per_batch"] = 1000 * (with_ray - (time.perf_counter() - start)) / 64
+        finally:
+            ray.shutdown()
+    figures["scaling_efficiency"] = figures["workers_2_rows_per_s"] / (2 * figures["workers_1_rows_per_s"])
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000, help="rows for the Ray runs (default 1,000,000)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per in-process figure (default 5)")
+    parser.add_argument("--skip-ray", action="store_true", help="in-process figures only")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    step = rollouts(8192)
+    reasons = step.column("completion").to_pylist()
+    print(f"rollouts: {len(reasons):,} rows of {GROUP} completions per FinQA test question")
+    for label, table in (("one training step, 8,192 rows", step), ("100,000 rows", rollouts(100_000))):
+        per_cpu, per_wall = cpu_rate(table, args.runs)
+        print(f"{label}: {per_cpu:,.0f} rows per CPU second ({per_wall:,.0f} per wall second)")
+    scored = score_arrow(step)
+    counts: dict[str, int] = {}
+    for reason in scored.column("reason").to_pylist():
+        counts[reason] = counts.get(reason, 0) + 1
+    print("reasons in one step:", ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])))
+    if not args.skip_ray:
+        with tempfile.TemporaryDirectory() as scratch:
+            for name, value in ray_runs(rollouts(args.rows), Path(scratch)).items():
+                print(f"ray {name}: {value:,.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

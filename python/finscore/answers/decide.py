@@ -1,0 +1,134 @@
+"""Deciding free-text answers: `decide` for one, `decide_batch` for many.
+
+The batch function takes plain sequences and returns a list of Decision tuples
+(cheap to build, easy to turn into columns), looks the protocol's compiled
+reader up once, and never raises for a completion: hostile or malformed text
+becomes a typed miss.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple, Sequence, Union
+
+from finscore.answers import reasons as R
+from finscore.answers.compare import compare_number
+from finscore.answers.gold import Gold, GoldError, gold_from_mapping
+from finscore.answers.locate import LOCATORS, Located
+from finscore.answers.numbers import NumberReader, Refusal, read_yes_no
+from finscore.answers.protocol import FORMATS, Protocol, ProtocolError
+from finscore.answers.registry import get_protocol
+
+Completion = Union[str, bytes, None]
+GoldLike = Union[Gold, Mapping[str, Any]]
+
+
+class Decision(NamedTuple):
+    """One decision: passed or not, the typed reason, and what was read where."""
+
+    passed: bool
+    reason: str  # one of reasons.ALL_REASONS
+    k: int | None  # scale_off / percent_vs_ratio: the power of ten; rounding: the places
+    value: str | None  # the value compared, in the gold's unit (or yes / no)
+    read: str | None  # the text the value was read from
+    gold: str  # the gold as it shows
+    span: tuple[int, int] | None  # character offsets of the answer in the completion
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passed": self.passed, "reason": self.reason, "k": self.k, "value": self.value, "read": self.read,
+                "gold": self.gold, "span": list(self.span) if self.span else None, "detail": self.detail}
+
+
+_READERS: dict[int, tuple[Protocol, NumberReader]] = {}
+
+
+def reader_for(protocol: Protocol) -> NumberReader:
+    """The protocol's compiled number reader (compiled once per protocol object)."""
+    known = _READERS.get(id(protocol))
+    if known is None or known[0] is not protocol:
+        known = (protocol, NumberReader(protocol))
+        _READERS[id(protocol)] = known
+    return known[1]
+
+
+def as_gold(gold: GoldLike, protocol: Protocol) -> Gold:
+    """A Gold as it is, or one read from a mapping by the protocol's gold reader (GoldError if unusable)."""
+    return gold if isinstance(gold, Gold) else gold_from_mapping(gold, protocol, reader_for(protocol))
+
+
+def _miss(reason: str, gold: Gold, detail: str, span: tuple[int, int] | None = None) -> Decision:
+    return Decision(False, reason, None, None, None, gold.text, span, detail)
+
+
+def _decide_located(located: Located, gold: Gold, protocol: Protocol, reader: NumberReader) -> Decision:
+    span = (located.start, located.end)
+    if gold.yes_no is not None:
+        word = read_yes_no(located.text, protocol.max_answer_chars)
+        if isinstance(word, Refusal):
+            return _miss(word.reason, gold, word.detail, span)
+        passed = word == gold.yes_no
+        return Decision(passed, R.EXACT if passed else R.WRONG_YES_NO, None, word, word, gold.text, span,
+                        f"reads {word}")
+    reading = reader.read(located.text)
+    if isinstance(reading, Refusal):
+        return _miss(reading.reason, gold, reading.detail, span)
+    verdict = compare_number(reading, gold, protocol)
+    value = format(verdict.value, "f")
+    if located.verbatim:
+        span = (located.start + reading.start, located.start + reading.end)
+    return Decision(verdict.passed, verdict.reason, verdict.k, value, reading.text, gold.text, span, verdict.detail)
+
+
+def _decide_one(completion: Any, gold: Gold, protocol: Protocol, reader: NumberReader, locate: Any) -> Decision:
+    if type(completion) is str:  # the common case first
+        located = locate(completion)
+        if isinstance(located, Refusal):
+            return _miss(located.reason, gold, located.detail)
+        return _decide_located(located, gold, protocol, reader)
+    if completion is None:
+        return _miss(R.MISSING_PREDICTION, gold, "no prediction")
+    if isinstance(completion, (bytes, bytearray)):
+        try:
+            completion = bytes(completion).decode("utf-8")
+        except UnicodeDecodeError as error:
+            return _miss(R.UNPARSEABLE, gold, f"the completion is not UTF-8 text (byte {error.start})")
+    if not isinstance(completion, str):
+        return _miss(R.UNPARSEABLE, gold, f"the completion is a {type(completion).__name__}, not text")
+    located = locate(completion)
+    if isinstance(located, Refusal):
+        return _miss(located.reason, gold, located.detail)
+    return _decide_located(located, gold, protocol, reader)
+
+
+def _checked(protocol: str | Protocol, format: str) -> Protocol:
+    if format not in FORMATS:
+        raise ProtocolError(f"no answer format {format!r}; the formats are {', '.join(FORMATS)}")
+    return get_protocol(protocol)
+
+
+def decide(completion: Completion, gold: GoldLike, protocol: str | Protocol = "finqa-answer/1",
+           format: str = "answer-line") -> Decision:
+    """Decide one completion against one gold under a protocol and one declared answer format."""
+    chosen = _checked(protocol, format)
+    return _decide_one(completion, as_gold(gold, chosen), chosen, reader_for(chosen), LOCATORS[format])
+
+
+def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
+                 protocol: str | Protocol = "finqa-answer/1", format: str = "answer-line") -> list[Decision]:
+    """Decide completions[i] against golds[i] for every i; the same typed decisions as `decide`.
+
+    Golds are Gold objects (built once, e.g. by finqa_gold) or mappings; a mapping the protocol
+    cannot read raises GoldError naming its index before anything is decided."""
+    if len(completions) != len(golds):
+        raise ValueError(f"{len(completions)} completions but {len(golds)} golds")
+    chosen = _checked(protocol, format)
+    reader, locate = reader_for(chosen), LOCATORS[format]
+    ready = [g if type(g) is Gold else _gold_at(i, g, chosen) for i, g in enumerate(golds)]
+    return [_decide_one(c, g, chosen, reader, locate) for c, g in zip(completions, ready)]
+
+
+def _gold_at(index: int, gold: Any, protocol: Protocol) -> Gold:
+    try:
+        return as_gold(gold, protocol)
+    except GoldError as error:
+        raise GoldError(f"gold {index}: {error}") from None

@@ -1,0 +1,115 @@
+"""Gold answers in the form the comparison needs, from FinQA, ConvFinQA and TAT-QA data.
+
+A gold is built once (a whole gold file, or one mapping given to `decide`) and
+carries what the protocol's comparison rules read: the exact decimal value, its
+percent convention, the places it shows and its scale, or the word yes / no.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from typing import Any, Mapping, NamedTuple
+
+from finscore.answers.numbers import NumberReader, Reading
+from finscore.answers.protocol import Protocol
+
+SCALES: dict[str, int] = {"": 0, "thousand": 3, "million": 6, "billion": 9, "percent": 0}
+_LAST_STEP_TIMES_100 = re.compile(r"multiply\(\s*(?:#\d+\s*,\s*const_100|const_100\s*,\s*#\d+)\s*\)\s*$")
+_ASKS_PERCENT = re.compile(r"percent|%", re.IGNORECASE)
+
+
+class GoldError(ValueError):
+    """A gold that cannot be compared with (malformed, or not a number under the protocol)."""
+
+
+class Gold(NamedTuple):
+    """One gold answer: a number (`value`) or the word yes / no (`yes_no`)."""
+
+    value: Decimal | None  # in the compared unit: TAT-QA answers times their scale
+    yes_no: str | None
+    text: str  # the gold as it shows, for reports
+    points: bool  # in percentage points: a % in the answer is a label
+    percentage: bool  # a percentage at all (points, or asked as a percentage)
+    half_unit: Decimal  # half a unit of the last place the gold shows, times its scale
+    scale: int  # the power of ten of the gold's scale (TAT-QA), 0 otherwise
+    question: str
+
+
+def _number_gold(number: Decimal, text: str, *, points: bool, percentage: bool, scale: int,
+                 question: str) -> Gold:
+    places = max(0, -int(number.as_tuple().exponent))
+    return Gold(number.scaleb(scale), None, text, points, percentage, Decimal(5).scaleb(scale - places - 1),
+                scale, question)
+
+
+def _yes_no_gold(word: str, question: str) -> Gold:
+    return Gold(None, word, word, False, False, Decimal(0), 0, question)
+
+
+def _float_decimal(number: Any, what: str) -> Decimal:
+    """The decimal a JSON number shows: its shortest text (94.0 shows 94)."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise GoldError(f"{what} is a {type(number).__name__}, not a number")
+    if isinstance(number, float) and not math.isfinite(number):
+        raise GoldError(f"{what} is {number!r}, not a finite number")
+    text = repr(number)
+    if text.endswith(".0"):
+        text = text[:-2]
+    return Decimal(text)
+
+
+def finqa_gold(exe_ans: Any, program: str = "", question: str = "", answer: str = "") -> Gold:
+    """A FinQA or ConvFinQA gold from exe_ans, its program (for the percent convention) and question."""
+    if isinstance(exe_ans, str):
+        word = exe_ans.strip().lower()
+        if word not in ("yes", "no"):
+            raise GoldError(f"exe_ans is the text {exe_ans!r}, neither a number nor yes / no")
+        return _yes_no_gold(word, question)
+    number = _float_decimal(exe_ans, "exe_ans")
+    points = bool(_LAST_STEP_TIMES_100.search(program))
+    percentage = points or bool(_ASKS_PERCENT.search(question)) or answer.rstrip().endswith("%")
+    return _number_gold(number, format(number, "f") if abs(number.adjusted()) < 20 else str(number),
+                        points=points, percentage=percentage, scale=0, question=question)
+
+
+def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader: NumberReader) -> Gold:
+    """A TAT-QA gold whose answer is one number; GoldError for text and multi-span answers."""
+    if not isinstance(scale, str) or scale not in SCALES:
+        raise GoldError(f"scale {scale!r} is not one of {', '.join(repr(s) for s in SCALES)}")
+    points = scale == "percent"
+    shown = f" {scale}" if scale and scale != "percent" else ("%" if points else "")
+    if answer_type in ("arithmetic", "count") and not isinstance(answer, (str, list)):
+        number = _float_decimal(answer, "the answer")
+        return _number_gold(number, f"{number}{shown}", points=points, percentage=points,
+                            scale=SCALES[scale], question=question)
+    spans = answer if isinstance(answer, list) else [answer]
+    if len(spans) != 1 or not isinstance(spans[0], str):
+        raise GoldError(f"a {answer_type} answer of {len(spans)} items is not one number")
+    read = reader.read(spans[0])
+    if not isinstance(read, Reading) or read.scale is not None:
+        raise GoldError(f"the {answer_type} answer {spans[0]!r} is not one plain number")
+    return _number_gold(read.value, f"{spans[0]}{'' if read.percent else shown}", points=points or read.percent,
+                        percentage=points or read.percent, scale=SCALES[scale], question=question)
+
+
+def gold_from_mapping(data: Mapping[str, Any], protocol: Protocol, reader: NumberReader) -> Gold:
+    """A gold from a JSON object: {exe_ans, program?, question?, answer?} (FinQA, ConvFinQA)
+    or {answer, scale, answer_type?, question?} (TAT-QA), as the protocol's gold reader expects."""
+    if not isinstance(data, Mapping):
+        raise GoldError(f"a gold is a JSON object, not a {type(data).__name__}")
+    question = data.get("question", "")
+    if not isinstance(question, str):
+        raise GoldError('"question" is not text')
+    if protocol.gold_reader == "tatqa_answer":
+        if "answer" not in data:
+            raise GoldError('a TAT-QA gold has no "answer"')
+        return tatqa_gold(data["answer"], data.get("scale", ""), data.get("answer_type", "arithmetic"), question,
+                          reader)
+    if "exe_ans" not in data:
+        raise GoldError('a FinQA gold has no "exe_ans"')
+    program, answer = data.get("program", ""), data.get("answer", "")
+    if not isinstance(program, str) or not isinstance(answer, str):
+        raise GoldError('"program" and "answer" are text')
+    return finqa_gold(data["exe_ans"], program, question, answer)

@@ -1,0 +1,115 @@
+"""Finding the final answer in a completion: one declared format per run, no cascade.
+
+Each format returns the answer text and its offsets in the completion, or a
+Refusal (NO_FINAL_ANSWER when the declared marker is absent). Every search is a
+single pass over the completion.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from finscore.answers.numbers import Refusal
+from finscore.answers.reasons import NO_FINAL_ANSWER, UNPARSEABLE
+
+#: Matched at 0 only: the greedy (?:.*\n)? runs to the end and steps back to the LAST line that starts
+#: with the marker, each step O(1), so finding it is linear and, when it is the last line, nearly free.
+_LAST_ANSWER_LINE = re.compile(r"(?:.*\n)?[ \t*_#>]{0,8}(?:final[ \t]{1,4})?answer[ \t*_]{0,4}:",
+                               re.IGNORECASE | re.DOTALL)
+_BOXED = "\\boxed{"
+MAX_BRACE_DEPTH = 8
+_LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
+_BRACES = re.compile(r"[{}]")
+_EMPHASIS = " \t\r*_"
+
+
+class Located(NamedTuple):
+    """The answer text and where it was found in the completion (character offsets)."""
+
+    text: str
+    start: int
+    end: int
+    verbatim: bool = True  # text is completion[start:end] (False after LaTeX or JSON decoding)
+
+
+def _stripped(completion: str, start: int, end: int) -> Located:
+    text = completion[start:end]
+    lead = len(text) - len(text.lstrip(_EMPHASIS))
+    trail = len(text) - len(text.rstrip(_EMPHASIS))
+    return Located(text[lead:len(text) - trail], start + lead, end - trail)
+
+
+def answer_line(completion: str) -> Located | Refusal:
+    """The rest of the last line that starts with 'Answer:'."""
+    last = _LAST_ANSWER_LINE.match(completion)
+    if last is None:
+        return Refusal(NO_FINAL_ANSWER, "no line starts with 'Answer:'")
+    end = completion.find("\n", last.end())
+    return _stripped(completion, last.end(), len(completion) if end < 0 else end)
+
+
+def boxed(completion: str) -> Located | Refusal:
+    """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
+    found: tuple[int, int] | None = None
+    too_deep = False
+    at = completion.find(_BOXED)
+    while at >= 0:  # each character is passed once: by find between boxes, by the brace scan inside one
+        depth, content, cursor = 1, at + len(_BOXED), len(completion)
+        for brace in _BRACES.finditer(completion, content):
+            depth += 1 if brace.group() == "{" else -1
+            if depth == 0 or depth > MAX_BRACE_DEPTH:
+                cursor = brace.end()
+                break
+        if depth == 0:
+            found, too_deep = (content, cursor - 1), False
+        elif depth > MAX_BRACE_DEPTH:
+            found, too_deep = None, True
+        at = completion.find(_BOXED, cursor)
+    if too_deep:
+        return Refusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
+    if found is None:
+        return Refusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
+    text = completion[found[0]:found[1]].replace("\\%", "%").replace("\\$", "$")
+    for dropped in _LATEX_DROPPED:
+        text = text.replace(dropped, "")
+    return Located(text.strip(), found[0], found[1], verbatim=False)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number (refused)")
+
+
+def json_object(completion: str) -> Located | Refusal:
+    """The "answer" of the JSON object that is the whole completion (one code fence allowed)."""
+    body = completion.strip()
+    offset = completion.find(body[:1]) if body else 0
+    if body.startswith("```") and body.endswith("```") and len(body) >= 6:
+        inner = body[3:-3]
+        inner = (inner[4:] if inner[:4].lower() == "json" else inner).strip()
+        offset = completion.find(inner[:1]) if inner else offset
+        body = inner
+    if not body.startswith("{"):
+        return Refusal(NO_FINAL_ANSWER, "the completion is not a JSON object")
+    try:
+        data = json.loads(body, parse_float=str, parse_int=str, parse_constant=_refuse_constant)
+    except RecursionError:
+        return Refusal(UNPARSEABLE, "the JSON object is nested too deeply")
+    except ValueError as error:  # JSONDecodeError, and the refused NaN / Infinity
+        return Refusal(UNPARSEABLE, f"not a usable JSON object: {error}")
+    if not isinstance(data, dict) or "answer" not in data:
+        return Refusal(NO_FINAL_ANSWER, 'the JSON object has no "answer"')
+    answer = data["answer"]
+    if isinstance(answer, bool):
+        answer = "yes" if answer else "no"
+    if not isinstance(answer, str):
+        return Refusal(UNPARSEABLE, f'"answer" is a JSON {type(answer).__name__}, not text or a number')
+    return Located(answer.strip(), offset, offset + len(body), verbatim=False)
+
+
+def whole(completion: str) -> Located | Refusal:
+    return _stripped(completion, 0, len(completion))
+
+
+LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "whole": whole}

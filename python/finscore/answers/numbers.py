@@ -1,0 +1,212 @@
+"""Reading the one number of an answer, under a protocol's declared rules.
+
+One left-to-right pass: a regular expression without nested quantifiers finds
+each run of digits, commas and points, and a few bounded look-arounds read its
+sign, currency, parentheses, exponent, percent and scale word. The pass stops at
+the second different number, so the time is linear in the answer's length and
+the answer's length is bounded by the protocol.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Iterable, NamedTuple
+
+from finscore.answers.protocol import Protocol
+from finscore.answers.reasons import SEVERAL_NUMBERS, UNPARSEABLE
+
+_CHUNK = re.compile(r"[0-9][0-9,.]*")
+_EXPONENT = re.compile(r"[eE][+-]?[0-9]+")
+_REFUSED = re.compile(r"(?<![A-Za-z])(?:nan|inf|infinity)(?![A-Za-z])|\u221e", re.IGNORECASE)
+_YES_NO = re.compile(r"(?<![A-Za-z])(yes|no)(?![A-Za-z])", re.IGNORECASE)
+MAX_EXPONENT_DIGITS = 4
+LARGEST_ADJUSTED = 308  # 1e309 and beyond are refused, as binary64 cannot hold them
+SMALLEST_ADJUSTED = -308
+SIMPLE_LIMIT = 40  # answers this short with a plain number are read by one regular expression
+
+
+class Reading(NamedTuple):
+    """The number an answer holds, as written: no percent or scale applied yet."""
+
+    value: Decimal  # signed
+    percent: bool
+    scale: int | None  # the power of ten of the scale word, None without one
+    text: str  # the number as found, with its sign, currency, percent and scale
+    start: int  # offsets of `text` in the answer
+    end: int
+
+
+class Refusal(NamedTuple):
+    """Why an answer yields no single number: UNPARSEABLE or SEVERAL_NUMBERS, with a detail."""
+
+    reason: str
+    detail: str
+
+
+def _words(words: Iterable[str]) -> str:
+    """'w1|w2|...' longest first, so that 'million' is tried before 'm'."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+class NumberReader:
+    """The reading rules of one protocol, compiled once."""
+
+    def __init__(self, protocol: Protocol) -> None:
+        self.max_answer_chars = protocol.max_answer_chars
+        self.max_number_chars = protocol.max_number_chars
+        self.western = "western" in protocol.grouping
+        self.indian = "indian" in protocol.grouping
+        self.symbols = frozenset(protocol.currency_symbols)
+        self.codes = tuple(protocol.currency_codes)
+        self.minus = frozenset(protocol.minus_signs)
+        self.parentheses = protocol.negative_parentheses
+        self.scale_words = dict(protocol.scale_words)
+        # after the digits, in one match: a percent mark, or else a scale word; then a currency code
+        self.suffix = re.compile(
+            f" ?(?:({_words(protocol.percent_marks)})|({_words(self.scale_words)}))(?![A-Za-z])|", re.IGNORECASE)
+        self.code_after = re.compile(f" ?({_words(self.codes)})(?![A-Za-z])", re.IGNORECASE)
+        self.code_set = frozenset(code.lower() for code in self.codes)
+        self.longest_code = max(map(len, self.codes))
+        # The common short answer (-$1,234.5 million, 14.46%), read in one match; anything else takes the
+        # full pass, which reads these the same way (tests/answers/test_reading.py checks both agree).
+        minus = "".join(re.escape(m) for m in protocol.minus_signs if len(m) == 1)
+        symbols = "".join(re.escape(c) for c in protocol.currency_symbols if len(c) == 1)
+        percent = "|( ?%)" if "%" in protocol.percent_marks else ""
+        self.simple = re.compile(f"([{minus}]?)[{symbols}]?([{minus}]?)([0-9][0-9,]*(?:\\.[0-9]+)?)"
+                                 f"(?:( ?(?:{_words(self.scale_words)})){percent})?\\.?", re.IGNORECASE) \
+            if minus and symbols else None
+        self.simple_limit = min(SIMPLE_LIMIT, self.max_number_chars)
+
+    # -- one number -------------------------------------------------------------------------
+    def _grouping_ok(self, whole: str) -> bool:
+        groups = whole.split(",")
+        if len(groups) == 1:
+            return True
+        tail = groups[1:]
+        if self.western and 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in tail):
+            return True
+        return (self.indian and 1 <= len(groups[0]) <= 2 and len(groups[-1]) == 3
+                and all(len(g) == 2 for g in groups[1:-1]))
+
+    def _code_before(self, text: str, end: int) -> int:
+        """Start of a currency code ending at `end` (one space allowed after it), or -1."""
+        stop = end - 1 if end > 0 and text[end - 1] == " " else end
+        begin = stop
+        while begin > 0 and stop - begin <= self.longest_code and text[begin - 1].isalpha():
+            begin -= 1
+        return begin if begin < stop and text[begin:stop].lower() in self.code_set else -1
+
+    def _left(self, text: str, start: int) -> tuple[int, int, bool]:
+        """(new start, sign, currency seen) reading at most a currency and a sign leftwards."""
+        sign, currency, at = 1, False, start
+        for _ in range(3):
+            before = text[at - 1] if at > 0 else ""
+            if not currency and (before in self.symbols or (before == " " and at > 1 and text[at - 2] in self.symbols)):
+                at -= 1 if before in self.symbols else 2
+                currency = True
+            elif sign == 1 and before and (before in self.minus or before == "+") and (at < 2 or not text[at - 2].isalnum()):
+                sign = -1 if before in self.minus else 1
+                at -= 1
+                if before == "+":
+                    break
+            elif (not currency and (before.isalpha() or (before == " " and at > 1 and text[at - 2].isalpha()))
+                  and (code := self._code_before(text, at)) >= 0):
+                at, currency = code, True
+            else:
+                break
+        return at, sign, currency
+
+    def _number_at(self, text: str, match: re.Match[str]) -> Reading | Refusal | None:
+        """The number whose digits start at `match`, a refusal, or None when the digits belong to a word."""
+        start, end = match.start(), match.end()
+        chunk = match.group().rstrip(".,")
+        end = start + len(chunk)
+        if start > 0 and text[start - 1] == "." and (start < 2 or not text[start - 2].isdigit()):
+            start -= 1
+            chunk = "." + chunk
+        if start > 0 and text[start - 1].isalpha() and self._code_before(text, start) < 0:
+            return None  # Q4, FY2019
+        if len(chunk) > self.max_number_chars:
+            return Refusal(UNPARSEABLE, f"a number of {len(chunk)} characters (at most {self.max_number_chars} are read)")
+        whole, point, fraction = chunk.partition(".")
+        if "." in fraction or "," in fraction or not self._grouping_ok(whole):
+            return Refusal(UNPARSEABLE, f"{chunk!r} is not a number under the declared grouping "
+                                        f"({', '.join(sorted(g for g in ('western', 'indian') if getattr(self, g)))})")
+        digits = whole.replace(",", "") + point + fraction
+        exponent = _EXPONENT.match(text, end)
+        if exponent is not None:
+            if len(exponent.group().lstrip("eE+-")) > MAX_EXPONENT_DIGITS:
+                return Refusal(UNPARSEABLE, f"the exponent {exponent.group()!r} is longer than {MAX_EXPONENT_DIGITS} digits")
+            digits += exponent.group()
+            end = exponent.end()
+        bare_end = end
+        percent, scale = False, None
+        suffix = self.suffix.match(text, end)
+        if suffix is not None and suffix.end() > end:
+            percent, end = suffix.group(1) is not None, suffix.end()
+            if not percent:
+                scale = self.scale_words[suffix.group(2).lower()]
+        if (suffix := self.code_after.match(text, end)) is not None:
+            end = suffix.end()
+        if end == bare_end and end < len(text) and text[end].isalpha():
+            return None  # 3rd, 10x
+        begin, sign, _ = self._left(text, start)
+        if self.parentheses and begin > 0 and text[begin - 1] == "(" and text[end:end + 1] == ")":
+            begin, end, sign = begin - 1, end + 1, -1
+        try:
+            value = Decimal(digits)
+        except InvalidOperation:  # not reachable with the chunk checks above; refused, never raised
+            return Refusal(UNPARSEABLE, f"{chunk!r} is not a number")
+        if value and not SMALLEST_ADJUSTED <= value.adjusted() <= LARGEST_ADJUSTED:
+            return Refusal(UNPARSEABLE, f"{text[begin:end]!r} is outside the binary64 range (refused)")
+        return Reading(-value if sign < 0 else value, percent, scale, text[begin:end], begin, end)
+
+    # -- the whole answer -------------------------------------------------------------------
+    def read(self, answer: str, *, full: bool = False) -> Reading | Refusal:
+        """The single number of `answer`, or why there is none (linear in len(answer)).
+
+        `full` skips the one-match reading of short plain answers (for checking that both agree)."""
+        if not full and self.simple is not None and len(answer) <= self.simple_limit:
+            plain = self.simple.fullmatch(answer)
+            if plain is not None:
+                before, after, digits, word, percent = plain.groups()
+                if not (before and after) and ("," not in digits or self._grouping_ok(digits.partition(".")[0])):
+                    number, end = Decimal(digits.replace(",", "")), len(answer) - (answer[-1] == ".")
+                    return Reading(-number if before or after else number, percent is not None,
+                                   None if word is None else self.scale_words[word.lstrip(" ").lower()],
+                                   answer[:end], 0, end)
+        if len(answer) > self.max_answer_chars:
+            return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {self.max_answer_chars} are read)")
+        lowered = answer.lower()  # a cheap test first: the pattern is only run when it can match
+        refused = _REFUSED.search(answer) if "nan" in lowered or "inf" in lowered or "\u221e" in answer else None
+        if refused is not None:
+            return Refusal(UNPARSEABLE, f"{refused.group()!r} is not a finite number (refused)")
+        first: Reading | None = None
+        consumed = 0  # the end of the last number read: its exponent digits are not another number
+        for match in _CHUNK.finditer(answer):
+            if match.start() < consumed:
+                continue
+            found = self._number_at(answer, match)
+            if found is None:
+                continue
+            if isinstance(found, Refusal):
+                return found
+            consumed = found.end
+            if first is None:
+                first = found
+            elif (found.value, found.percent, found.scale) != (first.value, first.percent, first.scale):
+                return Refusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
+        if first is None:
+            return Refusal(UNPARSEABLE, "no number in the answer")
+        return first
+
+
+def read_yes_no(answer: str, limit: int) -> str | Refusal:
+    """'yes' or 'no' when exactly one of those words occurs in the answer."""
+    if len(answer) > limit:
+        return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {limit} are read)")
+    seen: set[str] = {match.group(1).lower() for match in _YES_NO.finditer(answer)}
+    if len(seen) == 1:
+        return seen.pop()
+    return Refusal(UNPARSEABLE, "both yes and no in the answer" if seen else "neither yes nor no in the answer")

@@ -1,0 +1,159 @@
+"""An answer protocol: the declared rules of one run, read from the package's JSON data.
+
+The JSON file is the source of truth a reviewer reads; this module only turns
+its machine-read fields into typed values (and refuses a file that lacks one),
+so the rules printed in a report are exactly the rules applied.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from decimal import Decimal, InvalidOperation
+from typing import Any, Mapping
+
+#: The answer formats a protocol may be run with (one per run, chosen by the user).
+FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole")
+GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer")
+TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places")
+GROUPINGS: tuple[str, ...] = ("western", "indian")
+BARE_NUMBER_SCALES: tuple[str, ...] = ("as_written", "gold_scale")
+
+
+class ProtocolError(ValueError):
+    """A protocol definition that cannot be used, or a protocol name that is not registered."""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How close a value must be to the gold: never a silent default, always printed."""
+
+    kind: str  # one of TOLERANCE_KINDS
+    value: Decimal | None  # the bound for absolute / relative; None for gold_places
+
+    @cached_property
+    def text(self) -> str:
+        """describe(), made once: it is part of every within_tolerance decision."""
+        return self.describe()
+
+    def describe(self) -> str:
+        if self.kind == "relative":
+            return f"relative: |value - gold| <= {self.value} * |gold|"
+        if self.kind == "absolute":
+            return f"absolute: |value - gold| <= {self.value}"
+        return "gold_places: |value - gold| <= half a unit of the last decimal place the gold shows"
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A named, versioned set of rules for reading a free-text answer and comparing it with a gold."""
+
+    id: str
+    version: int
+    title: str
+    gold_reader: str
+    tolerance: Tolerance
+    grouping: tuple[str, ...]
+    currency_symbols: tuple[str, ...]
+    currency_codes: tuple[str, ...]
+    minus_signs: tuple[str, ...]
+    negative_parentheses: bool
+    percent_marks: tuple[str, ...]
+    scale_words: Mapping[str, int]
+    scale_words_applied: bool
+    bare_number_scale: str
+    max_answer_chars: int
+    max_number_chars: int
+    data: Mapping[str, Any] = field(repr=False, compare=False)  # the definition as read, for reports
+
+    @property
+    def name(self) -> str:
+        """The protocol's full name, e.g. finqa-answer/1."""
+        return f"{self.id}/{self.version}"
+
+
+def _need(data: Mapping[str, Any], path: str, kind: type | tuple[type, ...]) -> Any:
+    value: Any = data
+    for key in path.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            raise ProtocolError(f"the protocol definition has no {path!r}")
+        value = value[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ProtocolError(f"the protocol definition's {path!r} is not a {kind}")
+    return value
+
+
+def _texts(data: Mapping[str, Any], path: str) -> tuple[str, ...]:
+    values = _need(data, path, list)
+    if not all(isinstance(v, str) and v for v in values):
+        raise ProtocolError(f"the protocol definition's {path!r} is not a list of texts")
+    return tuple(values)
+
+
+def _one_of(value: str, allowed: tuple[str, ...], path: str) -> str:
+    if value not in allowed:
+        raise ProtocolError(f"the protocol definition's {path!r} is {value!r}, not one of {', '.join(allowed)}")
+    return value
+
+
+def _tolerance(data: Mapping[str, Any]) -> Tolerance:
+    kind = _one_of(_need(data, "comparison.tolerance.kind", str), TOLERANCE_KINDS, "comparison.tolerance.kind")
+    if kind == "gold_places":
+        return Tolerance(kind, None)
+    text = _need(data, "comparison.tolerance.value", str)
+    try:
+        bound = Decimal(text)
+    except InvalidOperation:
+        raise ProtocolError(f"the tolerance value {text!r} is not a decimal number") from None
+    if not bound.is_finite() or bound < 0:
+        raise ProtocolError(f"the tolerance value {text!r} is not a finite number >= 0")
+    return Tolerance(kind, bound)
+
+
+def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
+    """Check a decoded protocol definition and return the protocol it declares."""
+    version = _need(data, "version", int)
+    if version < 1:
+        raise ProtocolError("the protocol version must be 1 or more")
+    scale_words = _need(data, "reading.scale_words", Mapping)
+    if not all(isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool)
+               for k, v in scale_words.items()):
+        raise ProtocolError("the protocol definition's 'reading.scale_words' maps words to powers of ten")
+    grouping = _texts(data, "reading.grouping")
+    for name in grouping:
+        _one_of(name, GROUPINGS, "reading.grouping")
+    limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
+    if min(limits) < 1:
+        raise ProtocolError("the protocol's reading limits must be 1 or more")
+    return Protocol(
+        id=_need(data, "id", str),
+        version=version,
+        title=_need(data, "title", str),
+        gold_reader=_one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader"),
+        tolerance=_tolerance(data),
+        grouping=grouping,
+        currency_symbols=_texts(data, "reading.currency_symbols"),
+        currency_codes=_texts(data, "reading.currency_codes"),
+        minus_signs=_texts(data, "reading.minus_signs"),
+        negative_parentheses=_need(data, "reading.negative_parentheses", bool),
+        percent_marks=_texts(data, "reading.percent_marks"),
+        scale_words={k.lower(): v for k, v in scale_words.items()},
+        scale_words_applied=_need(data, "reading.scale_words_applied", bool),
+        bare_number_scale=_one_of(_need(data, "reading.bare_number_scale", str), BARE_NUMBER_SCALES,
+                                  "reading.bare_number_scale"),
+        max_answer_chars=limits[0],
+        max_number_chars=limits[1],
+        data=data,
+    )
+
+
+def protocol_from_json(text: str) -> Protocol:
+    """A protocol from the text of its JSON definition."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ProtocolError(f"the protocol definition is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("the protocol definition is not a JSON object")
+    return protocol_from_data(data)

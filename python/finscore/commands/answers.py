@@ -1,0 +1,185 @@
+"""`finscore answers`: score free-text answers under a declared protocol; `decide-jsonl`; `verify`.
+
+As with `finscore finqa`, argparse cannot put sub-commands beside positional
+arguments, so an argument list starting with `decide-jsonl` or `verify` goes to
+that form's own parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+FORMS = ("decide-jsonl", "verify")
+BUILTIN_PROTOCOLS = ("finqa-answer/1", "convfinqa-answer/1", "tatqa-answer/1")
+FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole")
+MAX_PREDICTION_BYTES = 1 << 30
+
+USAGE = (
+    "finscore answers --protocol NAME --format FORMAT PREDICTIONS GOLD [--json OUT] [--html OUT]\n"
+    "                        [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "       finscore answers decide-jsonl --protocol NAME --format FORMAT < lines.jsonl > decisions.jsonl\n"
+    "       finscore answers verify REPORT.json [--no-rerun]"
+)
+DESCRIPTION = (
+    "Score free-text answers (PREDICTIONS: JSON Lines of {\"id\", \"completion\"} or {\"id\", \"answer\"}) against a "
+    "FinQA, ConvFinQA (turn ids <conversation id>#t<turn from 0>) or TAT-QA (uid) file, under one declared, "
+    "versioned protocol (finqa-answer/1, convfinqa-answer/1, tatqa-answer/1) and one declared answer format. "
+    "Every decision has a typed reason; the report carries the protocol's rules and a conformance stamp. "
+    "An {\"answer\"} line is read whole, whatever the format. Unknown, repeated or malformed lines stop the run "
+    "with every one named (exit status 2; lines are numbered from 1) unless --exclude-bad-ids is given."
+)
+EPILOG = (
+    "decide-jsonl: reads {\"completion\", \"gold\"} lines on standard input (gold: {\"exe_ans\", \"program\"?, "
+    "\"question\"?} for FinQA and ConvFinQA, {\"answer\", \"scale\", \"answer_type\"?} for TAT-QA) and writes each back "
+    "with \"decision\"; a line that cannot be decided gets \"error\" (exit status 1). verify: re-checks the stamp of a "
+    "--json report against this installation and re-decides the protocol's conformance file (exit status 1 if any "
+    "check fails)."
+)
+
+
+def _add_protocol_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--protocol", required=True, choices=BUILTIN_PROTOCOLS, help="the answer protocol")
+    parser.add_argument("--format", required=True, choices=FORMAT_CHOICES, dest="answer_format",
+                        help="where the final answer is: the last 'Answer:' line, the last \\boxed{}, a JSON "
+                             "object with \"answer\", or the whole completion")
+
+
+class _AnswersParser(argparse.ArgumentParser):
+    """The `answers` parser; an argument list starting with a form's name goes to that form's parser."""
+
+    form_parsers: dict[str, argparse.ArgumentParser]
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        if args and args[0] in self.form_parsers:
+            return self.form_parsers[args[0]].parse_known_args(list(args[1:]), namespace)
+        return super().parse_known_args(args, namespace)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("answers", help="score free-text answers under a declared answer protocol",
+                                   usage=USAGE, description=DESCRIPTION, epilog=EPILOG)
+    parser.__class__ = _AnswersParser
+    _add_protocol_options(parser)
+    parser.add_argument("predictions", metavar="PREDICTIONS", help="JSON Lines of {id, completion} or {id, answer}")
+    parser.add_argument("gold", metavar="GOLD", help="a FinQA, ConvFinQA or TAT-QA file")
+    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON ('-': standard output)")
+    parser.add_argument("--html", metavar="OUT", help="write an offline HTML report (reasons chart, failing answers)")
+    parser.add_argument("--exclude-bad-ids", action="store_true",
+                        help="exclude and list unknown, repeated and malformed lines instead of stopping")
+    parser.add_argument("--examples", type=int, default=10, metavar="N", help="failures listed in the text report")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    parser.set_defaults(handler=run_answers)
+
+    decide = argparse.ArgumentParser(prog="finscore answers decide-jsonl", description=EPILOG)
+    _add_protocol_options(decide)
+    decide.set_defaults(handler=run_decide_jsonl)
+    verify = argparse.ArgumentParser(prog="finscore answers verify",
+                                     description="Re-check the conformance stamp of a `finscore answers --json` report.")
+    verify.add_argument("report", metavar="REPORT", help="a report written by --json")
+    verify.add_argument("--no-rerun", action="store_true", help="do not re-decide the conformance file")
+    verify.set_defaults(handler=run_verify)
+    parser.form_parsers = {"decide-jsonl": decide, "verify": verify}
+
+
+def _read_predictions(path: str) -> bytes:
+    from finscore.finqa.inputs import FinqaInputError
+
+    file = Path(path)
+    try:
+        if file.is_dir():
+            raise FinqaInputError(f"the prediction file {file} is a directory")
+        if file.stat().st_size > MAX_PREDICTION_BYTES:
+            raise FinqaInputError(f"the prediction file {file} is larger than {MAX_PREDICTION_BYTES} bytes")
+        return file.read_bytes()
+    except OSError as error:
+        raise FinqaInputError(f"cannot read the prediction file {file}: {error.strerror or error}") from None
+
+
+def _write(destination: str, text: str) -> None:
+    if destination == "-":
+        sys.stdout.write(text)
+    else:
+        Path(destination).write_text(text, encoding="utf-8")
+
+
+def run_answers(args: argparse.Namespace) -> int:
+    from finscore.answers.html import render_html
+    from finscore.answers.registry import get_protocol
+    from finscore.answers.report import score_answers
+    from finscore.answers.terminal import render_report
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
+    from finscore.finqa.progress import progress_bar
+
+    if args.examples < 0:
+        print("finscore answers: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    try:
+        raw = _read_predictions(args.predictions)
+        gold = read_json_file(args.gold, "gold file")
+        report = score_answers(raw, gold, get_protocol(args.protocol), args.answer_format,
+                               exclude_bad_ids=args.exclude_bad_ids, progress=bar)
+    except FinqaInputError as error:
+        failure: FinqaInputError | None = error
+    else:
+        failure = None
+    finally:
+        if bar is not None:
+            bar.close()
+    if failure is not None:
+        print(f"finscore answers: {failure}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.html is not None:
+            _write(args.html, render_html(report))
+        if args.json is not None:
+            _write(args.json, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
+    except OSError as error:
+        print(f"finscore answers: cannot write a report: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    if "-" not in (args.json, args.html):
+        print(render_report(report, examples=args.examples))
+    return EXIT_OK
+
+
+def run_decide_jsonl(args: argparse.Namespace) -> int:
+    from finscore.answers.decide_jsonl import stream_decide_jsonl
+    from finscore.answers.registry import get_protocol
+
+    summary = stream_decide_jsonl(sys.stdin.buffer, sys.stdout, get_protocol(args.protocol), args.answer_format)
+    if summary.errors:
+        print(f"finscore answers decide-jsonl: {len(summary.errors)} line(s) not decided (written back with "
+              f"\"error\"), first: {summary.errors[0]}", file=sys.stderr)
+    return summary.exit_code
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from finscore.answers.stamp import verify_stamp
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
+
+    try:
+        report = read_json_file(args.report, "report")
+    except FinqaInputError as error:
+        print(f"finscore answers verify: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if not isinstance(report, dict):
+        print("finscore answers verify: the report is not a JSON object", file=sys.stderr)
+        return EXIT_USAGE
+    problems = verify_stamp(report, rerun=not args.no_rerun)
+    found = report.get("stamp")
+    stamp: dict[str, Any] = found if isinstance(found, dict) else {}
+    if problems:
+        print(f"finscore answers verify: the stamp does NOT hold ({len(problems)} problem(s)):", file=sys.stderr)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"stamp holds: {stamp.get('protocol')}, finscore {stamp.get('finscore')}, conformance sha256 "
+          f"{stamp.get('conformance_sha256')}" + ("" if args.no_rerun else ", conformance file re-decided: all rows as labelled"))
+    return EXIT_OK

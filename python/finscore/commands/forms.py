@@ -1,0 +1,78 @@
+"""What the scoring commands share: their report options, their run, and the JSON report.
+
+`finscore finqa`, `convfinqa` and `tatqa` read two files, score them under a progress
+bar and print a text report or write a JSON one; the life of such a run is here, once.
+(A command's second form, such as `finscore finqa equal-jsonl`, is its module's
+`second_form` hook: see `finscore.cli`.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+
+def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str = "ids") -> None:
+    """--json, --exclude-bad-ids, --examples and --quiet; `failing` names what --examples lists,
+    `ids` what the entries are keyed by."""
+    parser.add_argument("--json", metavar="OUT", help="write the whole report as JSON to OUT ('-': standard "
+                                                      "output, instead of the text report)")
+    parser.add_argument("--exclude-bad-ids", action="store_true",
+                        help=f"exclude and report unknown {ids}, duplicate {ids} and malformed entries instead "
+                             "of stopping")
+    parser.add_argument("--examples", type=int, default=10, metavar="N",
+                        help=f"{failing} listed in the text report (default 10; 0 for none)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+
+
+def write_json_report(report: Any, destination: str) -> None:
+    """report.to_json() to a file, or to standard output for '-'."""
+    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
+    if destination == "-":
+        sys.stdout.write(text + "\n")
+        return
+    with open(destination, "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
+
+
+#: Exit statuses of a scoring command.
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], Any],
+                render: Callable[[Any, int], str], input_error: type[Exception]) -> int:
+    """The shared life of a scoring command: check --examples, score under a progress bar, report.
+
+    `score(progress)` reads the files and returns the report (raising `input_error` with a
+    message for the user); `render(report, examples)` is the text report. The bar is erased
+    before anything is printed; --json OUT writes the report ('-': instead of the text).
+    """
+    from finscore.finqa.progress import progress_bar
+
+    if args.examples < 0:
+        print(f"finscore {command}: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    failure: Exception | None = None
+    try:
+        report = score(bar)
+    except input_error as error:
+        failure = error
+    finally:
+        if bar is not None:
+            bar.close()  # before anything else is printed
+    if failure is not None:
+        print(f"finscore {command}: {failure}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json is not None:
+        try:
+            write_json_report(report, args.json)
+        except OSError as error:
+            print(f"finscore {command}: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json == "-":
+            return EXIT_OK
+    print(render(report, args.examples))
+    return EXIT_OK

@@ -1,0 +1,127 @@
+"""`finscore rewards` (score a Parquet file of rollouts) and `finscore serve-reward`.
+
+Both use the one Arrow batch scorer, so a file scored here, a batch scored on Ray
+and a reward served over HTTP get the same decisions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--input", choices=("program", "answer"), default="program",
+                        help="program: the completion is a FinQA program (default); answer: free text, "
+                             "decided by the data source's answer protocol (finqa-answer/1, ...)")
+    parser.add_argument("--format", choices=("answer-line", "boxed", "json", "whole"), default="answer-line",
+                        help="for --input answer: where the final answer is (default answer-line)")
+    parser.add_argument("--match", choices=("execution", "program"), default="execution",
+                        help="execution: the official execution accuracy (default); program: also "
+                             "equivalent to the gold program (needs \"program\" in each gold)")
+    parser.add_argument("--python", default="3.11", help="whose sum() the table ops imitate (default 3.11)")
+    parser.add_argument("--data-source", default="finqa",
+                        help="the data source of rows without one (default finqa)")
+
+
+def register(subparsers: Any) -> None:
+    score = subparsers.add_parser(
+        "rewards",
+        help="add reward columns to a Parquet file of rollouts (locally or on Ray)",
+        description=(
+            "Read IN (Parquet) with columns completion (a program, as text or tokens, or free text with "
+            "--input answer), gold (JSON text: {\"exe_ans\", \"table\", \"program\"} for FinQA and ConvFinQA, "
+            "{\"answer\", \"scale\"} for TAT-QA answers) and optionally data_source; write OUT with the "
+            "same rows and five columns added: score, passed, reason, protocol, detail. Exit status: "
+            "0 written, 2 bad input (named)."
+        ),
+        epilog="Example: finscore rewards rollouts.parquet scored.parquet --ray --workers 2",
+    )
+    score.add_argument("source", metavar="IN.parquet")
+    score.add_argument("output", metavar="OUT.parquet")
+    _add_rule_options(score)
+    score.add_argument("--batch-rows", type=int, default=8192, help="rows per scored batch (default 8192)")
+    score.add_argument("--ray", action="store_true", help="score on Ray Data (needs finscore[ray])")
+    score.add_argument("--address", default=None, help="a Ray cluster to join (default: start a local one)")
+    score.add_argument("--workers", type=int, default=2, help="Ray workers (default 2)")
+    score.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    score.set_defaults(handler=run_rewards)
+
+    serve = subparsers.add_parser(
+        "serve-reward",
+        help="an HTTP reward server for OpenRLHF (POST /get_reward)",
+        description=(
+            "Serve POST /get_reward ({\"query\", \"prompts\", \"labels\"} -> {\"rewards\", \"scores\", "
+            "\"extra_logs\"}) and GET /health. Needs finscore[serve]. Stop it with Ctrl+C or SIGTERM."
+        ),
+        epilog="Example: finscore serve-reward --host 127.0.0.1 --port 5000",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    serve.add_argument("--max-body-bytes", type=int, default=None,
+                       help="the largest request body accepted (default 64 MiB); larger gets 413")
+    _add_rule_options(serve)
+    serve.set_defaults(handler=run_serve)
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from finscore.rewards import RewardConfig
+
+    return RewardConfig(input=args.input, format=args.format, match=args.match, python=args.python,
+                        data_source=args.data_source)
+
+
+def run_rewards(args: argparse.Namespace) -> int:
+    from finscore.rewards import RewardInputError
+
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        print("finscore rewards: needs pyarrow: pip install 'finscore[rewards]'", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.batch_rows < 1 or args.workers < 1:
+        print("finscore rewards: --batch-rows and --workers must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        config = _config(args)
+        source = pq.ParquetFile(args.source)
+        if args.ray:
+            from finscore.rewards.ray_files import score_parquet_on_ray
+
+            rows = score_parquet_on_ray(Path(args.source), Path(args.output), config, workers=args.workers,
+                                        address=args.address, batch_rows=args.batch_rows)
+        else:
+            from finscore.rewards.parquet_files import score_parquet
+
+            rows = score_parquet(source, Path(args.output), config, batch_rows=args.batch_rows,
+                                 quiet=args.quiet)
+    except (RewardInputError, OSError) as error:
+        print(f"finscore rewards: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"finscore rewards: {rows:,} rows scored into {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from finscore.rewards.server import create_app
+    except ImportError as error:
+        print(f"finscore serve-reward: needs finscore[serve] ({error.name} is missing)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from finscore.rewards import RewardInputError
+
+    try:
+        from finscore.rewards.server import MAX_BODY_BYTES
+
+        app = create_app(_config(args), max_body_bytes=args.max_body_bytes or MAX_BODY_BYTES)
+    except RewardInputError as error:
+        print(f"finscore serve-reward: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return EXIT_OK

@@ -1,0 +1,98 @@
+"""`finscore tatqa`: score a TAT-QA prediction file; `finscore tatqa decide-jsonl`: decide pair lines.
+
+An argument list that starts with `decide-jsonl` goes to that form's own parser, which
+`second_form` hands to the command line (see `finscore.cli`); the --help of `tatqa`
+documents both forms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Sequence
+
+from finscore.commands.forms import add_report_options, run_scoring
+
+DECIDE_JSONL = "decide-jsonl"
+
+USAGE = (
+    "finscore tatqa PREDICTIONS GOLD [--json OUT] [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "       finscore tatqa decide-jsonl < pairs.jsonl > decisions.jsonl"
+)
+DESCRIPTION = (
+    "Score TAT-QA predictions (the official format: a JSON object {uid: [answer, scale]}, the answer a text "
+    "or a list of texts) against a TAT-QA gold file (tatqa_dataset_test_gold.json). Prints the official "
+    "figures exactly as tatqa_eval.py prints them (exact match, F1, scale score and the three pivot tables), "
+    "then the same over every gold question with the missing uids named, the figures over the scored "
+    "predictions only, a typed reason for every miss, and the first failing questions. Unknown uids, "
+    "repeated uids (duplicate JSON keys) and malformed entries stop the run with a list of them (exit "
+    "status 2) unless --exclude-bad-ids is given."
+)
+EPILOG = (
+    "decide-jsonl form: reads JSON lines {\"gold\": {answer, answer_type, scale}, \"pred\": [answer, scale]} on "
+    "standard input and writes each back with \"em\" and \"f1\" (Python repr of the official floats), "
+    "\"scale_match\", \"reason\" and \"reason_detail\"; a {\"file_totals\": ...} line is written back with the "
+    "official totals of the lines so far. Exit status 1 if a line could not be decided (written back with "
+    "\"error\"). A file literally named decide-jsonl can be scored as ./decide-jsonl. "
+    "Exit status of the scoring form: 0 scored, 2 unusable input or usage."
+)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tatqa",
+        help="score TAT-QA predictions: official figures exactly, honest figures, reasons",
+        usage=USAGE,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+    )
+    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
+    parser.add_argument("gold", metavar="GOLD", help="the TAT-QA gold file, e.g. tatqa_dataset_test_gold.json")
+    add_report_options(parser, "failing questions", ids="uids")
+    parser.set_defaults(handler=run_tatqa)
+
+
+def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list[str]] | None:
+    """The `decide-jsonl` form's parser and its arguments, when the arguments after `tatqa` start
+    with `decide-jsonl`; None for the scoring form."""
+    if not arguments or arguments[0] != DECIDE_JSONL:
+        return None
+    return _decide_jsonl_parser(), list(arguments[1:])
+
+
+def _decide_jsonl_parser() -> argparse.ArgumentParser:
+    decide = argparse.ArgumentParser(
+        prog="finscore tatqa decide-jsonl",
+        description='Read JSON lines {"gold": {answer, answer_type, scale}, "pred": [answer, scale]} on standard '
+                    'input and write each back, in order, with "em", "f1" (Python repr strings), "scale_match", '
+                    '"reason" and "reason_detail" added, as one official TaTQAEmAndF1() call decides the pair. '
+                    'A {"file_totals": ...} line is written back with the official totals of the lines so far. '
+                    'A line that cannot be decided is written back with "error". Exit status: 0 all decided, '
+                    '1 some lines not.',
+    )
+    decide.set_defaults(handler=run_decide_jsonl)
+    return decide
+
+
+def run_decide_jsonl(args: argparse.Namespace) -> int:
+    from finscore.tatqa.decide_jsonl import stream_decisions
+
+    summary = stream_decisions(sys.stdin, sys.stdout)
+    if summary.errors:
+        print(f"finscore tatqa decide-jsonl: {len(summary.errors)} line(s) could not be decided "
+              f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
+    return summary.exit_code
+
+
+def run_tatqa(args: argparse.Namespace) -> int:
+    from finscore.tatqa.files import TatqaInputError, read_gold_file, read_predictions_file
+    from finscore.tatqa.scoring import score_predictions
+    from finscore.tatqa.terminal import render_report
+
+    def score(progress: Any) -> Any:
+        predictions, pairs = read_predictions_file(args.predictions)
+        gold = read_gold_file(args.gold)
+        return score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+
+    return run_scoring("tatqa", args, score, lambda report, examples: render_report(report, examples=examples),
+                       TatqaInputError)

@@ -1,0 +1,229 @@
+"""The JSON report: honest counts, intervals, every failure and the traces they point to.
+
+Counts are kept apart (attempted, submitted, completed, passed, critical) so a
+run full of crashes cannot look like a run of wrong answers, and every failure
+carries a `trace_ref` that resolves to an entry kept inside the same report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from dataclasses import asdict
+from typing import Any, Callable, Iterable, Sequence
+
+from finscore.contracts.checks.attempt import AttemptResult
+from finscore.contracts.checks.claims import ClaimCheck
+from finscore.contracts.evaluation import Evaluation
+from finscore.contracts.failures import PRECEDENCE, Failure
+from finscore.contracts.formats.models import Case, TraceEntry
+from finscore.contracts.stats.inference import (
+    ClusterCounts,
+    cluster_bootstrap,
+    clustered_standard_error,
+    pass_hat_k,
+    summarize_rate,
+)
+from finscore.inputs.jsonfiles import dumps_canonical
+
+REPORT_FORMAT = "finscore-contracts-report/1"
+EVALUATION_STATEMENT = "Evaluation of recorded predictions against the case contracts."
+SELF_CHECK_STATEMENT = (
+    "Instrument self-check, not a model accuracy: the records scored here were written from the "
+    "contracts themselves (oracle answers, their deliberate mutations and the authored probes), so "
+    "this run tests the scorer, and says nothing about any model."
+)
+SCRIPTED_RUN_STATEMENT = (
+    "Scripted agent run, not a model accuracy: the agent followed a written plan (or made one "
+    "deliberate mistake), so this run tests the runner and the scorer, and says nothing about any model."
+)
+
+
+def _kind(self_check: bool, scripted: bool) -> str:
+    if self_check:
+        return "instrument_self_check"
+    return "scripted_run" if scripted else "evaluation"
+
+
+def case_set_digest(cases: Sequence[Case]) -> str:
+    """SHA-256 of the cases' canonical JSON: two reports pair only on the same cases."""
+    text = dumps_canonical([case.raw for case in sorted(cases, key=lambda case: case.case_id)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def trace_ref(result: AttemptResult, entry_id: str | None) -> str | None:
+    return None if entry_id is None else f"{result.case_id}/{result.attempt}#{entry_id}"
+
+
+def failure_row(result: AttemptResult, item: Failure) -> dict[str, Any]:
+    return {
+        "case_id": result.case_id,
+        "attempt": result.attempt,
+        "family": result.family,
+        "language": result.language,
+        "code": item.code.value,
+        "category": item.category.value,
+        "critical": item.critical,
+        "part": item.part,
+        "expected": item.expected,
+        "actual": item.actual,
+        "message": item.message,
+        "trace_ref": trace_ref(result, item.entry_id),
+    }
+
+
+def _claim_row(check: ClaimCheck) -> dict[str, Any]:
+    tolerance = None
+    if check.tolerance is not None:
+        tolerance = {key: str(value) for key, value in asdict(check.tolerance).items()}
+    return {
+        "claim": check.name,
+        "passed": check.passed,
+        "read_value": None if check.value is None else str(check.value),
+        "normalizations": list(check.normalizations),
+        "tolerance": tolerance,
+    }
+
+
+def outcome_row(result: AttemptResult) -> dict[str, Any]:
+    primary = result.primary_category
+    return {
+        "case_id": result.case_id,
+        "attempt": result.attempt,
+        "family": result.family,
+        "language": result.language,
+        "attempted": result.attempted,
+        "submitted": result.submitted,
+        "completed": result.completed,
+        "passed": result.passed,
+        "critical": result.critical,
+        "primary_category": None if primary is None else primary.value,
+        "categories": sorted({item.category.value for item in result.failures}),
+        "claims": [_claim_row(check) for check in result.claim_checks],
+    }
+
+
+def _entry_row(entry: TraceEntry) -> dict[str, Any]:
+    return asdict(entry) | {"arguments": dict(entry.arguments)}
+
+
+def counts(results: Iterable[AttemptResult]) -> dict[str, int]:
+    rows = list(results)
+    return {
+        "trials": len(rows),
+        "attempted": sum(r.attempted for r in rows),
+        "submitted": sum(r.submitted for r in rows),
+        "completed": sum(r.completed for r in rows),
+        "passed": sum(r.passed for r in rows),
+        "failed": sum(not r.passed for r in rows),
+        "critical": sum(r.critical for r in rows),
+    }
+
+
+def _rate(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    summary = summarize_rate(sum(r.passed for r in results), len(results))
+    return counts(results) | {"pass_rate": asdict(summary)}
+
+
+def _grouped(results: Sequence[AttemptResult], key: Callable[[AttemptResult], str]) -> dict[str, list[AttemptResult]]:
+    groups: dict[str, list[AttemptResult]] = defaultdict(list)
+    for result in results:
+        groups[key(result)].append(result)
+    return dict(sorted(groups.items()))
+
+
+def _families_passing_every_language(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    by_family = _grouped(results, lambda r: r.family)
+    languages = sorted({r.language for r in results})
+    passing = sorted(
+        family
+        for family, rows in by_family.items()
+        if {r.language for r in rows} == set(languages) and all(r.passed for r in rows)
+    )
+    return {"count": len(passing), "of": len(by_family), "languages": languages, "families": passing}
+
+
+def _matrix(results: Sequence[AttemptResult]) -> dict[str, dict[str, dict[str, int]]]:
+    matrix: dict[str, dict[str, dict[str, int]]] = {}
+    for family, rows in _grouped(results, lambda r: r.family).items():
+        matrix[family] = {
+            language: {"passed": sum(r.passed for r in cell), "trials": len(cell)}
+            for language, cell in _grouped(rows, lambda r: r.language).items()
+        }
+    return matrix
+
+
+def _pass_hat_k(results: Sequence[AttemptResult], attempts: int) -> dict[str, Any]:
+    per_case: Counter[str] = Counter()
+    for result in results:
+        per_case[result.case_id] += int(result.passed)
+    cases = sorted({r.case_id for r in results})
+    estimates = pass_hat_k([per_case[case] for case in cases], attempts)
+    return {str(k): {"value": float(v), "exact": f"{v.numerator}/{v.denominator}"} for k, v in estimates.items()}
+
+
+def _categories(results: Sequence[AttemptResult]) -> dict[str, Any]:
+    failures = Counter(item.category.value for r in results for item in r.failures)
+    primary = Counter(r.primary_category.value for r in results if r.primary_category is not None)
+    names = [category.value for category in PRECEDENCE]
+    return {
+        "failures": {name: failures[name] for name in names},
+        "attempts_by_primary": {name: primary[name] for name in names},
+        "order": names,
+    }
+
+
+def build_report(
+    evaluation: Evaluation,
+    *,
+    seed: int = 20260901,
+    replicates: int = 2000,
+    self_check: dict[str, Any] | None = None,
+    scripted: bool = False,
+) -> dict[str, Any]:
+    """The full JSON report of an evaluation (or of the instrument self-check).
+
+    `scripted` marks predictions made by a scripted agent, whose report must not
+    read as a model accuracy.
+    """
+    results = evaluation.results
+    by_family = _grouped(results, lambda r: r.family)
+    clusters = {family: ClusterCounts(sum(r.passed for r in rows), len(rows)) for family, rows in by_family.items()}
+    failing = [r for r in results if not r.passed]
+    report: dict[str, Any] = {
+        "format": REPORT_FORMAT,
+        "kind": _kind(self_check is not None, scripted),
+        "statement": {"instrument_self_check": SELF_CHECK_STATEMENT, "scripted_run": SCRIPTED_RUN_STATEMENT,
+                      "evaluation": EVALUATION_STATEMENT}[_kind(self_check is not None, scripted)],
+        "case_set": {"count": len(evaluation.cases), "sha256": case_set_digest(evaluation.cases)},
+        "predictions": {
+            "source": evaluation.source,
+            "rejected_lines": [{"line": r.line, "problem": r.problem} for r in evaluation.rejected_lines],
+        },
+        "attempts_per_case": evaluation.attempts,
+        "counts": counts(results) | {"cases": len(evaluation.cases)},
+        "pass_rate": asdict(summarize_rate(sum(r.passed for r in results), len(results))),
+        "by_language": {language: _rate(rows) for language, rows in _grouped(results, lambda r: r.language).items()},
+        "by_family": {family: _rate(rows) for family, rows in by_family.items()},
+        "family_language": _matrix(results),
+        "families_passing_every_language": _families_passing_every_language(results),
+        "clusters": {
+            "bootstrap": cluster_bootstrap(clusters, seed=seed, replicates=replicates),
+            "clustered_se": clustered_standard_error(clusters),
+        },
+        "pass_hat_k": _pass_hat_k(results, evaluation.attempts),
+        "failure_categories": _categories(results),
+        "outcomes": [outcome_row(r) for r in results],
+        "failures": [failure_row(r, item) for r in failing for item in r.failures],
+        "traces": {
+            f"{r.case_id}/{r.attempt}": [_entry_row(e) for e in r.trace.entries] for r in failing if r.trace is not None
+        },
+    }
+    if evaluation.attempts > 1:
+        report["attempts_note"] = (
+            "Attempts of one case are not independent: the Wilson and Clopper-Pearson intervals treat "
+            "every trial as independent; read them with the family bootstrap and pass^k."
+        )
+    if self_check is not None:
+        report["self_check"] = self_check
+    return report

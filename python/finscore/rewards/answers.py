@@ -1,0 +1,55 @@
+"""Rewards for free-text answers: `finscore answers`' own decisions under a declared protocol.
+
+The completion is prose from a language model; where its final answer is, how a
+number is read and how it is compared with the gold are the protocol's declared
+rules (finscore.answers), never the reward's own. Each distinct gold is read once:
+a GRPO group shares its gold.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from finscore.answers import Gold, GoldError, as_gold, decide_batch, get_protocol
+from finscore.rewards.decisions import RewardDecision
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.program_gold import MAX_GOLD_CHARS
+
+
+def _gold(value: Any, protocol: str, *, row: int, column: str) -> Gold:
+    if isinstance(value, str):
+        if len(value) > MAX_GOLD_CHARS:
+            raise RewardInputError(f"the gold is {len(value):,} characters, over the {MAX_GOLD_CHARS:,} bound",
+                                   column=column, row=row)
+        try:
+            value = json.loads(value)
+        except ValueError as error:
+            raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=row) from None
+    try:
+        return as_gold(value, get_protocol(protocol))
+    except GoldError as error:
+        raise RewardInputError(f"the gold does not fit {protocol}: {error}", column=column, row=row) from None
+
+
+def read_answer_golds(golds: Sequence[Any], indexes: Sequence[int], protocol: str, column: str) -> list[Gold]:
+    """Each row's gold under the protocol, read once per distinct JSON text."""
+    seen: dict[str, Gold] = {}
+    out = []
+    for index in indexes:
+        value = golds[index]
+        if isinstance(value, str):
+            gold = seen.get(value)
+            if gold is None:
+                gold = seen[value] = _gold(value, protocol, row=index, column=column)
+        else:
+            gold = _gold(value, protocol, row=index, column=column)
+        out.append(gold)
+    return out
+
+
+def decide_answers(completions: Sequence[str | None], golds: Sequence[Gold], *, protocol: str,
+                   format: str) -> list[RewardDecision]:
+    """One decision per completion (None when missing: the protocol's missing_prediction)."""
+    return [RewardDecision(1.0 if d.passed else 0.0, d.passed, d.reason, d.to_json())
+            for d in decide_batch(completions, golds, protocol=protocol, format=format)]

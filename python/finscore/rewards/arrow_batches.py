@@ -1,0 +1,79 @@
+"""The Arrow batch scorer: the single entry for bulk reward work.
+
+A `pyarrow.Table` or `RecordBatch` comes in; the same rows go out with five
+columns added: `score` (float64, null where finscore does not score the row's
+source), `passed` (bool), `reason` (the typed reason), `protocol` (the stamp) and
+`detail` (canonical JSON text). The CLI, the trainer adapters and Ray all call
+this, so their decisions cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import pyarrow as pa
+
+from finscore.rewards.config import RewardConfig
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.rows import decide_rows
+
+REWARD_COLUMNS = ("score", "passed", "reason", "protocol", "detail")
+REWARD_SCHEMA = pa.schema([("score", pa.float64()), ("passed", pa.bool_()), ("reason", pa.string()),
+                           ("protocol", pa.string()), ("detail", pa.string())])
+ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
+
+
+def _column(data: pa.Table | pa.RecordBatch, name: str, required: bool) -> list[Any] | None:
+    if name not in data.schema.names:
+        if required:
+            raise RewardInputError(f"missing (the batch has {', '.join(data.schema.names) or 'no columns'})",
+                                   column=name)
+        return None
+    values: list[Any] = data.column(name).to_pylist()
+    return values
+
+
+def _check_types(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> None:
+    completion = data.schema.field(config.completion_column).type
+    if not (pa.types.is_string(completion) or pa.types.is_large_string(completion)
+            or ((pa.types.is_list(completion) or pa.types.is_large_list(completion))
+                and (pa.types.is_string(completion.value_type) or pa.types.is_large_string(completion.value_type)))):
+        raise RewardInputError(f"must hold program text or lists of tokens, not {completion}",
+                               column=config.completion_column)
+    gold = data.schema.field(config.gold_column).type
+    if not (pa.types.is_string(gold) or pa.types.is_large_string(gold) or pa.types.is_struct(gold)):
+        raise RewardInputError(f"must hold gold JSON text or structs, not {gold}", column=config.gold_column)
+
+
+def reward_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> pa.RecordBatch:
+    """The five reward columns of `data`'s rows, as one record batch."""
+    completions = _column(data, config.completion_column, required=True)
+    golds = _column(data, config.gold_column, required=True)
+    assert completions is not None and golds is not None
+    _check_types(data, config)
+    sources = _column(data, config.data_source_column, required=False) or [None] * data.num_rows
+    decided = decide_rows(completions, golds, sources, config)
+    return pa.RecordBatch.from_arrays([
+        pa.array([d.score for d, _ in decided], pa.float64()),
+        pa.array([d.passed for d, _ in decided], pa.bool_()),
+        pa.array([d.reason for d, _ in decided], pa.string()),
+        pa.array([stamp for _, stamp in decided], pa.string()),
+        pa.array([d.detail_json() for d, _ in decided], pa.string()),
+    ], schema=REWARD_SCHEMA)
+
+
+def score_arrow(data: ArrowData, config: RewardConfig | None = None) -> ArrowData:
+    """`data` with the reward columns appended (an existing column of those names is an error)."""
+    config = config or RewardConfig()
+    clashing = [name for name in REWARD_COLUMNS if name in data.schema.names]
+    if clashing:
+        raise RewardInputError(f"the batch already has the output column(s) {', '.join(clashing)}")
+    added: Any = reward_columns(data, config)
+    if isinstance(data, pa.RecordBatch):
+        return pa.RecordBatch.from_arrays([*data.columns, *added.columns],
+                                          schema=_joined(data.schema))
+    return pa.Table.from_arrays([*data.columns, *added.columns], schema=_joined(data.schema))
+
+
+def _joined(schema: pa.Schema) -> pa.Schema:
+    return pa.schema([*schema, *REWARD_SCHEMA])

@@ -1,0 +1,97 @@
+"""Rewards for FinQA and ConvFinQA programs: the evaluators' own decisions, per row.
+
+A program is rewarded exactly as `finscore finqa` scores it: executed by the same
+engine under the dataset's reader profile, correct when the official test holds
+(a valid program whose result `==` the gold exe_ans), with the same failure
+categories as reasons. With `match="program"` a row passes only if the official
+`equal_program` also finds the program equivalent to the gold program.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from finscore.engine import Status, execute_batch
+from finscore.engine.explanation import json_value
+from finscore.finqa.categories import CORRECT, refusal_category, wrong_answer_category
+from finscore.rewards.decisions import MISSING_PREDICTION, RewardDecision
+from finscore.rewards.program_gold import ProgramGold
+
+#: Executed programs per engine call: bounds the memory of one call, not the result.
+CHUNK = 2000
+#: The program is a list holding something other than text.
+MALFORMED_TOKENS = "malformed_tokens"
+#: `match="program"`: the execution matched but equal_program says the programs differ.
+NOT_EQUIVALENT = "not_equivalent"
+#: `match="program"`: the row's gold carries no program to compare with.
+NO_GOLD_PROGRAM = "no_gold_program"
+#: The program is longer than MAX_PROGRAM_CHARS (a declared rule of the reward, in its stamp).
+TOO_LONG = "too_long"
+#: The longest program text (or token list, counted in characters) a reward reads. FinQA and
+#: ConvFinQA gold programs are a few hundred characters; the bound keeps a reward's time
+#: per row small whatever a model writes.
+MAX_PROGRAM_CHARS = 65_536
+
+
+def _runnable(program: Any) -> bool:
+    if isinstance(program, str):
+        return True
+    return isinstance(program, (list, tuple)) and all(isinstance(token, str) for token in program)
+
+
+def _length(program: str | list[str] | tuple[str, ...]) -> int:
+    return len(program) if isinstance(program, str) else sum(map(len, program)) + len(program)
+
+
+def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, profile: str, python: str,
+                    match: str) -> list[RewardDecision]:
+    """One decision per program: a token list, or program text (its whole text, surrounding
+    white space removed, read as the official evaluator reads gold programs); None when missing."""
+    programs = [p.strip() if isinstance(p, str) else p for p in programs]
+    decisions: list[RewardDecision | None] = [None] * len(programs)
+    runnable = []
+    for index, program in enumerate(programs):
+        if program is None:
+            decisions[index] = RewardDecision(0.0, False, MISSING_PREDICTION, {})
+        elif not _runnable(program):
+            decisions[index] = RewardDecision(0.0, False, MALFORMED_TOKENS, {"why": "a token is not text"})
+        elif _length(program) > MAX_PROGRAM_CHARS:
+            decisions[index] = RewardDecision(0.0, False, TOO_LONG, {"chars": _length(program),
+                                                                     "max_chars": MAX_PROGRAM_CHARS})
+        else:
+            runnable.append(index)
+    batch = execute_batch(((programs[i], golds[i].table) for i in runnable), profile=profile, python=python,
+                          chunk_size=CHUNK)
+    comparer = None
+    if match == "program":
+        from finscore.finqa.equivalence import ProgramComparer
+
+        comparer = ProgramComparer()
+    for k, index in enumerate(runnable):
+        gold = golds[index]
+        invalid, result, status = batch.invalid[k], batch.results[k], Status(batch.statuses[k])
+        correct = invalid == 0 and result == gold.answer
+        detail: dict[str, Any] = {"gold": gold.answer, "status": status.label,
+                                  "value": None if invalid else json_value(result)}
+        if invalid:
+            detail["failed_step"] = batch[k].failed_step
+            reason = refusal_category(status)
+        elif correct:
+            reason = CORRECT
+        else:
+            reason = wrong_answer_category(result, gold.answer)
+        if comparer is not None and correct:
+            correct, reason = _equivalence(comparer, programs[index], gold, detail)
+        decisions[index] = RewardDecision(1.0 if correct else 0.0, correct, reason, detail)
+    return [decision for decision in decisions if decision is not None]
+
+
+def _equivalence(comparer: Any, program: Any, gold: ProgramGold, detail: dict[str, Any]) -> tuple[bool, str]:
+    from finscore.engine.reader.tokens import tokenize_gold_program
+
+    if gold.program is None:
+        return False, NO_GOLD_PROGRAM
+    tokens = tokenize_gold_program(program) if isinstance(program, str) else list(program)
+    decision = comparer.equal_program(tokenize_gold_program(gold.program), tokens)
+    detail["equivalence"] = str(decision.method)
+    return (True, CORRECT) if decision.equal else (False, NOT_EQUIVALENT)

@@ -1,0 +1,75 @@
+"""Decide plain Python rows: the one place every adapter and the Arrow scorer meet.
+
+Rows are grouped by data source and each group decided in one engine call, so a
+batch of any size and order gives each row the decision it gets alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from finscore.rewards.answers import decide_answers, read_answer_golds
+from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES, RewardConfig
+from finscore.rewards.decisions import RewardDecision, not_scored
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.tatqa_answers import decide_tatqa, read_tatqa_golds
+from finscore.rewards.program_gold import ProgramGold, read_program_gold
+from finscore.rewards.programs import decide_programs
+
+
+def _read_golds(golds: Sequence[Any], indexes: list[int], column: str) -> list[ProgramGold]:
+    """Each row's gold, decoded once per distinct text: a GRPO group shares one gold, and
+    rows sharing a gold share its table object, which the engine lays out once."""
+    decoded: dict[str, ProgramGold] = {}
+    out = []
+    for index in indexes:
+        text = golds[index]
+        if isinstance(text, str):
+            gold = decoded.get(text)
+            if gold is None:
+                gold = decoded[text] = read_program_gold(text, row=index, column=column)
+        else:
+            gold = read_program_gold(text, row=index, column=column)
+        out.append(gold)
+    return out
+
+
+def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: list[int], source: str,
+                  config: RewardConfig) -> list[RewardDecision]:
+    """The rows of one data source, in one call of its decider."""
+    if config.input == "tatqa":
+        return decide_tatqa([completions[i] for i in indexes], read_tatqa_golds(golds, indexes, config.gold_column),
+                            score=config.tatqa_score)
+    if config.input == "answer":
+        protocol = ANSWER_PROTOCOLS[source]
+        texts = [completions[i] for i in indexes]
+        bad = next((i for i, t in zip(indexes, texts) if t is not None and not isinstance(t, str)), None)
+        if bad is not None:
+            raise RewardInputError("an answer completion is text", column=config.completion_column, row=bad)
+        return decide_answers(texts, read_answer_golds(golds, indexes, protocol, config.gold_column),
+                              protocol=protocol, format=config.format)
+    return decide_programs([completions[i] for i in indexes], _read_golds(golds, indexes, config.gold_column),
+                           profile=PROGRAM_PROFILES[source], python=config.python, match=config.match)
+
+
+def decide_rows(completions: Sequence[Any], golds: Sequence[Any], data_sources: Sequence[str | None],
+                config: RewardConfig) -> list[tuple[RewardDecision, str | None]]:
+    """(decision, stamp) per row; the stamp is None for rows finscore does not score."""
+    if not len(completions) == len(golds) == len(data_sources):
+        raise ValueError(f"completions, golds and data sources differ in length: "
+                         f"{len(completions)}, {len(golds)}, {len(data_sources)}")
+    out: list[tuple[RewardDecision, str | None] | None] = [None] * len(completions)
+    groups: dict[str, list[int]] = {}
+    scored = config.scored_sources()
+    for index, source in enumerate(data_sources):
+        source = config.data_source if source is None else source
+        if source in scored:
+            groups.setdefault(source, []).append(index)
+        else:
+            out[index] = (not_scored(source), None)
+    for source, indexes in groups.items():
+        decisions = _decide_group(completions, golds, indexes, source, config)
+        stamp = config.stamp(source)
+        for index, decision in zip(indexes, decisions):
+            out[index] = (decision, stamp)
+    return [row for row in out if row is not None]

@@ -1,0 +1,89 @@
+"""Rewards for TAT-QA answers: the official metric of tatqa_eval.py, one row at a time.
+
+The completion is a prediction as a TAT-QA prediction file holds it, `[answer,
+scale]`, in JSON text (a model asked for that shape writes it); the gold is the
+question (`answer`, `answer_type`, `scale`). The score is the official F1 (which is
+the exact match for arithmetic and count answers) or, declared by `tatqa_score`, the
+exact match; `passed` is the exact match; the reason is `finscore tatqa`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from finscore.rewards.decisions import MISSING_PREDICTION, RewardDecision
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.program_gold import MAX_GOLD_CHARS
+from finscore.tatqa import OfficialCrash, decide, explain
+from finscore.tatqa.inputs import entry_problem, question_problem
+
+#: The completion is not the JSON `[answer, scale]` a TAT-QA prediction is.
+MALFORMED_PREDICTION = "malformed_prediction"
+#: The official metric would stop the whole run on this prediction.
+OFFICIAL_CRASH = "official_crash"
+#: The longest completion read (a TAT-QA answer is a few words or numbers).
+MAX_PREDICTION_CHARS = 65_536
+
+
+def read_tatqa_golds(golds: Sequence[Any], indexes: Sequence[int], column: str) -> list[dict[str, Any]]:
+    """Each row's gold question, decoded once per distinct JSON text."""
+    seen: dict[str, dict[str, Any]] = {}
+    out = []
+    for index in indexes:
+        value = golds[index]
+        key = value if isinstance(value, str) else None
+        if key is not None and key in seen:
+            out.append(seen[key])
+            continue
+        if isinstance(value, str):
+            if len(value) > MAX_GOLD_CHARS:
+                raise RewardInputError(f"the gold is over the {MAX_GOLD_CHARS:,} character bound",
+                                       column=column, row=index)
+            try:
+                value = json.loads(value)
+            except ValueError as error:
+                raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=index) from None
+        problem = question_problem(value, whole=False)
+        if problem is not None:
+            raise RewardInputError(f"the TAT-QA gold {problem}", column=column, row=index)
+        if key is not None:
+            seen[key] = value
+        out.append(value)
+    return out
+
+
+def _prediction(text: str) -> tuple[Any, str | None]:
+    """The decoded [answer, scale], or why it is not one."""
+    if len(text) > MAX_PREDICTION_CHARS:
+        return None, f"{len(text):,} characters, over the {MAX_PREDICTION_CHARS:,} bound"
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        return None, f"not JSON: {error}"
+    return value, entry_problem(value)
+
+
+def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *, score: str) -> list[RewardDecision]:
+    """One decision per completion (None when missing)."""
+    out = []
+    for text, question in zip(completions, golds):
+        if text is None:
+            out.append(RewardDecision(0.0, False, MISSING_PREDICTION, {}))
+            continue
+        value, problem = _prediction(text) if isinstance(text, str) else (None, "not text")
+        if problem is not None or not isinstance(value, list):
+            out.append(RewardDecision(0.0, False, MALFORMED_PREDICTION, {"why": problem}))
+            continue
+        answer, scale = value  # entry_problem found it a list [answer, scale]
+        try:
+            decision = decide(question, answer, scale)
+            reason = explain(question, answer, scale, decision)
+        except OfficialCrash as crash:
+            out.append(RewardDecision(0.0, False, OFFICIAL_CRASH, {"why": str(crash)}))
+            continue
+        value_score = decision.f1 if score == "f1" else decision.em
+        out.append(RewardDecision(value_score, decision.em == 1.0, reason.kind,
+                                  {"em": repr(decision.em), "f1": repr(decision.f1),
+                                   "scale_match": decision.scale_match, "why": reason.detail}))
+    return out

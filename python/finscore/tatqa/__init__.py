@@ -1,0 +1,51 @@
+"""TAT-QA scoring: the official metric of tatqa_eval.py reproduced exactly, and explained.
+
+- `decide(question, answer, scale) -> Decision`: what one official call adds
+  (em, f1, scale_match), bit for bit; `question` needs answer, answer_type, scale
+- `overall(decisions) -> Totals`: get_overall_metric (rows, em, f1, scale)
+- `drop_em_f1(predicted, gold)`: the official get_metrics on spans or span lists
+- `normalize_answer(text)`, `read_number(text)`, `looks_numeric(text)`: its text rules
+- `optimal_assignment(scores)`: scipy's linear_sum_assignment choice, ties included
+- `explain(question, answer, scale, decision) -> Reason`: why a prediction missed
+- `score_predictions(predictions, pairs, gold, ...) -> TatqaReport`: a whole file
+- `run_official(...)`, `official_text(...)`: the official walk and its printout
+
+Pure Python: no numpy, scipy or pandas at run time. Each module does one job.
+"""
+
+from finscore.tatqa.alignment import optimal_assignment
+from finscore.tatqa.files import TatqaInputError, decode_gold, decode_predictions
+from finscore.tatqa.metric import Decision, decide, drop_em_f1
+from finscore.tatqa.normalize import normalize_answer, whitespace_tokens
+from finscore.tatqa.numbers import OfficialCrash, first_number, looks_numeric, read_number
+from finscore.tatqa.official import OfficialRun, Totals, official_text, overall, run_official
+from finscore.tatqa.reasons import REASON_DESCRIPTIONS, Reason, explain
+from finscore.tatqa.report import QuestionResult, TatqaReport
+from finscore.tatqa.scoring import score_predictions
+
+__all__ = [
+    "REASON_DESCRIPTIONS",
+    "Decision",
+    "OfficialCrash",
+    "OfficialRun",
+    "QuestionResult",
+    "Reason",
+    "TatqaInputError",
+    "TatqaReport",
+    "Totals",
+    "decide",
+    "decode_gold",
+    "decode_predictions",
+    "drop_em_f1",
+    "explain",
+    "first_number",
+    "looks_numeric",
+    "normalize_answer",
+    "official_text",
+    "optimal_assignment",
+    "overall",
+    "read_number",
+    "run_official",
+    "score_predictions",
+    "whitespace_tokens",
+]

@@ -1,0 +1,111 @@
+"""Decide TAT-QA pairs from a stream of JSON lines, one pair per line.
+
+Each input line is an object `{"gold": {answer, answer_type, scale, ...},
+"pred": [answer, scale], ...}` (the rows of tests/data/vectors/tatqa.jsonl.gz);
+it is written back, in order and with its other keys kept, with what one
+official `TaTQAEmAndF1()` call adds: `em` and `f1` as Python `repr` strings of
+the floats it adds, `scale_match` (0/1), and `reason` / `reason_detail`. A
+line `{"file_totals": ...}` is written back with the official totals of the
+lines decided so far (`get_overall_metric()`: rows, em, f1, scale as `repr`).
+
+A line that cannot be decided is never dropped and never stops the stream: it
+is written back with an `"error"` naming its line number (an object keeps its
+keys; anything else becomes `{"line", "error", "text"}`), and the summary
+counts it so the command exits 1. Whitespace-only lines are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple, TextIO
+
+from finscore.tatqa.inputs import question_problem
+from finscore.tatqa.metric import Decision, decide
+from finscore.tatqa.numbers import OfficialCrash
+from finscore.tatqa.official import overall, unpack
+from finscore.tatqa.reasons import explain
+
+#: Longest line read; a longer one is reported (its text is not kept).
+MAX_LINE_CHARS = 1 << 24
+_SKIP_CHUNK = 1 << 20
+
+
+class DecideSummary(NamedTuple):
+    decided: int
+    errors: list[str]  # "line N: message", in order
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0
+
+
+def _bounded_line(source: TextIO) -> tuple[str, bool]:
+    """(line, False) for a line longer than MAX_LINE_CHARS, whose rest is skipped."""
+    line = source.readline(MAX_LINE_CHARS + 1)
+    if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
+        return line, True
+    while True:
+        rest = source.readline(_SKIP_CHUNK)
+        if not rest or rest.endswith("\n"):
+            return "", False
+
+
+def _row_problem(row: Any) -> str | None:
+    if not isinstance(row, dict):
+        return f"expected a JSON object, got {type(row).__name__}"
+    if "gold" not in row or "pred" not in row:
+        return 'needs "gold" and "pred"'
+    problem = question_problem(row["gold"], whole=False)
+    return None if problem is None else f'"gold" {problem}'
+
+
+def _repr_totals(decisions: list[Decision]) -> dict[str, Any]:
+    totals = overall(decisions)
+    return {"rows": totals.rows, "em": repr(totals.em), "f1": repr(totals.f1), "scale": repr(totals.scale)}
+
+
+def stream_decisions(source: TextIO, sink: TextIO) -> DecideSummary:
+    """Read pairs from `source`, write them back decided to `sink`."""
+    decisions: list[Decision] = []
+    errors: list[str] = []
+    number = 0
+    while True:
+        line, complete = _bounded_line(source)
+        if not line and complete:
+            return DecideSummary(len(decisions), errors)
+        number += 1
+        if not complete:
+            errors.append(f"line {number}: longer than {MAX_LINE_CHARS} characters")
+            sink.write(json.dumps({"line": number, "error": errors[-1], "text": None}) + "\n")
+            continue
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError) as error:
+            errors.append(f"line {number}: not valid JSON ({error})")
+            sink.write(json.dumps({"line": number, "error": errors[-1], "text": line.rstrip("\r\n")},
+                                  ensure_ascii=False) + "\n")
+            continue
+        if isinstance(row, dict) and "file_totals" in row:
+            row["file_totals"] = _repr_totals(decisions)
+            sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+            continue
+        problem = _row_problem(row)
+        if problem is None:
+            try:
+                answer, scale = unpack(row["pred"])
+                decision = decide(row["gold"], answer, scale)
+                reason = explain(row["gold"], answer, scale, decision)
+            except OfficialCrash as crash:
+                problem = f"the official metric raises here: {crash}"
+        if problem is not None:
+            errors.append(f"line {number}: {problem}")
+            out = row if isinstance(row, dict) else {"line": number, "text": row}
+            out["error"] = errors[-1]
+            sink.write(json.dumps(out, ensure_ascii=False) + "\n")
+            continue
+        decisions.append(decision)
+        row.update(em=repr(decision.em), f1=repr(decision.f1), scale_match=decision.scale_match,
+                   reason=reason.kind, reason_detail=reason.detail)
+        sink.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -1,0 +1,164 @@
+"""Gold questions and prediction entries as decoded JSON, checked one by one.
+
+A gold file that is not TAT-QA is always an error (every denominator depends
+on it). A prediction entry that is not `uid: [answer, scale]` with text (or a
+list of texts) and a text scale is kept with its reason, never dropped: the
+join decides whether that stops the run or is a reported exclusion. Numbers,
+null, booleans, objects and NaN are refused as answers even though the
+official script turns them into text with `str()`, because that text depends
+on how a JSON reader spells the value.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple, Sequence
+
+from finscore.tatqa.files import TatqaInputError
+from finscore.tatqa.metric import ANSWER_SOURCES, ANSWER_TYPES, SCALES, gold_strings_of
+from finscore.tatqa.numbers import OfficialCrash
+
+#: How many offending entries an error message names before summarising the rest.
+LISTED_IN_MESSAGES = 20
+
+
+class GoldQuestion(NamedTuple):
+    uid: str
+    question: str
+    answer: Any  # as the gold file holds it
+    answer_type: str
+    answer_from: str
+    scale: str
+    record: dict[str, Any]  # the whole question object, as the official details keep it
+    gold_strings: tuple[str, ...]  # what the official metric compares predictions with
+
+
+class Entry(NamedTuple):
+    """One top-level pair of a prediction file; `position` is its index among the pairs."""
+
+    uid: str
+    value: Any
+    position: int
+    problem: str | None  # why it cannot be scored honestly, or None
+
+
+def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:
+    """The first `limit` items, comma separated, then how many were left out."""
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity"
+    return {dict: "object", list: "list", str: "text", int: "number", float: "number"}.get(
+        type(value), type(value).__name__)
+
+
+def _answer_problem(answer: Any) -> str | None:
+    if isinstance(answer, str):
+        return None
+    if isinstance(answer, list):
+        for index, item in enumerate(answer):
+            if not isinstance(item, str):
+                return (f"item {index} of the answer is a JSON {type_name(item)} ({item!r}), not text "
+                        "(the official script would score str() of it)")
+        return None
+    return (f"the answer is a JSON {type_name(answer)} ({answer!r}), not text or a list of texts "
+            "(the official script would score str() of it)")
+
+
+def entry_problem(value: Any) -> str | None:
+    """Why a prediction value is not `[answer, scale]` with text answers and a text scale, or None."""
+    if not isinstance(value, list):
+        return f"the value is a JSON {type_name(value)}, not a list [answer, scale]"
+    if len(value) != 2:
+        return f"the value is a list of {len(value)} items, not [answer, scale]"
+    problem = _answer_problem(value[0])
+    if problem is not None:
+        return problem
+    if not isinstance(value[1], str):
+        return f"the scale is a JSON {type_name(value[1])} ({value[1]!r}), not text"
+    return None
+
+
+def read_entries(data: Any, pairs: list[tuple[str, Any]] | None) -> list[Entry]:
+    """The prediction file's pairs, each checked; `pairs` keeps repeated uids (see files.decode_predictions)."""
+    if not isinstance(data, dict) or pairs is None:
+        raise TatqaInputError(
+            f"a prediction file is a JSON object {{uid: [answer, scale], ...}}, not a JSON {type_name(data)}")
+    return [Entry(uid, value, position, entry_problem(value)) for position, (uid, value) in enumerate(pairs)]
+
+
+def question_problem(question: Any, *, whole: bool = True) -> str | None:
+    """Why a gold question cannot be scored, or None; `whole=False` asks only what one decision needs.
+
+    Its answer is checked apart (_gold_strings), where its gold strings are made once.
+    """
+    if not isinstance(question, dict):
+        return f"is a JSON {type_name(question)}, not an object"
+    if whole and not isinstance(question.get("uid"), str):
+        return 'has no text "uid"'
+    checked = (("answer_type", ANSWER_TYPES), ("answer_from", ANSWER_SOURCES), ("scale", SCALES))
+    for key, allowed in checked if whole else (checked[0], checked[2]):
+        if question.get(key) not in allowed:
+            return f'has "{key}" {question.get(key)!r}, not one of {", ".join(map(repr, allowed))}'
+    if "answer" not in question:
+        return 'has no "answer"'
+    return None
+
+
+def _gold_strings(question: dict[str, Any]) -> tuple[str, ...] | str:
+    """The question's gold strings, or why the official metric cannot read its answer."""
+    try:
+        return gold_strings_of(question)
+    except OfficialCrash as crash:
+        return f"has an answer the official metric cannot read ({crash})"
+
+
+def read_gold(data: Any) -> list[GoldQuestion]:
+    """Every question of a TAT-QA file (a list of documents with "questions"), in file order; uids unique."""
+    if not isinstance(data, list):
+        raise TatqaInputError(f"the gold file is not TAT-QA: a JSON {type_name(data)}, not a list of documents")
+    problems: list[str] = []
+    questions: list[GoldQuestion] = []
+    seen: dict[str, str] = {}
+    duplicates: list[str] = []
+    for document_index, document in enumerate(data):
+        if not isinstance(document, dict) or not isinstance(document.get("questions"), list):
+            problems.append(f"document {document_index} has no \"questions\" list")
+            continue
+        for question_index, question in enumerate(document["questions"]):
+            where = f"document {document_index} question {question_index}"
+            problem = question_problem(question)
+            strings: tuple[str, ...] = ()
+            if problem is None:
+                readable = _gold_strings(question)
+                if isinstance(readable, str):
+                    problem = readable
+                else:
+                    strings = readable
+            if problem is not None:
+                uid = question.get("uid") if isinstance(question, dict) else None
+                problems.append(f"{where}" + (f" (uid {uid!r})" if isinstance(uid, str) else "") + f" {problem}")
+                continue
+            uid = question["uid"]
+            if uid in seen:
+                duplicates.append(f"{uid!r} ({seen[uid]} and {where})")
+                continue
+            seen[uid] = where
+            text = question.get("question")
+            questions.append(GoldQuestion(uid, text if isinstance(text, str) else "", question["answer"],
+                                          question["answer_type"], question["answer_from"], question["scale"],
+                                          question, strings))
+    if problems:
+        raise TatqaInputError(f"the gold file is not TAT-QA ({len(problems)} problem(s)): " + listing(problems))
+    if duplicates:
+        raise TatqaInputError(f"the gold file repeats {len(duplicates)} uid(s): " + listing(duplicates))
+    if not questions:
+        raise TatqaInputError("the gold file holds no questions")
+    return questions

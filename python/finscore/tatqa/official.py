@@ -1,0 +1,105 @@
+"""What `tatqa_eval.py` computes and prints for a whole file, reproduced exactly.
+
+It walks the gold questions in file order, takes each prediction from the
+dict `json.load` made (a missing uid scores 0, an unknown uid is never looked
+at, a repeated uid has its last value), adds each question's EM, F1 and scale
+point to running float sums, divides by the number of questions, and prints
+those with two decimals followed by three pandas pivot tables. When the
+official code would raise on some entry, there are no official figures: the
+run names the uid and the exception instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, NamedTuple
+
+from finscore.tatqa.inputs import GoldQuestion
+from finscore.tatqa.metric import Decision, decide
+from finscore.tatqa.numbers import OfficialCrash
+from finscore.tatqa.pivots import Pivots, pivot, render
+
+
+class Totals(NamedTuple):
+    """get_overall_metric: the sums of EM, F1 and scale points over `rows` questions, divided."""
+
+    rows: int
+    em: float
+    f1: float
+    scale: float
+
+
+def overall(decisions: Iterable[Decision]) -> Totals:
+    """The official totals of decisions taken in order (sums of floats, left to right)."""
+    em_sum = f1_sum = 0.0
+    scale_sum = 0
+    count = 0
+    for decision in decisions:
+        em_sum += decision.em
+        f1_sum += decision.f1
+        scale_sum += decision.scale_match
+        count += 1
+    if not count:
+        return Totals(0, 0.0, 0.0, 0.0)
+    return Totals(count, em_sum / count, f1_sum / count, float(scale_sum) / count)
+
+
+class OfficialRun(NamedTuple):
+    totals: Totals | None  # None when the official script would stop
+    pivots: Pivots | None
+    decisions: dict[str, Decision]  # by gold uid
+    stop: tuple[str, str] | None  # (uid, exception) where the official script would stop
+
+
+def unpack(value: Any) -> tuple[Any, Any]:
+    """`answer, scale = value` as Python unpacks it (a 2-item list, 2-character text, 2-key object)."""
+    if isinstance(value, (list, str, dict)):
+        if len(value) == 2:
+            first, second = list(value)  # a dict gives its keys, as unpacking one does
+            return first, second
+        raise OfficialCrash(f"ValueError: cannot unpack {len(value)} values into (answer, scale)")
+    raise OfficialCrash(f"TypeError: cannot unpack a {type(value).__name__} into (answer, scale)")
+
+
+#: progress(stage, done, total)
+Progress = Callable[[str, int, int], None]
+PROGRESS_EVERY = 200
+
+
+def run_official(gold: list[GoldQuestion], predictions: dict[str, Any],
+                 progress: Progress | None = None) -> OfficialRun:
+    """The official walk over `gold` with the prediction dict json.load gives."""
+    decisions: dict[str, Decision] = {}
+    total = len(gold)
+    for done, question in enumerate(gold, start=1):
+        try:
+            if question.uid in predictions:
+                answer, scale = unpack(predictions[question.uid])
+            else:
+                answer, scale = None, None
+            decisions[question.uid] = decide(question.record, answer, scale, question.gold_strings)
+        except OfficialCrash as crash:
+            return OfficialRun(None, None, decisions, (question.uid, str(crash)))
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
+            progress("official", done, total)
+    totals = overall(decisions[q.uid] for q in gold)
+    pivots = pivot((q.answer_type, q.answer_from, decisions[q.uid].em, decisions[q.uid].f1) for q in gold)
+    return OfficialRun(totals, pivots, decisions, None)
+
+
+def official_text(totals: Totals, pivots: Pivots) -> str:
+    """The lines tatqa_eval.py prints, character for character."""
+    em, f1 = totals.em * 100, totals.f1 * 100
+    return "\n".join([
+        "----",
+        f"Exact-match accuracy {em:.2f}",
+        f"F1 score {f1:.2f}",
+        f"Scale score {totals.scale * 100:.2f}",
+        f"{em:.2f}   &   {f1:.2f}",
+        "----",
+        "---- raw detail ---",
+        render(pivots, "em", pivots.counts),
+        "---- em detail ---",
+        render(pivots, "em", pivots.em),
+        "---- f1 detail ---",
+        render(pivots, "f1", pivots.f1),
+    ])

@@ -1,0 +1,104 @@
+"""The official pivot tables (answer type x answer source), computed and printed as pandas does.
+
+`tatqa_eval.py` prints three pandas pivot tables of the per-question details:
+the count of questions, and the mean EM and mean F1 of each cell, with empty
+cells filled with 0. The means here are summed as pandas' grouped mean sums
+(Kahan compensated, in gold order) and the tables laid out as pandas 2 and 3
+print a frame with two column levels: labels sorted, the value name shown
+over the first column only, floats with 6 decimals and the trailing zeros
+each column can spare trimmed, whole numbers when no cell is empty.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+#: Cell of the pivot: (answer type, answer source).
+Cell = tuple[str, str]
+
+_INDEX_NAME = "answer_type"
+_COLUMNS_NAME = "answer_from"
+
+
+class _Accumulator:
+    """Kahan-compensated sum and count, as pandas' grouped mean keeps them."""
+
+    __slots__ = ("count", "total", "compensation")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.compensation = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        adjusted = value - self.compensation
+        total = self.total + adjusted
+        self.compensation = total - self.total - adjusted
+        self.total = total
+
+    def mean(self) -> float:
+        return self.total / self.count
+
+
+class Pivots(NamedTuple):
+    types: tuple[str, ...]  # row labels, sorted
+    sources: tuple[str, ...]  # column labels, sorted
+    counts: dict[Cell, int]  # only the cells that hold questions
+    em: dict[Cell, float]
+    f1: dict[Cell, float]
+
+    @property
+    def complete(self) -> bool:
+        """Every cell holds a question (pandas then keeps the counts as integers)."""
+        return len(self.counts) == len(self.types) * len(self.sources)
+
+
+def pivot(details: Iterable[tuple[str, str, float, float]]) -> Pivots:
+    """Pivots of (answer type, answer source, em, f1) per question, in gold order."""
+    em: dict[Cell, _Accumulator] = {}
+    f1: dict[Cell, _Accumulator] = {}
+    for answer_type, source, exact, score in details:
+        cell = (answer_type, source)
+        if cell not in em:
+            em[cell], f1[cell] = _Accumulator(), _Accumulator()
+        em[cell].add(exact)
+        f1[cell].add(score)
+    return Pivots(
+        types=tuple(sorted({cell[0] for cell in em})),
+        sources=tuple(sorted({cell[1] for cell in em})),
+        counts={cell: acc.count for cell, acc in em.items()},
+        em={cell: acc.mean() for cell, acc in em.items()},
+        f1={cell: acc.mean() for cell, acc in f1.items()},
+    )
+
+
+def _trimmed(texts: list[str]) -> list[str]:
+    """pandas' trimming of a float column: drop trailing zeros all values share, keep one decimal."""
+    while texts and all(text.endswith("0") for text in texts):
+        texts = [text[:-1] for text in texts]
+    return [text + "0" if text.endswith(".") else text for text in texts]
+
+
+def _column_texts(values: list[float], whole: bool) -> list[str]:
+    if whole:
+        return [f"{int(value): d}" for value in values]
+    return _trimmed([f"{value: .6f}" for value in values])
+
+
+def render(pivots: Pivots, value_name: str, cells: dict[Cell, float] | dict[Cell, int]) -> str:
+    """One table as pandas prints it; `value_name` is "em" or "f1"; empty cells show 0."""
+    whole = pivots.complete and all(isinstance(value, int) for value in cells.values())
+    index = ["", _COLUMNS_NAME, _INDEX_NAME, *pivots.types]
+    index_width = max(len(label) for label in index)
+    columns = []
+    for position, source in enumerate(pivots.sources):
+        values = [cells.get((answer_type, source), 0) for answer_type in pivots.types]
+        texts = _column_texts([float(v) if not whole else v for v in values], whole)
+        header = [value_name if position == 0 else "", source, ""]
+        width = max(len(text) for text in header + texts)
+        columns.append([text.rjust(width) for text in header + texts])
+    lines = []
+    for row, label in enumerate(index):
+        lines.append(" ".join([label.ljust(index_width)] + [column[row] for column in columns]))
+    return "\n".join(lines)

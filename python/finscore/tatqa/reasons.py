@@ -1,0 +1,137 @@
+"""Why a TAT-QA prediction missed: one typed reason per question, found by trying the usual fixes.
+
+The official metric says only 0 or 1. Here a miss is re-scored with the one
+change a reader would suspect first (the gold scale, x100 or /100, the other
+sign, fewer decimal places, the span items as sets) and named after the first
+change that would have made it right. Reasons explain; they never change a
+score.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from finscore.tatqa.metric import Decision, decide
+from finscore.tatqa.normalize import normalize_answer
+from finscore.tatqa.numbers import OfficialCrash, looks_numeric, read_number
+
+CORRECT = "correct"
+MISSING_PREDICTION = "missing_prediction"
+EXCLUDED_PREDICTION = "excluded_prediction"
+EMPTY_PREDICTION = "empty_prediction"
+SCALE_MISMATCH = "scale_mismatch"
+PERCENT_VS_RATIO = "percent_vs_ratio"
+SIGN = "sign"
+ROUNDING = "rounding"
+WRONG_COUNT = "wrong_count"
+MISSING_SPAN_ITEMS = "missing_span_items"
+EXTRA_SPAN_ITEMS = "extra_span_items"
+PARTIAL_SPAN = "partial_span"
+WRONG_NUMBER = "wrong_number"
+WRONG_ANSWER = "wrong_answer"
+UNREADABLE_PREDICTION = "unreadable_prediction"
+
+#: Every reason, in the order reports list them, with what it means.
+REASON_DESCRIPTIONS: dict[str, str] = {
+    CORRECT: "exact match",
+    MISSING_PREDICTION: "no prediction for this uid (scored 0, as officially)",
+    EXCLUDED_PREDICTION: "its prediction was excluded (--exclude-bad-ids) and scored 0",
+    EMPTY_PREDICTION: "the answer is empty, or the official script takes it as no answer",
+    SCALE_MISMATCH: "right with the gold scale",
+    PERCENT_VS_RATIO: "right x100 or /100 (a percentage written as a ratio or the reverse)",
+    SIGN: "right with the other sign",
+    ROUNDING: "equal to the gold answer at fewer decimal places",
+    WRONG_COUNT: "a count question answered with another count",
+    MISSING_SPAN_ITEMS: "some gold span items, none extra",
+    EXTRA_SPAN_ITEMS: "every gold span item, and more",
+    PARTIAL_SPAN: "some words right (0 < F1 < 1)",
+    WRONG_NUMBER: "a number, not the gold one",
+    WRONG_ANSWER: "nothing in common with the gold answer (F1 = 0)",
+    UNREADABLE_PREDICTION: "the official metric raises on it (scored 0 here)",
+}
+
+#: Fewer decimal places tried for ROUNDING (the official comparison keeps 2).
+_FEWER_PLACES = (1, 0)
+
+
+class Reason(NamedTuple):
+    kind: str
+    detail: str
+
+
+def _items(answer: Any) -> list[Any]:
+    return answer if isinstance(answer, list) else [answer]
+
+
+def _right(question: dict[str, Any], answer: Any, scale: Any, gold: Decision) -> bool:
+    """Would this answer and scale be an exact match? (`gold` is a decision on the question, for its strings.)"""
+    try:
+        return decide(question, answer, scale, gold.gold_strings or None).em == 1.0
+    except OfficialCrash:
+        return False
+
+
+def _lone_number(answer: Any) -> tuple[str, float] | None:
+    """(text, value) when the answer is one item that the official reader takes as a number."""
+    items = _items(answer)
+    if len(items) != 1:
+        return None
+    text = str(items[0])
+    try:
+        value = read_number(text) if looks_numeric(text) else None
+    except OfficialCrash:
+        return None
+    return None if value is None else (text, float(value))
+
+
+def _numeric_reason(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason | None:
+    predicted, gold = _lone_number(answer), _lone_number(question["answer"])
+    if predicted is None or gold is None:
+        return None
+    text, value = predicted
+    scales = [scale] if scale == question["scale"] else [scale, question["scale"]]
+    for factor, name in ((100, "x100"), (0.01, "/100")):
+        if any(_right(question, repr(value * factor), s, decision) for s in scales):
+            return Reason(PERCENT_VS_RATIO, f"{text!r} is right {name}")
+    if value != 0 and any(_right(question, repr(-value), s, decision) for s in scales):
+        return Reason(SIGN, f"{text!r} has the other sign")
+    gold_value = gold[1]
+    for places in _FEWER_PLACES:
+        if round(value, places) == round(gold_value, places):
+            return Reason(ROUNDING, f"{text!r} and the gold {gold[0]!r} are equal at {places} decimal place(s)")
+    if question["answer_type"] == "count":
+        return Reason(WRONG_COUNT, f"predicted {text!r}, gold {gold[0]!r}")
+    return Reason(WRONG_NUMBER, f"predicted {text!r}, gold {gold[0]!r}")
+
+
+def _span_reason(question: dict[str, Any], answer: Any, decision: Decision) -> Reason:
+    gold_items = {normalize_answer(str(item)) for item in _items(question["answer"])}
+    predicted_items = {normalize_answer(str(item)) for item in _items(answer)}
+    if predicted_items < gold_items:
+        return Reason(MISSING_SPAN_ITEMS, f"{len(gold_items - predicted_items)} of {len(gold_items)} gold item(s) "
+                                          "missing")
+    if predicted_items > gold_items:
+        return Reason(EXTRA_SPAN_ITEMS, f"{len(predicted_items - gold_items)} item(s) more than the gold "
+                                        f"{len(gold_items)}")
+    if 0.0 < decision.f1 < 1.0:
+        return Reason(PARTIAL_SPAN, f"F1 {decision.f1!r}")
+    return Reason(WRONG_ANSWER, "F1 0.0")
+
+
+def explain(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason:
+    """The reason for one decided prediction (`question` needs answer, answer_type and scale)."""
+    if decision.empty:
+        return Reason(EMPTY_PREDICTION, f"the answer is {answer!r}")
+    if decision.em == 1.0:
+        return Reason(CORRECT, "" if decision.scale_match else f"but the scale {scale!r} is not the gold "
+                                                                f"{question['scale']!r}")
+    if not any(normalize_answer(str(item)) for item in _items(answer)):
+        return Reason(EMPTY_PREDICTION, f"the answer {answer!r} has no words once normalized")
+    if scale != question["scale"] and _right(question, answer, question["scale"], decision):
+        return Reason(SCALE_MISMATCH, f"predicted scale {scale!r}, gold {question['scale']!r}")
+    numeric = _numeric_reason(question, answer, scale, decision)
+    if numeric is not None:
+        return numeric
+    if question["answer_type"] == "count":
+        return Reason(WRONG_COUNT, f"predicted {answer!r}, gold {question['answer']!r}")
+    return _span_reason(question, answer, decision)

@@ -1,0 +1,129 @@
+"""`finscore answers`: reports, stamps, the denominator policy, decide-jsonl, on the shipped examples
+and the real ConvFinQA / TAT-QA files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from finscore.cli import main
+from support.shared import CONVFINQA, TATQA, VECTORS, require
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+EXAMPLES = REPOSITORY / "examples" / "answers"
+FINQA_RUN = ["answers", "--protocol", "finqa-answer/1", "--format", "answer-line",
+             str(EXAMPLES / "finqa_completions.jsonl"), str(EXAMPLES / "finqa_gold.json"), "--quiet"]
+
+
+def lines_of(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_text_report_and_json_report_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.json"
+    assert main(FINQA_RUN + ["--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    report = json.loads(out.read_text())
+    golds = json.loads((EXAMPLES / "finqa_gold.json").read_text())
+    assert report["counts"]["golds"] == len(golds) == len(report["decisions"])
+    assert sum(report["reasons"].values()) == len(golds)
+    assert report["counts"]["passed"] == sum(d["passed"] for d in report["decisions"])
+    assert f"accuracy: {report['counts']['passed']}/{len(golds)}" in text
+    assert report["stamp"]["protocol"] == "finqa-answer/1" and "0.005" in report["protocol"]["tolerance"]
+
+
+def test_verify_holds_then_catches_a_changed_stamp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.json"
+    assert main(FINQA_RUN + ["--json", str(out)]) == 0
+    assert main(["answers", "verify", str(out)]) == 0
+    report = json.loads(out.read_text())
+    report["stamp"]["conformance_sha256"] = "0" * 64
+    report["protocol"]["definition"]["comparison"]["tolerance"]["value"] = "0.01"
+    out.write_text(json.dumps(report))
+    capsys.readouterr()
+    assert main(["answers", "verify", str(out), "--no-rerun"]) == 1
+    err = capsys.readouterr().err
+    assert "conformance_sha256" in err and "rules printed in the report differ" in err
+
+
+def test_unknown_and_repeated_ids_are_rejected_and_all_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = lines_of(EXAMPLES / "finqa_completions.jsonl")[:5]
+    rows += [{"id": "nope-1", "completion": "Answer: 1"}, {"id": "nope-2", "answer": "2"},
+             {**rows[0], "completion": "Answer: 3"}, {"id": 7, "completion": "x"}]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text("".join(json.dumps(r) + "\n" for r in rows) + "not json\n")
+    run = FINQA_RUN[:5] + [str(predictions), str(EXAMPLES / "finqa_gold.json"), "--quiet"]
+    assert main(run) == 2
+    err = capsys.readouterr().err
+    for needle in ("'nope-1'", "'nope-2'", repr(rows[0]["id"]), "entry 9", "entry 10"):
+        assert needle in err, needle
+    assert main(run + ["--exclude-bad-ids", "--json", "-"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["exclusions"]) == 6
+    assert report["counts"]["golds"] == 300 and report["reasons"]["missing_prediction"] == 300 - 4
+
+
+def test_html_is_offline_and_lists_failures(tmp_path: Path) -> None:
+    page = tmp_path / "r.html"
+    assert main(FINQA_RUN + ["--html", str(page)]) == 0
+    html = page.read_text()
+    assert "<svg" in html and "<script" not in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
+    assert "what percentage of total facilities" in html  # a failing answer's question
+
+
+def test_convfinqa_turn_ids_are_the_recorded_ones(tmp_path: Path) -> None:
+    from finscore.answers.decide import reader_for
+    from finscore.answers.gold_files import read_answer_golds
+    from finscore.answers.registry import get_protocol
+
+    protocol = get_protocol("convfinqa-answer/1")
+    golds = read_answer_golds(json.loads(require(CONVFINQA / "convfinqa_dev.json").read_text()), protocol,
+                              reader_for(protocol))
+    with gzip.open(require(VECTORS / "convfinqa.jsonl.gz"), "rt") as rows:
+        recorded = {row["id"]: row["exe_ans"] for row in map(json.loads, rows) if row["kind"] == "gold"}
+    assert {entry.id for entry in golds.entries} == set(recorded)
+    assert len(recorded) == 1490
+
+
+def test_tatqa_text_answers_are_listed_outside_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
+    dev = require(TATQA / "tatqa_dataset_dev.json")
+    data = json.loads(dev.read_text())
+    numbers = sum(q["answer_type"] in ("arithmetic", "count") for d in data for q in d["questions"])
+    assert main(["answers", "--protocol", "tatqa-answer/1", "--format", "answer-line",
+                 str(EXAMPLES / "tatqa_completions.jsonl"), str(dev), "--quiet", "--exclude-bad-ids",
+                 "--json", "-"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["counts"]["golds"] + report["counts"]["out_of_protocol_golds"] == 1668
+    assert report["counts"]["golds"] >= numbers
+    assert all("multi-span" not in e["why"] or "items" in e["why"] for e in report["out_of_protocol"])
+
+
+def test_a_protocol_for_another_dataset_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["answers", "--protocol", "tatqa-answer/1", "--format", "answer-line",
+                 str(EXAMPLES / "finqa_completions.jsonl"), str(EXAMPLES / "finqa_gold.json"), "--quiet"]) == 2
+    assert "tatqa-answer/1 reads tatqa golds" in capsys.readouterr().err
+
+
+def test_decide_jsonl_keeps_every_line() -> None:
+    lines = [
+        json.dumps({"completion": "Answer: 14.46%", "gold": {"exe_ans": 0.14464, "program": "divide(8.1, 56.0)"}}),
+        json.dumps({"completion": "Answer: 94", "gold": {"exe_ans": "yes"}}),
+        "not json",
+        json.dumps({"completion": "Answer: 1"}),
+        json.dumps({"completion": None, "gold": {"exe_ans": 3.0}}),
+        json.dumps({"completion": "Answer: 1", "gold": {"exe_ans": "maybe"}}),
+    ]
+    stdin = ("\n".join(lines) + "\n").encode() + b"\xff\xfe\n"
+    done = subprocess.run([sys.executable, "-m", "finscore", "answers", "decide-jsonl", "--protocol", "finqa-answer/1",
+                           "--format", "answer-line"], input=stdin, capture_output=True, check=False)
+    assert done.returncode == 1
+    out = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert len(out) == 7
+    assert [o.get("decision", {}).get("reason") for o in out] == [
+        "percent_declared", "unparseable", None, None, "missing_prediction", None, None]
+    assert ["error" in o for o in out] == [False, False, True, True, False, True, True]

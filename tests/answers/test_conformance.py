@@ -1,0 +1,80 @@
+"""Every row of each protocol's conformance file is decided as labelled, and the files are what
+the generator (outside the wheel, never importing finscore.answers) builds, byte for byte."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from finscore.answers import decide, get_protocol, reasons
+from finscore.answers.stamp import make_stamp
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+CONFORMANCE = REPOSITORY / "python" / "finscore" / "answers" / "conformance"
+STEMS = {"finqa-answer/1": "finqa-answer-1", "convfinqa-answer/1": "convfinqa-answer-1",
+         "tatqa-answer/1": "tatqa-answer-1"}
+
+
+def tool(name: str) -> ModuleType:
+    path = REPOSITORY / "tools" / "answers" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"answers_tool_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def rows(stem: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in gzip.decompress((CONFORMANCE / f"{stem}.jsonl.gz").read_bytes()).splitlines()]
+
+
+@pytest.mark.parametrize("name", sorted(STEMS))
+def test_every_row_is_decided_as_labelled(name: str) -> None:
+    protocol = get_protocol(name)
+    table = rows(STEMS[name])
+    assert len(table) >= 2000
+    wrong = []
+    for row in table:
+        decision = decide(row["completion"], row["gold"], protocol, row["format"])
+        if {"passed": decision.passed, "reason": decision.reason, "k": decision.k} != row["expect"]:
+            wrong.append((row["row"], row["label"], row["expect"], decision))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("name", sorted(STEMS))
+def test_every_reason_is_exercised(name: str) -> None:
+    seen = Counter(row["expect"]["reason"] for row in rows(STEMS[name]))
+    expected = set(reasons.ALL_REASONS) - ({reasons.WRONG_YES_NO} if name.startswith("tatqa") else set())
+    assert expected <= set(seen), expected - set(seen)
+    assert all(seen[reason] >= 4 for reason in expected)
+
+
+@pytest.mark.parametrize("name", sorted(STEMS))
+def test_the_stamp_names_the_shipped_file(name: str) -> None:
+    shipped = hashlib.sha256((CONFORMANCE / f"{STEMS[name]}.jsonl.gz").read_bytes()).hexdigest()
+    assert make_stamp(get_protocol(name))["conformance_sha256"] == shipped
+
+
+def test_the_generator_rebuilds_the_files_byte_for_byte() -> None:
+    generator = tool("make_conformance")
+    for stem in STEMS.values():
+        built = generator.build(stem)
+        shipped = (CONFORMANCE / f"{stem}.jsonl.gz").read_bytes()
+        assert gzip.decompress(built) == gzip.decompress(shipped), stem
+        assert built == shipped, f"{stem}: same rows, different gzip bytes (a different zlib?)"
+
+
+def test_the_examples_are_what_their_generator_builds() -> None:
+    generator = tool("make_examples")
+    for name, data in generator.outputs().items():
+        assert (REPOSITORY / "examples" / "answers" / name).read_bytes() == data, name

@@ -1,0 +1,84 @@
+"""Free-text rewards decide as the answer protocols label, and as `finscore answers` reports.
+
+Oracles: every labelled row of the three conformance files (built from the real golds
+by a generator that never imports finscore.answers), and `finscore answers`' report on
+the shipped example completions (the reward must never drift from the evaluator).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+import finscore.answers
+from finscore.answers import get_protocol
+from finscore.answers.report import score_answers
+from finscore.rewards import RewardConfig, score_arrow
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+CONFORMANCE = Path(finscore.answers.__file__).parent / "conformance"
+SOURCE_OF = {"finqa-answer/1": "finqa", "convfinqa-answer/1": "convfinqa", "tatqa-answer/1": "tatqa"}
+pytestmark = pytest.mark.essential
+
+
+def _conformance_rows() -> list[dict[str, Any]]:
+    rows = []
+    for path in sorted(CONFORMANCE.glob("*.jsonl.gz")):
+        rows.extend(json.loads(line) for line in gzip.decompress(path.read_bytes()).decode("utf-8").splitlines())
+    return rows
+
+
+def test_every_conformance_row_is_rewarded_as_labelled() -> None:
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in _conformance_rows():
+        groups[(row["protocol"], row["format"])].append(row)
+    assert sum(map(len, groups.values())) > 20_000
+    for (protocol, format), rows in groups.items():
+        table = pa.table({"completion": [r["completion"] for r in rows],
+                          "gold": [json.dumps(r["gold"]) for r in rows],
+                          "data_source": [SOURCE_OF[protocol]] * len(rows)})
+        scored = score_arrow(table, RewardConfig(input="answer", format=format))
+        got = list(zip(scored.column("passed").to_pylist(), scored.column("reason").to_pylist()))
+        expected = [(r["expect"]["passed"], r["expect"]["reason"]) for r in rows]
+        assert got == expected, f"{protocol} {format}"
+        assert all(stamp.startswith(f"{protocol} format={format} ") for stamp in scored.column("protocol").to_pylist())
+
+
+def _golds(kind: str, data: Any) -> dict[str, dict[str, Any]]:
+    """The gold mapping of each id, with the fields `finscore answers` reads from the file."""
+    if kind == "finqa":
+        return {e["id"]: {"exe_ans": e["qa"]["exe_ans"], "program": str(e["qa"].get("program", "")),
+                          "question": str(e["qa"].get("question", "")), "answer": str(e["qa"].get("answer", ""))}
+                for e in data}
+    if kind == "convfinqa":
+        return {f"{c['id']}#t{t}": {"exe_ans": a, "program": str(p), "question": str(q)}
+                for c in data for t, (a, q, p) in enumerate(zip(c["annotation"]["exe_ans_list"],
+                                                                c["annotation"]["dialogue_break"],
+                                                                c["annotation"]["turn_program"]))}
+    return {q["uid"]: {"answer": q["answer"], "scale": q.get("scale", ""), "answer_type": q.get("answer_type"),
+                       "question": str(q.get("question", ""))} for d in data for q in d["questions"]}
+
+
+@pytest.mark.parametrize("kind", ["finqa", "convfinqa", "tatqa"])
+def test_same_decisions_as_finscore_answers_on_the_shipped_completions(kind: str) -> None:
+    folder = REPOSITORY / "examples" / "answers"
+    raw = (folder / f"{kind}_completions.jsonl").read_bytes()
+    data = json.loads((folder / f"{kind}_gold.json").read_text(encoding="utf-8"))
+    protocol = f"{kind}-answer/1"
+    report = score_answers(raw, data, get_protocol(protocol), "answer-line", exclude_bad_ids=True)
+    texts = {entry["id"]: entry["completion"] for entry in map(json.loads, raw.decode("utf-8").splitlines())
+             if "completion" in entry}
+    golds = _golds(kind, data)
+    rows = [row for row in report.rows if row.source == "completion"]
+    assert len(rows) > 50
+    table = pa.table({"completion": [texts[r.id] for r in rows], "gold": [json.dumps(golds[r.id]) for r in rows],
+                      "data_source": [kind] * len(rows)})
+    scored = score_arrow(table, RewardConfig(input="answer"))
+    assert scored.column("passed").to_pylist() == [r.decision.passed for r in rows]
+    assert scored.column("reason").to_pylist() == [r.decision.reason for r in rows]

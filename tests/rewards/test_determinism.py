@@ -1,0 +1,47 @@
+"""The same rows give the same bytes in any batch size and order.
+
+A reward that depends on how a trainer happens to batch its rollouts is not a
+reward; each row is decided alone and compared, byte for byte, with the same row in
+batches of every size from 1 to 1,000 and in a shuffled order.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyarrow as pa
+
+from finscore.rewards import REWARD_COLUMNS, score_arrow
+from support.reward_rows import recorded_reward_rows
+
+
+def _rows(count: int) -> list[tuple[list[str], str]]:
+    rows = recorded_reward_rows()
+    picked = random.Random(20261201).sample(range(len(rows)), count)
+    return [(rows[i].program, rows[i].gold) for i in picked]
+
+
+def _scored(rows: list[tuple[list[str], str]]) -> list[tuple[object, ...]]:
+    table = score_arrow(pa.table({"completion": [p for p, _ in rows], "gold": [g for _, g in rows]}))
+    columns = [table.column(name).to_pylist() for name in REWARD_COLUMNS]
+    return list(zip(*columns))
+
+
+def test_single_rows_equal_batches_of_every_size() -> None:
+    rows = _rows(1000)
+    alone = [_scored([row])[0] for row in rows]
+    assert len({decision[2] for decision in alone}) > 3  # the sample holds several kinds of reasons
+    for size in range(1, 1001):
+        batched: list[tuple[object, ...]] = []
+        for start in range(0, len(rows), size):
+            batched.extend(_scored(rows[start:start + size]))
+        assert batched == alone, f"batches of {size} differ from single rows"
+
+
+def test_any_order_gives_each_row_its_decision() -> None:
+    rows = _rows(1000)
+    alone = [_scored([row])[0] for row in rows]
+    order = list(range(len(rows)))
+    random.Random(7).shuffle(order)
+    shuffled = _scored([rows[i] for i in order])
+    assert [shuffled[order.index(i)] for i in range(len(rows))] == alone

@@ -1,0 +1,55 @@
+"""Model output never raises: hostile completions get typed reasons through every adapter."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pytest
+
+from finscore.rewards import RewardConfig, score_arrow
+from finscore.rewards.openrlhf import rewards_of
+from finscore.rewards.trl import finscore_reward
+from finscore.rewards.verl import compute_score_batch
+
+GOLD = json.dumps({"exe_ans": 3.0, "table": [["revenue", "$ 1", "$ 2"]]})
+HOSTILE = [
+    "add(1, 2), " * 1_000_000,                   # about 10 MB of program text
+    "x" * 10_000_000,                             # 10 MB with no structure at all
+    "(" * 100_000 + ")" * 100_000,                # deep nesting
+    ", ".join(str(n) for n in range(100_000)),    # 100,000 numbers
+    "add(\udcff, \ud800)",                        # lone surrogates (undecodable bytes, as Python keeps them)
+    "add(1e309, 1)", "add(nan, 1)", "table_sum(revenue, none)" * 1000,
+    "", "   ", "\x00\x1e\x1f",
+]
+
+
+def _assert_typed(reasons: list[str]) -> None:
+    assert len(reasons) == len(HOSTILE)
+    assert all(isinstance(r, str) and r for r in reasons)
+
+
+@pytest.mark.parametrize("kind", ["program", "answer"])
+def test_arrow_scorer(kind: str) -> None:
+    completions = [text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") for text in HOSTILE]
+    scored = score_arrow(pa.table({"completion": completions, "gold": [GOLD] * len(HOSTILE)}),
+                         RewardConfig(input=kind))
+    reasons = scored.column("reason").to_pylist()
+    _assert_typed(reasons)
+    if kind == "program":
+        assert reasons[:2] == ["too_long", "too_long"]  # over the declared 65,536 characters
+    assert all(score in (0.0, 1.0) for score in scored.column("score").to_pylist())
+    for detail in scored.column("detail").to_pylist():
+        json.loads(detail)
+
+
+@pytest.mark.parametrize("kind", ["program", "answer"])
+def test_trl_verl_openrlhf(kind: str) -> None:
+    config = RewardConfig(input=kind)
+    rewards = finscore_reward(config)(prompts=["q"] * len(HOSTILE), completions=HOSTILE, gold=[GOLD] * len(HOSTILE))
+    assert all(r in (0.0, 1.0) for r in rewards)
+    _assert_typed([d["reason"] for d in compute_score_batch(["finqa"] * len(HOSTILE), HOSTILE,
+                                                             [GOLD] * len(HOSTILE), input=kind)])
+    result = rewards_of(["q" + h for h in HOSTILE], ["q"] * len(HOSTILE), [GOLD] * len(HOSTILE), config)
+    assert len(result["rewards"]) == len(HOSTILE)
+    assert abs(sum(result["extra_logs"].values()) - 1.0) < 1e-9
