@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from finscore.engine.explanation import Execution, StepTrace
 from finscore.engine.verdict import Result
-from finscore.engine.reader.numbers import _float_311 as float_311
+from finscore.engine.reader.numbers import number_reading
 from finscore.engine.reader.program import Ignored, Literal
 from finscore.engine.status import Status
 
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from finscore.engine.explanation import Explainer
 
 PROFILE = "convfinqa"
+#: float() as CPython 3.11 reads text (its Unicode 14.0 digits): the interpreter ConvFinQA's
+#: recorded outcomes come from.
+float_311 = number_reading("3.11").to_float
+
 #: The op name a number selection is shown with in step traces (not one of the ten ops).
 SELECTION_OP = "number_selection"
 
