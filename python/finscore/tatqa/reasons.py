@@ -79,9 +79,9 @@ def _lone_number(answer: Any) -> tuple[str, float] | None:
     text = str(items[0])
     try:
         value = read_number(text) if looks_numeric(text) else None
-    except OfficialCrash:
+        return None if value is None else (text, float(value))
+    except (OfficialCrash, OverflowError):  # unreadable, or an integer too large for a float
         return None
-    return None if value is None else (text, float(value))
 
 
 def _numeric_reason(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason | None:
