@@ -10,6 +10,7 @@ to EM. A prediction the official code would crash on raises OfficialCrash.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
 from finscore.tatqa.alignment import aligned_scores, numpy_mean, numpy_round
@@ -54,21 +55,17 @@ def _item_string(text: str, scale: Any) -> str:
         raise OfficialCrash(f"OverflowError: {error}") from None
 
 
-#: The comparison string of each (answer items, scale) seen: gold strings and the
-#: predictions that repeat them are written once.
-_answer_string_cache: dict[tuple[tuple[str, ...], str], str] = {}
-_CACHED_ANSWERS = 1 << 16
+#: Each (item, scale) is written once: gold strings, and the predictions that repeat them.
+_written_item = lru_cache(maxsize=1 << 16)(_item_string)
 
 
 def _answer_string(answers: Sequence[Any], scale: Any) -> str:
-    if type(scale) is str and all(type(answer) is str for answer in answers):
-        key = (tuple(answers), scale)
-        cached = _answer_string_cache.get(key)
-        if cached is None:
-            if len(_answer_string_cache) >= _CACHED_ANSWERS:
-                _answer_string_cache.clear()
-            cached = _answer_string_cache[key] = " ".join([_item_string(text, scale) for text in sorted(answers)])
-        return cached
+    """get_answer_str's one string: the items sorted, each written, joined by spaces."""
+    if type(scale) is str:
+        if len(answers) == 1 and type(answers[0]) is str:
+            return _written_item(answers[0], scale)
+        if all(type(answer) is str for answer in answers):
+            return " ".join([_written_item(text, scale) for text in sorted(answers)])
     try:
         ordered = sorted(answers)
     except TypeError as error:
@@ -155,7 +152,7 @@ def gold_answers(question: dict[str, Any]) -> list[Any]:
 def gold_strings_of(question: dict[str, Any]) -> tuple[str, ...]:
     """The gold comparison strings of a question; () when its answer is empty (it then scores 0)."""
     answers = gold_answers(question)
-    return tuple(answer_strings(answers, question["scale"])) if answers else ()
+    return (_answer_string(answers, question["scale"]),) if answers else ()
 
 
 #: What an empty prediction, or one against an empty gold answer, adds (the official "no prediction" branch).
