@@ -11,7 +11,7 @@ each column can spare trimmed, whole numbers when no cell is empty.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 #: Cell of the pivot: (answer type, answer source).
 Cell = tuple[str, str]
@@ -41,12 +41,19 @@ class _Accumulator:
         return self.total / self.count
 
 
-class Pivots(NamedTuple):
-    types: tuple[str, ...]  # row labels, sorted
-    sources: tuple[str, ...]  # column labels, sorted
-    counts: dict[Cell, int]  # only the cells that hold questions
-    em: dict[Cell, float]
-    f1: dict[Cell, float]
+class Pivots:
+    """Row labels (answer types) and column labels (sources), sorted; the count, mean EM and mean
+    F1 of the cells that hold questions."""
+
+    __slots__ = ("types", "sources", "counts", "em", "f1")
+
+    def __init__(self, types: tuple[str, ...], sources: tuple[str, ...], counts: dict[Cell, int],
+                 em: dict[Cell, float], f1: dict[Cell, float]) -> None:
+        self.types = types
+        self.sources = sources
+        self.counts = counts
+        self.em = em
+        self.f1 = f1
 
     @property
     def complete(self) -> bool:
