@@ -93,7 +93,12 @@ _DIGITLESS_FLOATS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "
 def _looks_numeric(text: str) -> bool:
     """The official is_number: the first word reads as a float (not NaN), and a second word, if any, is a scale."""
     # Removing those characters word by word, as officially, or from the whole text splits alike.
-    words = strip_number_marks(text).split(None, 2)
+    return _stripped_looks_numeric(strip_number_marks(text))
+
+
+def _stripped_looks_numeric(stripped: str) -> bool:
+    """_looks_numeric of a text whose number marks are already removed."""
+    words = stripped.split(None, 2)
     if not words:
         return False
     if _DIGIT.search(words[0]) is None and words[0].lower() not in _DIGITLESS_FLOATS:
@@ -168,4 +173,4 @@ def number_reading(text: str) -> Number | None | _NotANumber:
         # A plain literal once the marks are gone ("1,234.5", "$-12"): is_number takes it, and
         # with no letter, bracket or percent sign its scale, sign and percent factors are all 1.
         return round(_literal_value(stripped), 4)
-    return _read_number(text) if _looks_numeric(text) else NOT_A_NUMBER
+    return _read_number(text) if _stripped_looks_numeric(stripped) else NOT_A_NUMBER

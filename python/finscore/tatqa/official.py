@@ -80,7 +80,8 @@ def run_official(gold: list[GoldQuestion], predictions: dict[str, Any],
     for done, question in enumerate(gold, start=1):
         try:
             if question.uid in predictions:
-                answer, scale = unpack(predictions[question.uid])
+                value = predictions[question.uid]
+                answer, scale = value if type(value) is list and len(value) == 2 else unpack(value)
             else:
                 answer, scale = None, None
             decisions[question.uid] = decide(question.record, answer, scale, question.gold_strings)

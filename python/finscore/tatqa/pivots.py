@@ -20,25 +20,15 @@ _INDEX_NAME = "answer_type"
 _COLUMNS_NAME = "answer_from"
 
 
-class _Accumulator:
-    """Kahan-compensated sum and count, as pandas' grouped mean keeps them."""
-
-    __slots__ = ("count", "total", "compensation")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.total = 0.0
-        self.compensation = 0.0
-
-    def add(self, value: float) -> None:
-        self.count += 1
-        adjusted = value - self.compensation
-        total = self.total + adjusted
-        self.compensation = total - self.total - adjusted
-        self.total = total
-
-    def mean(self) -> float:
-        return self.total / self.count
+def _compensated_mean(values: list[float]) -> float:
+    """The mean as pandas' grouped mean takes it: a Kahan-compensated sum in order, over the count."""
+    total = compensation = 0.0
+    for value in values:
+        adjusted = value - compensation
+        new_total = total + adjusted
+        compensation = new_total - total - adjusted
+        total = new_total
+    return total / len(values)
 
 
 class Pivots:
@@ -63,20 +53,20 @@ class Pivots:
 
 def pivot(details: Iterable[tuple[str, str, float, float]]) -> Pivots:
     """Pivots of (answer type, answer source, em, f1) per question, in gold order."""
-    em: dict[Cell, _Accumulator] = {}
-    f1: dict[Cell, _Accumulator] = {}
+    em: dict[Cell, list[float]] = {}
+    f1: dict[Cell, list[float]] = {}
     for answer_type, source, exact, score in details:
         cell = (answer_type, source)
         if cell not in em:
-            em[cell], f1[cell] = _Accumulator(), _Accumulator()
-        em[cell].add(exact)
-        f1[cell].add(score)
+            em[cell], f1[cell] = [], []
+        em[cell].append(exact)
+        f1[cell].append(score)
     return Pivots(
         types=tuple(sorted({cell[0] for cell in em})),
         sources=tuple(sorted({cell[1] for cell in em})),
-        counts={cell: acc.count for cell, acc in em.items()},
-        em={cell: acc.mean() for cell, acc in em.items()},
-        f1={cell: acc.mean() for cell, acc in f1.items()},
+        counts={cell: len(values) for cell, values in em.items()},
+        em={cell: _compensated_mean(values) for cell, values in em.items()},
+        f1={cell: _compensated_mean(values) for cell, values in f1.items()},
     )
 
 
