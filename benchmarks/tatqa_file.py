@@ -48,6 +48,8 @@ import finscore.cli, argparse
 from finscore.tatqa.files import read_gold_file, read_predictions_file
 from finscore.tatqa.scoring import score_predictions
 from finscore.tatqa.terminal import render_report
+import gc
+gc.disable()  # as the command does once its modules are loaded
 lap("imports (finscore.cli and the tatqa modules)")
 predictions, pairs = read_predictions_file(sys.argv[1])
 gold = read_gold_file(sys.argv[2])

@@ -57,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"refresh_test_data: not found under {args.shared}: {', '.join(missing)}", file=sys.stderr)
         return 2
-    manifest: dict[str, dict[str, str]] = {}
+    # entries this script does not write (the differential recordings, written by
+    # tools/differential/record.py) are kept as they are
+    old_path = DATA / "MANIFEST.json"
+    old = json.loads(old_path.read_text(encoding="utf-8")) if old_path.exists() else {}
+    manifest: dict[str, dict[str, str]] = {
+        name: entry for name, entry in old.items() if entry.get("source") == "tools/differential/record.py"}
     for source, destination, compress in FILES:
         raw = (args.shared / source).read_bytes()
         target = DATA / destination

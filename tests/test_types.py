@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -23,10 +24,29 @@ def test_mypy_strict_finds_no_error_in_the_package() -> None:
         f"mypy --strict found {len(errors)} error(s):\n" + "\n".join(errors) + f"\n{done.stderr[-2000:]}")
 
 
+def _type_checking_names(module: Any) -> dict[str, Any]:
+    """The names a module imports only under `if TYPE_CHECKING:` (to keep an import off its
+    start-up path or out of a cycle), imported here so that its annotations can resolve."""
+    import ast
+    import inspect
+
+    names: dict[str, Any] = {}
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError):
+        return names
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            block = ast.Module(body=[n for n in node.body if isinstance(n, (ast.Import, ast.ImportFrom))],
+                               type_ignores=[])
+            exec(compile(block, module.__name__, "exec"), names)  # the module's own import lines only
+    return names
+
+
 def test_every_annotation_in_the_package_resolves() -> None:
     """typing.get_type_hints on every class and function: an annotation naming a type the module
-    never imported passes mypy only under `from __future__ import annotations` if unchecked, and
-    raises here (as it would for any user introspecting the API)."""
+    never imported (not even under TYPE_CHECKING) passes mypy only under `from __future__ import
+    annotations` if unchecked, and raises here (as it would for any user introspecting the API)."""
     import importlib
     import inspect
     import pkgutil
@@ -39,6 +59,7 @@ def test_every_annotation_in_the_package_resolves() -> None:
         if info.name.endswith("__main__"):
             continue  # running it is the command line
         module = importlib.import_module(info.name)
+        checking_only = _type_checking_names(module)
         for name, value in vars(module).items():
             if getattr(value, "__module__", None) != module.__name__:
                 continue
@@ -47,7 +68,7 @@ def test_every_annotation_in_the_package_resolves() -> None:
             for target in targets:
                 if inspect.isfunction(target) or inspect.isclass(target):
                     try:
-                        typing.get_type_hints(target)
+                        typing.get_type_hints(target, localns={**checking_only, **vars(module)})
                     except Exception as error:  # NameError and friends: collected and reported below
                         unresolved.append(f"{info.name}.{target.__qualname__}: {error!r}")
     assert unresolved == []

@@ -502,7 +502,8 @@ static void test_status_names(void) {
     CHECK(strcmp(fs_status_name(1399), "unknown_status") == 0);
     CHECK(strcmp(fs_status_name(1420), "malformed_structure") == 0); /* the reader's statuses too */
     CHECK(strcmp(fs_status_name(1447), "trailing_tokens") == 0);
-    CHECK(strcmp(fs_status_name(1433), "unknown_status") == 0);
+    CHECK(strcmp(fs_status_name(1434), "unknown_status") == 0);
+    CHECK(strcmp(fs_status_name(1433), "exceeds_bounds") == 0);
     CHECK(strcmp(fs_status_name(FS_ERR_PROGRAM_COUNT_MISMATCH), "program_count_mismatch") == 0);
     for (s = 1300; s <= 1500; s++) CHECK(strlen(fs_status_name(s)) < 64);
     CHECK(fs_sizeof_step() == 56 && fs_sizeof_program() == 8 && fs_sizeof_result() == 40);

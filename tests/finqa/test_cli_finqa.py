@@ -96,7 +96,8 @@ def test_bad_entries_excluded_with_the_flag(tmp_path: Path, gold_path: str,
     assert kinds == [(0, "duplicate_id"), (1, "duplicate_id"), (3, "unknown_id"), (4, "duplicate_id"),
                      (5, "malformed_entry")]
     assert report["counts"] == {"prediction_entries": 6, "scored_predictions": 1, "excluded_entries": 5,
-                                "gold_examples": 3, "missing_predictions": 0, "excluded_predictions": 2}
+                                "gold_examples": 3, "missing_predictions": 0, "excluded_predictions": 2,
+                                "exceeded_bounds": 0}
     assert [row["category"] for row in report["examples"]] == ["excluded_prediction", "excluded_prediction", "correct"]
     assert "excluded unknown_id: entry 3 (id 'NOPE')" in out
 

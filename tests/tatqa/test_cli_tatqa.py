@@ -217,6 +217,18 @@ def test_an_integer_past_cpythons_digit_limit_is_unreadable_officially_too() -> 
     assert report.official_stop[0] == "q1" and "ValueError" in report.official_stop[1]
 
 
+@pytest.mark.parametrize("answer", ["1" * 400 + "%", ["1" * 400 + "%"]])
+def test_an_integer_too_large_for_a_float_read_as_a_percent_is_unreadable_officially_too(answer: Any) -> None:
+    # The official to_number multiplies the integer it read by 0.01 here; CPython itself refuses that:
+    with pytest.raises(OverflowError):
+        int("1" * 400) * 0.01
+    predictions = {"q1": [answer, ""]}
+    report = score_predictions(predictions, list(predictions.items()), GOLD)
+    assert report.questions[0].reason == "unreadable_prediction"
+    assert report.official is None and report.official_stop is not None
+    assert report.official_stop[0] == "q1" and "OverflowError" in report.official_stop[1]
+
+
 def test_decide_jsonl_writes_every_line_back(capsys: pytest.CaptureFixture[str]) -> None:
     good = {"gold": _question("q1", ["Paris"]), "pred": ["paris", ""]}
     lines = [json.dumps(good), "not json", "[1, 2]", json.dumps({"gold": {"answer": "x"}, "pred": ["x", ""]}),

@@ -49,12 +49,14 @@ def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], A
     message for the user); `render(report, examples)` is the text report. The bar is erased
     before anything is printed; --json OUT writes the report ('-': instead of the text).
     """
-    from finscore.finqa.progress import progress_bar
-
     if args.examples < 0:
         print(f"finscore {command}: --examples must be 0 or more", file=sys.stderr)
         return EXIT_USAGE
-    bar = progress_bar(sys.stderr, quiet=args.quiet)
+    bar = None
+    if not args.quiet:  # the bar's module (and threading) is loaded only when a bar may be drawn
+        from finscore.finqa.progress import progress_bar
+
+        bar = progress_bar(sys.stderr, quiet=False)
     failure: Exception | None = None
     try:
         report = score(bar)

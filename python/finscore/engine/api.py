@@ -8,7 +8,7 @@ one chunk of 10,000 programs at a time. Which path each program takes is decided
 
 from __future__ import annotations
 
-from itertools import islice
+from itertools import chain, islice
 from typing import Any, Callable, Iterable, Sequence
 
 from finscore.engine.core.binding import CoreError, get_core
@@ -28,6 +28,33 @@ Table = Sequence[Sequence[Any]] | None
 _PROGRAM_TYPES = frozenset((str, list, tuple))
 _TABLE_TYPES = frozenset((list, tuple, type(None)))
 _TOKEN_LIST_TYPES = frozenset((list, tuple))
+_ROW_TYPES = frozenset((list, tuple))
+
+
+def _is_cells(value: Any) -> bool:
+    """A sequence the Table type promises (text is a sequence too, but not of cells)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
+def check_table(table: Any) -> None:
+    """A clear TypeError, naming the row, unless the table is None or a sequence of
+    sequences of cells (lists, tuples, any Sequence but text)."""
+    if table is None:
+        return
+    if not _is_cells(table):
+        raise TypeError(f"a table is a sequence of rows (or None), not a {type(table).__name__}")
+    for number, row in enumerate(table):
+        if not _is_cells(row):
+            raise TypeError(f"table row {number} is a {type(row).__name__}, not a sequence of cells")
+
+
+def _check_tables(tables: list[Any]) -> None:
+    """check_table for a chunk's tables: at once when every row is a list or tuple."""
+    if set(map(type, chain.from_iterable(t for t in tables if type(t) in _ROW_TYPES))) <= _ROW_TYPES and all(
+            t is None or type(t) in _ROW_TYPES for t in tables):
+        return
+    for table in tables:
+        check_table(table)
 
 
 def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
@@ -43,6 +70,7 @@ def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
     else:
         program_types = set(map(type, programs))
         if program_types <= _PROGRAM_TYPES and set(map(type, tables)) <= _TABLE_TYPES:
+            _check_tables(tables)
             return programs, tables, program_types <= _TOKEN_LIST_TYPES
     for item in chunk:
         if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -50,8 +78,7 @@ def _split_chunk(chunk: list[Any]) -> tuple[list[Any], list[Any], bool]:
         program, table = item
         if not isinstance(program, (str, list, tuple)):
             raise TypeError(f"a program is a string or a list of tokens, not a {type(program).__name__}")
-        if not isinstance(table, (list, tuple, type(None))):
-            raise TypeError(f"a table is a list of rows (or None), not a {type(table).__name__}")
+        check_table(table)
     return [program for program, _ in chunk], [table for _, table in chunk], False
 
 

@@ -196,7 +196,8 @@ class Explainer:
     def _reading(self, tokens: Sequence[str], table: Table, reading: ReadProgram | None) -> ReadProgram:
         """The full reading: the one made already, or one made now for a program the core's
         plain reader read (when someone asks for its steps or why it stopped)."""
-        return reading if reading is not None else read_program(tokens, table, profile=self.profile)
+        return (reading if reading is not None
+                else read_program(tokens, table, profile=self.profile, python=self.python))
 
     def core_read(self, tokens: Sequence[str], table: Table, output: BatchOutput, index: int) -> Execution:
         """A program the core's plain reader read and ran (no quirk, no failure in its reading)."""
@@ -252,6 +253,13 @@ class Explainer:
         return Execution(invalid=1, result="n/a", status=Status(failure.status), failed_step=failure.step,
                          message=failure.message, quirks=reading.quirks, skipped=reading.skipped,
                          profile=self._profile_name, python=self.python)
+
+    def past_bounds(self, reading: ReadProgram, what: str) -> Execution:
+        """A program refused before it runs: it would need more of the core's memory than
+        finscore's declared bounds allow (see finscore.engine.bounds); not an official outcome."""
+        return Execution(invalid=1, result="n/a", status=Status.EXCEEDS_BOUNDS, failed_step=None,
+                         message=f"{what}, past finscore's declared bounds", quirks=reading.quirks,
+                         skipped=reading.skipped, profile=self._profile_name, python=self.python)
 
     def walked(self, reading: ReadProgram, outcome: Walk) -> Execution:
         """A program the walker ran, with the official evaluator's Python value semantics."""

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from finscore.engine.core.binding import Core
 from finscore.engine.explanation import Execution, Explainer
 from finscore.engine.options import Profile, profile_of, sum_rule_for
-from finscore.engine.routing import RoutedChunk, route_chunk
+from finscore.engine.routing import ChunkTooLarge, RoutedChunk, route_chunk
 from finscore.engine.sequences import LazySequence
 from finscore.engine.verdict import Result
 
@@ -40,9 +40,17 @@ class ExecutionBatch(LazySequence[Execution]):
     def run(self, programs: list[Any], tables: list[Any], token_lists_only: bool = False) -> None:
         """Run one chunk: programs and their tables, position by position. `token_lists_only`
         says the caller has checked that every program is a list or tuple of tokens."""
-        self._starts.append(len(self.invalid))
-        self._chunks.append(route_chunk(self._core, self._rule, self._explainer, programs, tables,
-                                        (self.invalid, self.results, self.statuses), token_lists_only))
+        start = len(self.invalid)
+        try:
+            chunk = route_chunk(self._core, self._rule, self._explainer, programs, tables,
+                                (self.invalid, self.results, self.statuses), token_lists_only)
+        except ChunkTooLarge:  # nothing of it was recorded: run it in halves
+            half = len(programs) // 2
+            self.run(programs[:half], tables[:half], token_lists_only)
+            self.run(programs[half:], tables[half:], token_lists_only)
+            return
+        self._starts.append(start)
+        self._chunks.append(chunk)
 
     def __len__(self) -> int:
         return len(self.invalid)

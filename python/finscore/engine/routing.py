@@ -20,7 +20,8 @@ from typing import Any, NamedTuple, Sequence
 
 from finscore.engine.core.abi import BatchOutput, CoreProgram, SumRule
 from finscore.engine.core.binding import Core
-from finscore.engine.core.plain_text import lay_out
+from finscore.engine.bounds import MAX_CORE_CALL_BYTES, core_program_bytes
+from finscore.engine.core.plain_text import PlainBatch, lay_out
 from finscore.engine.explanation import Execution, Explainer
 from finscore.engine.lowering import Lowered, lower
 from finscore.engine.options import Profile
@@ -86,9 +87,34 @@ class RoutedChunk:
         return self.explainer.core_ran(full.tokens, full.table, full.reading, full.lowered.official_index, output, k)
 
 
-def read_fully(tokens: Sequence[str], table: Any, profile: Profile) -> FullReading:
-    """A program read by the full reader, lowered for the core where it can be."""
-    reading = read_program(tokens, table, profile=profile)
+class ChunkTooLarge(Exception):
+    """A chunk of several programs whose core call would pass MAX_CORE_CALL_BYTES: run it in parts."""
+
+
+def _lowered(full: FullReading) -> Lowered:
+    assert full.lowered is not None  # only runnable programs are grouped
+    return full.lowered
+
+
+def _by_bytes(positions: list[int], rest: dict[int, FullReading]) -> list[list[int]]:
+    """Runnable programs in consecutive groups, each one core call within MAX_CORE_CALL_BYTES."""
+    groups: list[list[int]] = []
+    used = 0
+    for position in positions:
+        program = _lowered(rest[position]).program
+        size = core_program_bytes(len(program.steps), len(program.table_values))
+        if not groups or (groups[-1] and used + size > MAX_CORE_CALL_BYTES):
+            groups.append([])
+            used = 0
+        groups[-1].append(position)
+        used += size
+    return groups
+
+
+def read_fully(tokens: Sequence[str], table: Any, profile: Profile, python: str) -> FullReading:
+    """A program read by the full reader (numbers as `python`'s float() and int() read
+    them), lowered for the core where it can be."""
+    reading = read_program(tokens, table, profile=profile, python=python)
     return FullReading(tokens, table, reading, lower(reading, profile=profile))
 
 
@@ -111,6 +137,10 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
         for tokens in token_lists:
             check_tokens(tokens)
         raise
+    if plain.call_bytes() > MAX_CORE_CALL_BYTES:  # chunks are sized by bytes, not by program count
+        if count > 1:
+            raise ChunkTooLarge
+        plain = PlainBatch()  # one huge program: the full reader takes it, with a leaner layout
     plain_output = core.read_execute_batch(plain, rule)
     plain_statuses = plain_output.statuses()
     left = positions_of(plain_statuses, _DEFERRED)  # for the full reader
@@ -133,9 +163,9 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
 
     # 2. the full reader and lowering take the rest; what lowers runs in the core, in one call
     elsewhere: dict[int, Elsewhere] = {}
-    rest = {position: read_fully(token_lists[position], tables[position], profile) for position in rest_positions}
+    rest = {position: read_fully(token_lists[position], tables[position], profile, explainer.python)
+            for position in rest_positions}
     runnable: list[int] = []
-    lowered_programs: list[CoreProgram] = []
     for position, full in rest.items():
         failure = full.reading.failure
         if full.lowered is None:
@@ -143,16 +173,21 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
         if not full.lowered.program.steps and failure is not None and failure.step == 0:
             elsewhere[position] = execution = explainer.refused_reading(full.reading)  # nothing for the core to run
             invalid[position], results[position], statuses[position] = 1, "n/a", int(execution.status)
+            continue
+        cells = len(full.lowered.program.table_values)
+        if core_program_bytes(len(full.lowered.program.steps), cells) > MAX_CORE_CALL_BYTES:
+            elsewhere[position] = execution = explainer.past_bounds(full.reading, f"a table of {cells} cells")
+            invalid[position], results[position], statuses[position] = 1, "n/a", int(execution.status)
         else:
             runnable.append(position)
-            lowered_programs.append(full.lowered.program)
-    output = core.execute_batch(lowered_programs, rule)
-    for k, position in enumerate(runnable):
-        if official and output.status(k) == _COMPLEX:
-            continue  # for the walker
-        invalid[position], results[position], statuses[position] = verdict(
-            output.status(k), output.value_type(k), output.value(k), profile, rest[position].reading.failure)
-        elsewhere[position] = (rest[position], output, k)
+    for group in _by_bytes(runnable, rest):  # each group one core call within the declared bound
+        output = core.execute_batch([_lowered(rest[p]).program for p in group], rule)
+        for k, position in enumerate(group):
+            if official and output.status(k) == _COMPLEX:
+                continue  # for the walker
+            invalid[position], results[position], statuses[position] = verdict(
+                output.status(k), output.value_type(k), output.value(k), profile, rest[position].reading.failure)
+            elsewhere[position] = (rest[position], output, k)
 
     # 3. the walker: values that leave the float world, under the official profile
     for position, full in rest.items():

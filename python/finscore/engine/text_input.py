@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, Sequence
 from finscore.engine.explanation import Execution
 from finscore.engine.reader.tokens import OPS, tokenize_gold_program
 from finscore.engine.status import Status
+from finscore.inputs.jsonfiles import DuplicateKeyError, object_without_duplicates
 
 #: A FinQA program is a few dozen tokens; a million characters is far past any real one.
 MAX_PROGRAM_CHARS = 1_000_000
@@ -87,19 +88,12 @@ def read_file(path: str, what: str, limit: int) -> str:
         raise TextInputError(f"cannot read {what} {path}: {error.strerror or error}") from None
 
 
-def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise TextInputError(f"the JSON object has the key {key!r} twice")
-        found[key] = value
-    return found
-
-
 def load_json(text: str, what: str) -> Any:
     """JSON text decoded, with a message that says where it stops being JSON."""
     try:
-        return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+        return json.loads(text, object_pairs_hook=object_without_duplicates)
+    except DuplicateKeyError as error:
+        raise TextInputError(f"the JSON object has the key {error.key!r} twice") from None
     except json.JSONDecodeError as error:
         raise TextInputError(f"{what} is not valid JSON: {error}") from None
     except RecursionError:

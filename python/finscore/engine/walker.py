@@ -12,7 +12,9 @@ type for: text (concatenation, repetition, comparison), exact integer arithmetic
 (integers only arise from the empty-row sum), and complex numbers (they never
 reach a result: one that flows into the final value or a comparison makes the
 program invalid, so only whether their operations raise matters). Integers and
-text are bounded, so a hostile program cannot exhaust memory.
+text are bounded by finscore's declared bounds (`finscore.engine.bounds`), checked
+before a value is made, so a hostile program cannot exhaust memory; crossing one
+ends the program with the status exceeds_bounds, which is not an official outcome.
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
+from finscore.engine.bounds import (
+    MAX_CORE_CALL_BYTES,
+    MAX_INTEGER_BITS,
+    MAX_PROGRAM_VALUE_BYTES,
+    MAX_TEXT_CHARACTERS,
+    core_program_bytes,
+    integer_bytes,
+    power_bits,
+)
 from finscore.engine.core.abi import UNUSED_ARG, CoreArg, CoreProgram, CoreStep, Op, SumRule, ValueType
 from finscore.engine.core.binding import Core
 from finscore.engine.reader.program import Literal, ReadProgram, ReadStep, Reference, Row, StepKind
@@ -27,12 +38,6 @@ from finscore.engine.reader.tokens import OPS
 from finscore.engine.status import Status, StatusError
 
 Value = Union[float, int, str, complex]
-
-#: Bounds on what the walker computes. The official evaluator has none (a program
-#: could ask Python for a number with billions of digits); beyond these we refuse.
-MAX_INTEGER_BITS = 1 << 16
-MAX_TEXT_LENGTH = 1 << 20
-
 
 class WalkRefusal(StatusError):
     """A step Python would have raised on (TypeError, ZeroDivisionError, OverflowError...)."""
@@ -53,12 +58,25 @@ def _kind(value: Value) -> str:
     return type(value).__name__
 
 
+def _past_bounds(what: str) -> WalkRefusal:
+    return WalkRefusal(Status.EXCEEDS_BOUNDS, f"{what}, past finscore's declared bounds")
+
+
 def _check_size(value: Value) -> Value:
     if isinstance(value, int) and value.bit_length() > MAX_INTEGER_BITS:
-        raise WalkRefusal(Status.VALUE_TOO_LARGE, f"an integer of {value.bit_length()} bits")
-    if isinstance(value, str) and len(value) > MAX_TEXT_LENGTH:
-        raise WalkRefusal(Status.VALUE_TOO_LARGE, f"a text of {len(value)} characters")
+        raise _past_bounds(f"an integer of {value.bit_length()} bits")
+    if isinstance(value, str) and len(value) > MAX_TEXT_CHARACTERS:
+        raise _past_bounds(f"a text of {len(value)} characters")
     return value
+
+
+def _held_bytes(value: Value) -> int:
+    """What a step's value counts for against MAX_PROGRAM_VALUE_BYTES (floats: nothing)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, int):
+        return integer_bytes(value)
+    return 0
 
 
 def _as_float(value: int | float) -> float:
@@ -84,12 +102,13 @@ class _Walker:
             return "yes" if value else "no"
         return value
 
-    def floats(self, op: Op, a: float, b: float) -> float | str:
+    def floats(self, op: Op, a: float, b: float) -> Value:
         try:
             return self.core_step(op, CoreArg.literal(a), CoreArg.literal(b))
         except WalkRefusal as refusal:
             if refusal.status is Status.NEGATIVE_BASE_FRACTIONAL_EXPONENT:
-                return a**b  # Python's own complex power: the value only matters if it raises later
+                power: complex = a**b  # Python's own complex power: the value only matters if it raises later
+                return power
             raise
 
     # -- one arithmetic op on Python values --------------------------------
@@ -104,15 +123,17 @@ class _Walker:
 
     def text_op(self, op: Op, a: Value, b: Value) -> Value:
         if op is Op.ADD and isinstance(a, str) and isinstance(b, str):
-            return _check_size(a + b)
+            if len(a) + len(b) > MAX_TEXT_CHARACTERS:
+                raise _past_bounds(f"a text of {len(a) + len(b)} characters")
+            return a + b
         if op is Op.GREATER and isinstance(a, str) and isinstance(b, str):
             return "yes" if a > b else "no"
         if op is Op.MULTIPLY and isinstance(a, str) != isinstance(b, str):
             text, count = (a, b) if isinstance(a, str) else (b, a)
             if isinstance(count, int):
-                if count > 0 and len(text) * count > MAX_TEXT_LENGTH:  # type: ignore[arg-type]
-                    raise WalkRefusal(Status.VALUE_TOO_LARGE, "a repeated text past the bound")
-                return text * count  # type: ignore[operator]
+                if count > 0 and len(text) * count > MAX_TEXT_CHARACTERS:  # type: ignore[arg-type]
+                    raise _past_bounds("a repeated text")
+                return text * count
         raise WalkRefusal(Status.TYPE_ERROR, f"{OPS[op]} of {_kind(a)} and {_kind(b)}")
 
     def integer_op(self, op: Op, a: int | float, b: int | float) -> Value:
@@ -126,9 +147,10 @@ class _Walker:
             if op is Op.SUBTRACT:
                 return _check_size(a - b)
             if op is Op.MULTIPLY:
-                if a.bit_length() + b.bit_length() > MAX_INTEGER_BITS:  # type: ignore[union-attr]
-                    raise WalkRefusal(Status.VALUE_TOO_LARGE, "an integer product past the bound")
-                return a * b
+                # the product has the sum of the bit lengths, or one bit less
+                if a.bit_length() + b.bit_length() - 1 > MAX_INTEGER_BITS:  # type: ignore[union-attr]
+                    raise _past_bounds("an integer product")
+                return _check_size(a * b)
             if op is Op.DIVIDE:
                 if b == 0:
                     raise WalkRefusal(Status.DIVIDE_BY_ZERO, "division by zero")
@@ -137,9 +159,13 @@ class _Walker:
                 except OverflowError:
                     raise WalkRefusal(Status.VALUE_TOO_LARGE, "a quotient too large for a float") from None
             if op is Op.EXP and b >= 0:
-                if a not in (0, 1, -1) and a.bit_length() * b > MAX_INTEGER_BITS:  # type: ignore[union-attr,operator]
-                    raise WalkRefusal(Status.VALUE_TOO_LARGE, "an integer power past the bound")
-                return a**b  # type: ignore[operator]
+                assert isinstance(a, int) and isinstance(b, int)
+                if a not in (0, 1, -1) and b > 0:
+                    least, greatest = power_bits(a, b)
+                    if least > MAX_INTEGER_BITS:
+                        raise _past_bounds(f"an integer power of at least {least} bits")
+                power: int = a**b
+                return _check_size(power) if b > 0 and a not in (0, 1, -1) else power
             # int ** negative int: Python converts both to float and uses float pow
         return self.floats(op, _as_float(a), _as_float(b))
 
@@ -154,7 +180,8 @@ class _Walker:
             Op.EXP: lambda x, y: x**y,
         }
         try:
-            return operations[op](a, b)
+            value: Value = operations[op](a, b)
+            return value
         except ZeroDivisionError:
             raise WalkRefusal(Status.DIVIDE_BY_ZERO, "complex division or power of zero") from None
         except OverflowError:
@@ -168,6 +195,8 @@ class _Walker:
             if op is Op.TABLE_SUM:
                 return 0  # Python's sum([]) is the integer 0
             raise WalkRefusal(Status.EMPTY_ROW, "a table operation on an empty row")
+        if core_program_bytes(1, len(values)) > MAX_CORE_CALL_BYTES:
+            raise _past_bounds(f"a table row of {len(values)} cells")
         return self.core_step(op, CoreArg.row(0, len(values)), UNUSED_ARG, values)
 
     # -- the walk ------------------------------------------------------------
@@ -178,7 +207,7 @@ class _Walker:
         if step.kind is StepKind.TABLE:
             assert isinstance(step.first, Row)
             return self.table(op, step.first.values)
-        operands = []
+        operands: list[Value] = []
         for argument in (step.first, step.second):
             if isinstance(argument, Literal):
                 operands.append(argument.value)
@@ -190,9 +219,13 @@ class _Walker:
     def walk(self, program: ReadProgram) -> Walk:
         values: dict[int, Value] = {}
         current: Value = "n/a"
+        held = 0
         for step in program.steps:
             try:
                 current = self.step_value(step, values, current)
+                held += _held_bytes(current)
+                if held > MAX_PROGRAM_VALUE_BYTES:
+                    raise _past_bounds(f"{held} bytes of text and integer values in one program")
             except WalkRefusal as refusal:
                 return Walk(values, current, refusal.status, step.index, str(refusal))
             values[step.index] = current

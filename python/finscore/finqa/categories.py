@@ -23,6 +23,7 @@ TABLE_LOOKUP = "table_lookup"
 ARITHMETIC_ERROR = "arithmetic_error"
 STRICT_REFUSAL = "strict_refusal"
 INVALID_OTHER = "invalid_other"
+EXCEEDED_BOUNDS = "exceeded_bounds"
 NO_ANSWER = "no_answer"
 WRONG_YES_NO = "wrong_yes_no"
 WRONG_ANSWER_TYPE = "wrong_answer_type"
@@ -42,6 +43,7 @@ CATEGORY_DESCRIPTIONS: dict[str, str] = {
     ARITHMETIC_ERROR: "division by zero, an impossible power, or values of the wrong type",
     STRICT_REFUSAL: "a quirk the official evaluator tolerates, refused by the strict profile",
     INVALID_OTHER: "refused for another reason",
+    EXCEEDED_BOUNDS: "past finscore's declared bounds (engine/bounds.py): not an official outcome",
     NO_ANSWER: "a valid program without steps (answer n/a)",
     WRONG_YES_NO: "yes where the gold answer is no, or the reverse",
     WRONG_ANSWER_TYPE: "a yes/no answer for a numeric question, or the reverse",
@@ -64,6 +66,7 @@ _STATUS_GROUPS: dict[Status, str] = {
                                      Status.EXP_COMPLEX_OVERFLOW, Status.TYPE_ERROR,
                                      Status.RESULT_NOT_A_NUMBER, Status.VALUE_TOO_LARGE,
                                      Status.REFERENCE_TO_BOOLEAN)},
+    Status.EXCEEDS_BOUNDS: EXCEEDED_BOUNDS,
 }
 
 _RELATIVE = 1e-3

@@ -123,6 +123,9 @@ def _gold_problem(example: Any) -> str | None:
         return 'has no text "id"'
     if not isinstance(example.get("table"), list):
         return 'has no "table" list'
+    odd_row = next((n for n, row in enumerate(example["table"]) if not isinstance(row, list)), None)
+    if odd_row is not None:
+        return f'has a "table" row {odd_row} that is a JSON {_type_name(example["table"][odd_row])}, not a list'
     qa = example.get("qa")
     if not isinstance(qa, dict):
         return 'has no "qa" object'

@@ -161,6 +161,9 @@ class FinqaReport:
     equivalence_methods: dict[str, int]
     official_stops: tuple[tuple[str, str], ...]  # (id, reason) in prediction-file order
     examples: tuple[ExampleResult, ...]  # gold order, one per gold example
+    #: scored predictions that crossed finscore's declared bounds (engine/bounds.py) in
+    #: either profile: not an official outcome, so always counted apart
+    exceeded_bounds: int = 0
     benchmark: str = "finqa"  # whose official scorer: "finqa" or "convfinqa"
 
     @property
@@ -182,6 +185,7 @@ class FinqaReport:
                 "gold_examples": self.gold_examples,
                 "missing_predictions": len(self.missing_ids),
                 "excluded_predictions": len(self.excluded_ids),
+                "exceeded_bounds": self.exceeded_bounds,
             },
             "figures": {name: figures.to_json() for name, figures in self.figures.items()},
             "exclusions": [{"position": e.position, "id": e.id, "kind": e.kind, "detail": e.detail}

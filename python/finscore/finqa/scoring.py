@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from finscore import __version__
 from finscore.engine.explanation import Execution
 from finscore.engine.api import check_options, execute_many
+from finscore.engine.status import Status
 from finscore.finqa import categories
 from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, read_gold, read_predictions
 from finscore.finqa.joining import EXCLUDED, Join, Pair, join_predictions
@@ -210,6 +211,8 @@ def score_join(join: Join, gold_file: GoldFile, rules: ScoringRules, *, profile:
         equivalence_methods=dict(Counter(e.method for e in equivalences).most_common()),
         official_stops=tuple(stops),
         examples=examples,
+        exceeded_bounds=sum(any(runs[name][index].status is Status.EXCEEDS_BOUNDS for name in runs)
+                            for index in range(len(join.pairs))),
         benchmark=rules.benchmark,
     )
 

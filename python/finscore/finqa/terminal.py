@@ -72,6 +72,9 @@ def _accounting(report: FinqaReport) -> list[str]:
         f"{len(report.exclusions)} excluded; gold examples without a prediction: {len(report.missing_ids)}"
         + (f", with only excluded predictions: {len(report.excluded_ids)}" if report.excluded_ids else ""),
     ]
+    if report.exceeded_bounds:
+        lines.append(f"{report.exceeded_bounds} programs exceeded finscore's declared bounds "
+                     "(scored invalid; not an official outcome)")
     if report.missing_ids:
         lines.append(f"  missing: {_ids(report.missing_ids)}")
     for exclusion in report.exclusions[:LISTED_IDS]:

@@ -52,15 +52,20 @@ class JsonFileError(InputFormatError):
         super().__init__(str(path), "", problem)
 
 
-class _DuplicateKey(ValueError):
-    pass
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (json.loads would keep the last silently)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"duplicated key {key!r}")
+        self.key = key
 
 
-def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An `object_pairs_hook` for json.loads: DuplicateKeyError where a key repeats."""
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise _DuplicateKey(f"duplicated key {key!r}")
+            raise DuplicateKeyError(key)
         result[key] = value
     return result
 
@@ -76,7 +81,7 @@ def loads_exact(text: str) -> Any:
             text,
             parse_float=Decimal,
             parse_constant=_refuse_constant,
-            object_pairs_hook=_object_without_duplicates,
+            object_pairs_hook=object_without_duplicates,
         )
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None

@@ -8,44 +8,25 @@ a GRPO group shares its gold.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Sequence
 
 from finscore.answers import Gold, GoldError, as_gold, decide_batch, get_protocol
 from finscore.rewards.decisions import RewardDecision
 from finscore.rewards.errors import RewardInputError
-from finscore.rewards.program_gold import MAX_GOLD_CHARS
-
-
-def _gold(value: Any, protocol: str, *, row: int, column: str) -> Gold:
-    if isinstance(value, str):
-        if len(value) > MAX_GOLD_CHARS:
-            raise RewardInputError(f"the gold is {len(value):,} characters, over the {MAX_GOLD_CHARS:,} bound",
-                                   column=column, row=row)
-        try:
-            value = json.loads(value)
-        except ValueError as error:
-            raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=row) from None
-    try:
-        return as_gold(value, get_protocol(protocol))
-    except GoldError as error:
-        raise RewardInputError(f"the gold does not fit {protocol}: {error}", column=column, row=row) from None
+from finscore.rewards.gold_json import read_golds
 
 
 def read_answer_golds(golds: Sequence[Any], indexes: Sequence[int], protocol: str, column: str) -> list[Gold]:
     """Each row's gold under the protocol, read once per distinct JSON text."""
-    seen: dict[str, Gold] = {}
-    out = []
-    for index in indexes:
-        value = golds[index]
-        if isinstance(value, str):
-            gold = seen.get(value)
-            if gold is None:
-                gold = seen[value] = _gold(value, protocol, row=index, column=column)
-        else:
-            gold = _gold(value, protocol, row=index, column=column)
-        out.append(gold)
-    return out
+    chosen = get_protocol(protocol)
+
+    def read(value: Any, row: int) -> Gold:
+        try:
+            return as_gold(value, chosen)
+        except GoldError as error:
+            raise RewardInputError(f"the gold does not fit {protocol}: {error}", column=column, row=row) from None
+
+    return read_golds(golds, indexes, column, read)
 
 
 def decide_answers(completions: Sequence[str | None], golds: Sequence[Gold], *, protocol: str,

@@ -10,14 +10,10 @@ that does not have this shape is the caller's mistake, never the model's.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, Mapping, NamedTuple
 
 from finscore.rewards.errors import RewardInputError
-
-#: A gold JSON text longer than this is refused (a table of FinQA size is a few KiB).
-MAX_GOLD_CHARS = 4 * 1024 * 1024
 
 
 class ProgramGold(NamedTuple):
@@ -26,20 +22,8 @@ class ProgramGold(NamedTuple):
     program: str | None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def read_program_gold(value: Any, *, row: int, column: str) -> ProgramGold:
-    """The gold of one row; RewardInputError naming the row and column when malformed."""
-    if isinstance(value, str):
-        if len(value) > MAX_GOLD_CHARS:
-            raise RewardInputError(f"the gold is {len(value):,} characters, over the {MAX_GOLD_CHARS:,} bound",
-                                   column=column, row=row)
-        try:
-            value = json.loads(value, parse_constant=_reject_constant)
-        except ValueError as error:
-            raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=row) from None
+    """The gold of one row (decoded JSON); RewardInputError naming the row and column when malformed."""
     if not isinstance(value, Mapping):
         raise RewardInputError(f"the gold must be a JSON object with exe_ans, not a {type(value).__name__}",
                                column=column, row=row)

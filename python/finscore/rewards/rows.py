@@ -12,26 +12,14 @@ from finscore.rewards.answers import decide_answers, read_answer_golds
 from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES, RewardConfig
 from finscore.rewards.decisions import RewardDecision, not_scored
 from finscore.rewards.errors import RewardInputError
+from finscore.rewards.gold_json import read_golds
 from finscore.rewards.tatqa_answers import decide_tatqa, read_tatqa_golds
 from finscore.rewards.program_gold import ProgramGold, read_program_gold
 from finscore.rewards.programs import decide_programs
 
 
-def _read_golds(golds: Sequence[Any], indexes: list[int], column: str) -> list[ProgramGold]:
-    """Each row's gold, decoded once per distinct text: a GRPO group shares one gold, and
-    rows sharing a gold share its table object, which the engine lays out once."""
-    decoded: dict[str, ProgramGold] = {}
-    out = []
-    for index in indexes:
-        text = golds[index]
-        if isinstance(text, str):
-            gold = decoded.get(text)
-            if gold is None:
-                gold = decoded[text] = read_program_gold(text, row=index, column=column)
-        else:
-            gold = read_program_gold(text, row=index, column=column)
-        out.append(gold)
-    return out
+def _read_program_golds(golds: Sequence[Any], indexes: list[int], column: str) -> list[ProgramGold]:
+    return read_golds(golds, indexes, column, lambda value, row: read_program_gold(value, row=row, column=column))
 
 
 def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: list[int], source: str,
@@ -48,7 +36,7 @@ def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: lis
             raise RewardInputError("an answer completion is text", column=config.completion_column, row=bad)
         return decide_answers(texts, read_answer_golds(golds, indexes, protocol, config.gold_column),
                               protocol=protocol, format=config.format)
-    return decide_programs([completions[i] for i in indexes], _read_golds(golds, indexes, config.gold_column),
+    return decide_programs([completions[i] for i in indexes], _read_program_golds(golds, indexes, config.gold_column),
                            profile=PROGRAM_PROFILES[source], python=config.python, match=config.match)
 
 

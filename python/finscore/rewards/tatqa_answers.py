@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from finscore.rewards.decisions import MISSING_PREDICTION, RewardDecision
 from finscore.rewards.errors import RewardInputError
-from finscore.rewards.program_gold import MAX_GOLD_CHARS
+from finscore.rewards.gold_json import read_golds
 from finscore.tatqa import OfficialCrash, decide, explain
 from finscore.tatqa.inputs import entry_problem, question_problem
 
@@ -27,30 +27,16 @@ MAX_PREDICTION_CHARS = 65_536
 
 
 def read_tatqa_golds(golds: Sequence[Any], indexes: Sequence[int], column: str) -> list[dict[str, Any]]:
-    """Each row's gold question, decoded once per distinct JSON text."""
-    seen: dict[str, dict[str, Any]] = {}
-    out = []
-    for index in indexes:
-        value = golds[index]
-        key = value if isinstance(value, str) else None
-        if key is not None and key in seen:
-            out.append(seen[key])
-            continue
-        if isinstance(value, str):
-            if len(value) > MAX_GOLD_CHARS:
-                raise RewardInputError(f"the gold is over the {MAX_GOLD_CHARS:,} character bound",
-                                       column=column, row=index)
-            try:
-                value = json.loads(value)
-            except ValueError as error:
-                raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=index) from None
+    """Each row's gold question, read once per distinct JSON text."""
+
+    def read(value: Any, row: int) -> dict[str, Any]:
         problem = question_problem(value, whole=False)
         if problem is not None:
-            raise RewardInputError(f"the TAT-QA gold {problem}", column=column, row=index)
-        if key is not None:
-            seen[key] = value
-        out.append(value)
-    return out
+            raise RewardInputError(f"the TAT-QA gold {problem}", column=column, row=row)
+        question: dict[str, Any] = value
+        return question
+
+    return read_golds(golds, indexes, column, read)
 
 
 def _prediction(text: str) -> tuple[Any, str | None]:

@@ -13,7 +13,7 @@ import os
 from typing import Any, Union
 
 #: A file name as the command line or a caller gives it.
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, os.PathLike[str]]
 
 #: A TAT-QA gold split is about 2 MB and a prediction file less; refuse anything absurd.
 MAX_FILE_BYTES = 256 << 20

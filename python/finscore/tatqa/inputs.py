@@ -12,7 +12,7 @@ on how a JSON reader spells the value.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 from finscore.tatqa.files import TatqaInputError
 from finscore.tatqa.metric import ANSWER_SOURCES, ANSWER_TYPES, SCALES, gold_strings_of
@@ -22,24 +22,39 @@ from finscore.tatqa.numbers import OfficialCrash
 LISTED_IN_MESSAGES = 20
 
 
-class GoldQuestion(NamedTuple):
-    uid: str
-    question: str
-    answer: Any  # as the gold file holds it
-    answer_type: str
-    answer_from: str
-    scale: str
-    record: dict[str, Any]  # the whole question object, as the official details keep it
-    gold_strings: tuple[str, ...]  # what the official metric compares predictions with
+# The records of a scoring run are plain classes with __slots__: a typing.NamedTuple class
+# costs about twenty times as much to create, and a run creates a dozen at import.
 
 
-class Entry(NamedTuple):
-    """One top-level pair of a prediction file; `position` is its index among the pairs."""
+class GoldQuestion:
+    """One gold question; `record` is the whole question object, as the official details keep it,
+    `gold_strings` what the official metric compares predictions with."""
 
-    uid: str
-    value: Any
-    position: int
-    problem: str | None  # why it cannot be scored honestly, or None
+    __slots__ = ("uid", "question", "answer", "answer_type", "answer_from", "scale", "record", "gold_strings")
+
+    def __init__(self, uid: str, question: str, answer: Any, answer_type: str, answer_from: str, scale: str,
+                 record: dict[str, Any], gold_strings: tuple[str, ...]) -> None:
+        self.uid = uid
+        self.question = question
+        self.answer = answer  # as the gold file holds it
+        self.answer_type = answer_type
+        self.answer_from = answer_from
+        self.scale = scale
+        self.record = record
+        self.gold_strings = gold_strings
+
+
+class Entry:
+    """One top-level pair of a prediction file; `position` is its index among the pairs, `problem`
+    why it cannot be scored honestly (or None)."""
+
+    __slots__ = ("uid", "value", "position", "problem")
+
+    def __init__(self, uid: str, value: Any, position: int, problem: str | None) -> None:
+        self.uid = uid
+        self.value = value
+        self.position = position
+        self.problem = problem
 
 
 def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:

@@ -12,8 +12,6 @@ identical and well formed keep one copy; copies that differ are all excluded.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from finscore.tatqa.files import TatqaInputError
 from finscore.tatqa.inputs import Entry, GoldQuestion, listing
 
@@ -27,23 +25,36 @@ MISSING = "missing"
 EXCLUDED = "excluded"
 
 
-class Exclusion(NamedTuple):
-    """A prediction entry that is not scored, and why."""
+class Exclusion:
+    """A prediction entry that is not scored, and why (`kind`: one of EXCLUSION_KINDS)."""
 
-    position: int
-    uid: str
-    kind: str  # one of EXCLUSION_KINDS
-    detail: str
+    __slots__ = ("position", "uid", "kind", "detail")
+
+    def __init__(self, position: int, uid: str, kind: str, detail: str) -> None:
+        self.position = position
+        self.uid = uid
+        self.kind = kind
+        self.detail = detail
 
     def describe(self) -> str:
         return f"entry {self.position} (uid {self.uid!r}): {self.detail}"
 
+    def __repr__(self) -> str:
+        return f"Exclusion({self.position!r}, {self.uid!r}, {self.kind!r}, {self.detail!r})"
 
-class Join(NamedTuple):
-    pairs: tuple[tuple[GoldQuestion, Entry], ...]  # gold order
-    unscored: tuple[tuple[GoldQuestion, str], ...]  # gold order; MISSING or EXCLUDED
-    exclusions: tuple[Exclusion, ...]  # file order
-    entries: int  # top-level pairs in the prediction file
+
+class Join:
+    """Pairs and unscored questions in gold order (unscored: MISSING or EXCLUDED), exclusions in file
+    order, and the number of top-level pairs in the prediction file."""
+
+    __slots__ = ("pairs", "unscored", "exclusions", "entries")
+
+    def __init__(self, pairs: tuple[tuple[GoldQuestion, Entry], ...], unscored: tuple[tuple[GoldQuestion, str], ...],
+                 exclusions: tuple[Exclusion, ...], entries: int) -> None:
+        self.pairs = pairs
+        self.unscored = unscored
+        self.exclusions = exclusions
+        self.entries = entries
 
 
 class PredictionsRejected(TatqaInputError):

@@ -10,11 +10,12 @@ to EM. A prediction the official code would crash on raises OfficialCrash.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
 from finscore.tatqa.alignment import aligned_scores, numpy_mean, numpy_round
 from finscore.tatqa.normalize import normalize_answer
-from finscore.tatqa.numbers import OfficialCrash, looks_numeric, read_number, scale_factor
+from finscore.tatqa.numbers import NOT_A_NUMBER, OfficialCrash, number_reading, scale_factor
 
 ANSWER_TYPES = ("arithmetic", "count", "multi-span", "span")
 ANSWER_SOURCES = ("table", "table-text", "text")
@@ -41,25 +42,40 @@ def _format_4(value: Any) -> str:
         raise OfficialCrash(f"OverflowError: {error}") from None
 
 
-def answer_strings(answers: Sequence[Any], scale: Any) -> list[str]:
-    """The official get_answer_str: sorted answers, numbers rescaled to 4 decimals, one string."""
+def _item_string(text: str, scale: Any) -> str:
+    """One answer item as get_answer_str writes it (a number rescaled to 4 decimals, else text + scale)."""
+    number = number_reading(text)
+    if number is None or number is NOT_A_NUMBER:
+        return text + " " + str(scale) if scale else text
+    if "%" in text:
+        return _format_4(number)
+    try:
+        return _format_4(round(number, 2) * scale_factor(scale))  # type: ignore[arg-type]
+    except OverflowError as error:  # an integer of over 308 digits times the float 0.01 ("percent")
+        raise OfficialCrash(f"OverflowError: {error}") from None
+
+
+#: Each (item, scale) is written once: gold strings, and the predictions that repeat them.
+_written_item = lru_cache(maxsize=1 << 16)(_item_string)
+
+
+def _answer_string(answers: Sequence[Any], scale: Any) -> str:
+    """get_answer_str's one string: the items sorted, each written, joined by spaces."""
+    if type(scale) is str:
+        if len(answers) == 1 and type(answers[0]) is str:
+            return _written_item(answers[0], scale)
+        if all(type(answer) is str for answer in answers):
+            return " ".join([_written_item(text, scale) for text in sorted(answers)])
     try:
         ordered = sorted(answers)
     except TypeError as error:
         raise OfficialCrash(f"TypeError in sorted(): {error}") from None
-    parts = []
-    for answer in ordered:
-        text = str(answer)
-        number = read_number(text) if looks_numeric(text) else None
-        if number is None:
-            if scale:
-                text = text + " " + str(scale)
-        elif "%" in text:
-            text = _format_4(number)
-        else:
-            text = _format_4(round(number, 2) * scale_factor(scale))
-        parts.append(text)
-    return [" ".join(parts)]
+    return " ".join([_item_string(str(answer), scale) for answer in ordered])
+
+
+def answer_strings(answers: Sequence[Any], scale: Any) -> list[str]:
+    """The official get_answer_str: sorted answers, numbers rescaled to 4 decimals, one string."""
+    return [_answer_string(answers, scale)]
 
 
 def _with_percent_reading(strings: list[str], scale: Any, answers: list[Any]) -> list[str]:
@@ -67,9 +83,9 @@ def _with_percent_reading(strings: list[str], scale: Any, answers: list[Any]) ->
     if len(answers) > 1:
         return strings
     text = str(answers[0])
-    if not scale and "%" not in text and looks_numeric(text):
-        number = read_number(text)
-        if number is not None:
+    if not scale and "%" not in text:
+        number = number_reading(text)
+        if number is not None and number is not NOT_A_NUMBER:
             strings.append(_format_4(number))
     return strings
 
@@ -102,12 +118,20 @@ def drop_em_f1(predicted: str | Sequence[str], gold: str | Sequence[str]) -> tup
     return exact, f1
 
 
+#: Both scores of a span compared with itself, or with one that normalizes to the same text:
+#: equal bags give precision and recall 1.0 (also when empty), so F1 1.0.
+_SAME = (1.0, 1.0)
+
+
 def _one_span_em_f1(predicted: str, gold: str) -> tuple[float, float]:
-    """drop_em_f1 of two single spans: a 1 x 1 alignment, whose mean is the one score."""
+    """drop_em_f1 of two single spans: a 1 x 1 alignment, whose mean (0.0 + score) / 1 is the score."""
+    if predicted == gold:
+        return _SAME
     predicted_span, gold_span = normalize_answer(predicted), normalize_answer(gold)
-    exact = 1.0 if predicted_span == gold_span else 0.0
+    if predicted_span == gold_span:
+        return _SAME
     score = bag_f1(set(predicted_span.split()), set(gold_span.split()))
-    return exact, numpy_round(score / 1, 2)
+    return 0.0, numpy_round(score, 2)
 
 
 def gold_answers(question: dict[str, Any]) -> list[Any]:
@@ -128,7 +152,11 @@ def gold_answers(question: dict[str, Any]) -> list[Any]:
 def gold_strings_of(question: dict[str, Any]) -> tuple[str, ...]:
     """The gold comparison strings of a question; () when its answer is empty (it then scores 0)."""
     answers = gold_answers(question)
-    return tuple(answer_strings(answers, question["scale"])) if answers else ()
+    return (_answer_string(answers, question["scale"]),) if answers else ()
+
+
+#: What an empty prediction, or one against an empty gold answer, adds (the official "no prediction" branch).
+_EMPTY = Decision(0.0, 0.0, 0, (), (), True)
 
 
 def decide(question: dict[str, Any], prediction: Any, scale: Any,
@@ -139,22 +167,20 @@ def decide(question: dict[str, Any], prediction: Any, scale: Any,
     gold_strings_of (read once per question). Raises OfficialCrash where the official code raises.
     """
     if not prediction:
-        return Decision(0.0, 0.0, 0, (), (), True)
+        return _EMPTY
     if gold_strings is None:
         gold_strings = gold_strings_of(question)
     if not gold_strings:
-        return Decision(0.0, 0.0, 0, (), (), True)
-    gold_scale = question["scale"]
-    scale_match = 1 if gold_scale == scale else 0
+        return _EMPTY
+    scale_match = 1 if question["scale"] == scale else 0
     predicted = prediction if isinstance(prediction, list) else [prediction]
-    predicted_strings = _with_percent_reading(answer_strings(predicted, scale), scale, predicted)
-    best: tuple[float, float] | None = None
+    predicted_strings = _with_percent_reading([_answer_string(predicted, scale)], scale, predicted)
+    best = (-1.0, -1.0)  # below any pair of scores
     for predicted_string in predicted_strings:
         for gold_string in gold_strings:
-            pair = drop_em_f1(predicted_string, gold_string)
-            if best is None or pair > best:
+            pair = _one_span_em_f1(predicted_string, gold_string)
+            if pair > best:
                 best = pair
-    assert best is not None  # both lists hold one string at least
     em, f1 = best
     if question["answer_type"] in F1_IS_EXACT_MATCH:
         f1 = em

@@ -13,36 +13,47 @@ import re
 import string
 from functools import lru_cache
 
-from finscore.tatqa.numbers import looks_numeric, read_number
+from finscore.tatqa.numbers import NOT_A_NUMBER, number_reading
 
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 #: Tokens repeat across answers; normalizing one is a pure function of its text.
 _CACHED_TOKENS = 1 << 16
 _ARTICLE = re.compile(r"\b(?:a|an|the)\b")
+_ARTICLES = frozenset({"a", "an", "the"})
+#: The words of ASCII letters that float() reads (as an infinity), so that is_number takes them.
+_LETTER_NUMBERS = frozenset({"inf", "infinity"})
 #: What the official ws_tokenize strips from both ends of each token.
 _TOKEN_EDGES = string.punctuation + "‘’´`_"
-
-
-def _without_punctuation(text: str) -> str:
-    return text if looks_numeric(text) else text.translate(_PUNCTUATION)
-
-
-def _number_text(text: str) -> str:
-    return str(read_number(text)) if looks_numeric(text) else text
 
 
 @lru_cache(maxsize=_CACHED_TOKENS)
 def normalize_token(token: str) -> str:
     """One token, normalized; may be empty or hold spaces (an article removed)."""
-    text = _number_text(_without_punctuation(token.lower()))
+    text = token.lower()
+    if text.isalpha() and text.isascii():
+        # A word of ASCII letters has no punctuation and no inner word boundary, and is no
+        # number unless float() reads it: it is itself, or nothing if it is an article.
+        if text in _ARTICLES:
+            return ""
+        if text not in _LETTER_NUMBERS:
+            return text
+    reading = number_reading(text)
+    if reading is NOT_A_NUMBER:  # punctuation is removed from what is not a number
+        text = text.translate(_PUNCTUATION)
+        reading = number_reading(text)
+    if reading is not NOT_A_NUMBER:
+        text = str(reading)
     return " ".join(_ARTICLE.sub(" ", text).split())
 
 
 @lru_cache(maxsize=_CACHED_TOKENS)
 def normalize_answer(text: str) -> str:
-    """The official normalize_answer: the normalized tokens joined by single spaces."""
-    parts = [normalize_token(token) for token in text.split(" ")]
-    return " ".join(part for part in parts if part.strip()).strip()
+    """The official normalize_answer: the normalized tokens joined by single spaces.
+
+    Each normalized token is empty or has no outer whitespace, so the official
+    `part.strip()` test and the final strip reduce to dropping empty tokens.
+    """
+    return " ".join([part for part in map(normalize_token, text.split(" ")) if part])
 
 
 def whitespace_tokens(text: str) -> list[str]:

@@ -33,6 +33,8 @@ _PERCENT = re.compile(r"[\d.\s]%")
 #: Digits and dots, at most one space, then ASCII letters ("1.2 million", "5bn"); the
 #: match starts where the digit run starts, which the official leftmost match also does.
 _NUMBER_AND_WORD = re.compile(r"(?<![\d.])[\d.]+\s?[a-zA-Z]+")
+#: A text that is one number literal and nothing else (once the marks are removed).
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 
 
 class OfficialCrash(Exception):
@@ -63,16 +65,20 @@ def strip_number_marks(text: Any) -> str:
     return str(text).translate(_NOT_IN_NUMBERS)
 
 
+def _literal_value(literal: str) -> Number:
+    """A number literal as the official code reads it: float if it has a fraction, else int."""
+    try:
+        return float(literal) if "." in literal else int(literal)
+    except ValueError as error:  # an integer longer than CPython's int() digit limit
+        raise OfficialCrash(f"ValueError: {error}") from None
+
+
 def first_number(text: Any) -> Number | None:
     """The first number in the text, an int unless it has a fraction; None when there is none."""
     found = _FIRST_NUMBER.search(strip_number_marks(text))
     if found is None or found.group(1) is None:
         return None
-    literal = found.group(1)
-    try:
-        return float(literal) if "." in literal else int(literal)
-    except ValueError as error:  # an integer longer than CPython's int() digit limit
-        raise OfficialCrash(f"ValueError: {error}") from None
+    return _literal_value(found.group(1))
 
 
 #: looks_numeric and read_number are pure functions of their text, asked again and again for the same texts.
@@ -84,11 +90,15 @@ _DIGIT = re.compile(r"\d")
 _DIGITLESS_FLOATS = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 
 
-@lru_cache(maxsize=_CACHED_TEXTS)
-def looks_numeric(text: str) -> bool:
+def _looks_numeric(text: str) -> bool:
     """The official is_number: the first word reads as a float (not NaN), and a second word, if any, is a scale."""
     # Removing those characters word by word, as officially, or from the whole text splits alike.
-    words = strip_number_marks(text).split(None, 2)
+    return _stripped_looks_numeric(strip_number_marks(text))
+
+
+def _stripped_looks_numeric(stripped: str) -> bool:
+    """_looks_numeric of a text whose number marks are already removed."""
+    words = stripped.split(None, 2)
     if not words:
         return False
     if _DIGIT.search(words[0]) is None and words[0].lower() not in _DIGITLESS_FLOATS:
@@ -100,6 +110,9 @@ def looks_numeric(text: str) -> bool:
     if math.isnan(value):
         return False
     return len(words) < 2 or scale_factor(words[1]) != 1
+
+
+looks_numeric = lru_cache(maxsize=_CACHED_TEXTS)(_looks_numeric)
 
 
 def sign_factor(text: str) -> int:
@@ -118,8 +131,7 @@ def word_scale_factor(text: str) -> Number:
     return 1 if found is None else scale_factor(found.group(0).lower())
 
 
-@lru_cache(maxsize=_CACHED_TEXTS)
-def read_number(text: str) -> Number | None:
+def _read_number(text: str) -> Number | None:
     """The official to_number: first number x scale word x sign x percent, rounded to 4 places."""
     number = first_number(text)
     scale = word_scale_factor(text)
@@ -127,4 +139,38 @@ def read_number(text: str) -> Number | None:
     percent = percent_factor(text)
     if number is None:
         return None
-    return round(number * scale * sign * percent, 4)
+    try:
+        return round(number * scale * sign * percent, 4)
+    except OverflowError as error:  # an integer of over 308 digits times the float 0.01
+        raise OfficialCrash(f"OverflowError: {error}") from None
+
+
+read_number = lru_cache(maxsize=_CACHED_TEXTS)(_read_number)
+
+
+class _NotANumber:
+    """The type of NOT_A_NUMBER (a sentinel that no reading can equal)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_A_NUMBER"
+
+
+#: What number_reading gives for a text the official is_number refuses.
+NOT_A_NUMBER = _NotANumber()
+
+
+@lru_cache(maxsize=_CACHED_TEXTS)
+def number_reading(text: str) -> Number | None | _NotANumber:
+    """`read_number(text) if looks_numeric(text) else NOT_A_NUMBER`, once per distinct text.
+
+    The official code asks is_number and then to_number of the same text at
+    every place it reads a number; this is that pair, in one cached call.
+    """
+    stripped = text.translate(_NOT_IN_NUMBERS)
+    if _PLAIN_NUMBER.fullmatch(stripped) is not None and "(" not in text and "%" not in text:
+        # A plain literal once the marks are gone ("1,234.5", "$-12"): is_number takes it, and
+        # with no letter, bracket or percent sign its scale, sign and percent factors are all 1.
+        return round(_literal_value(stripped), 4)
+    return _read_number(text) if _stripped_looks_numeric(stripped) else NOT_A_NUMBER

@@ -43,11 +43,18 @@ def overall(decisions: Iterable[Decision]) -> Totals:
     return Totals(count, em_sum / count, f1_sum / count, float(scale_sum) / count)
 
 
-class OfficialRun(NamedTuple):
-    totals: Totals | None  # None when the official script would stop
-    pivots: Pivots | None
-    decisions: dict[str, Decision]  # by gold uid
-    stop: tuple[str, str] | None  # (uid, exception) where the official script would stop
+class OfficialRun:
+    """The official walk: totals and pivots (None when the official script would stop), the
+    decisions by gold uid, and (uid, exception) where it would stop."""
+
+    __slots__ = ("totals", "pivots", "decisions", "stop")
+
+    def __init__(self, totals: Totals | None, pivots: Pivots | None, decisions: dict[str, Decision],
+                 stop: tuple[str, str] | None) -> None:
+        self.totals = totals
+        self.pivots = pivots
+        self.decisions = decisions
+        self.stop = stop
 
 
 def unpack(value: Any) -> tuple[Any, Any]:
@@ -73,7 +80,8 @@ def run_official(gold: list[GoldQuestion], predictions: dict[str, Any],
     for done, question in enumerate(gold, start=1):
         try:
             if question.uid in predictions:
-                answer, scale = unpack(predictions[question.uid])
+                value = predictions[question.uid]
+                answer, scale = value if type(value) is list and len(value) == 2 else unpack(value)
             else:
                 answer, scale = None, None
             decisions[question.uid] = decide(question.record, answer, scale, question.gold_strings)

@@ -11,7 +11,7 @@ each column can spare trimmed, whole numbers when no cell is empty.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 #: Cell of the pivot: (answer type, answer source).
 Cell = tuple[str, str]
@@ -20,33 +20,30 @@ _INDEX_NAME = "answer_type"
 _COLUMNS_NAME = "answer_from"
 
 
-class _Accumulator:
-    """Kahan-compensated sum and count, as pandas' grouped mean keeps them."""
-
-    __slots__ = ("count", "total", "compensation")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.total = 0.0
-        self.compensation = 0.0
-
-    def add(self, value: float) -> None:
-        self.count += 1
-        adjusted = value - self.compensation
-        total = self.total + adjusted
-        self.compensation = total - self.total - adjusted
-        self.total = total
-
-    def mean(self) -> float:
-        return self.total / self.count
+def _compensated_mean(values: list[float]) -> float:
+    """The mean as pandas' grouped mean takes it: a Kahan-compensated sum in order, over the count."""
+    total = compensation = 0.0
+    for value in values:
+        adjusted = value - compensation
+        new_total = total + adjusted
+        compensation = new_total - total - adjusted
+        total = new_total
+    return total / len(values)
 
 
-class Pivots(NamedTuple):
-    types: tuple[str, ...]  # row labels, sorted
-    sources: tuple[str, ...]  # column labels, sorted
-    counts: dict[Cell, int]  # only the cells that hold questions
-    em: dict[Cell, float]
-    f1: dict[Cell, float]
+class Pivots:
+    """Row labels (answer types) and column labels (sources), sorted; the count, mean EM and mean
+    F1 of the cells that hold questions."""
+
+    __slots__ = ("types", "sources", "counts", "em", "f1")
+
+    def __init__(self, types: tuple[str, ...], sources: tuple[str, ...], counts: dict[Cell, int],
+                 em: dict[Cell, float], f1: dict[Cell, float]) -> None:
+        self.types = types
+        self.sources = sources
+        self.counts = counts
+        self.em = em
+        self.f1 = f1
 
     @property
     def complete(self) -> bool:
@@ -56,20 +53,20 @@ class Pivots(NamedTuple):
 
 def pivot(details: Iterable[tuple[str, str, float, float]]) -> Pivots:
     """Pivots of (answer type, answer source, em, f1) per question, in gold order."""
-    em: dict[Cell, _Accumulator] = {}
-    f1: dict[Cell, _Accumulator] = {}
+    em: dict[Cell, list[float]] = {}
+    f1: dict[Cell, list[float]] = {}
     for answer_type, source, exact, score in details:
         cell = (answer_type, source)
         if cell not in em:
-            em[cell], f1[cell] = _Accumulator(), _Accumulator()
-        em[cell].add(exact)
-        f1[cell].add(score)
+            em[cell], f1[cell] = [], []
+        em[cell].append(exact)
+        f1[cell].append(score)
     return Pivots(
         types=tuple(sorted({cell[0] for cell in em})),
         sources=tuple(sorted({cell[1] for cell in em})),
-        counts={cell: acc.count for cell, acc in em.items()},
-        em={cell: acc.mean() for cell, acc in em.items()},
-        f1={cell: acc.mean() for cell, acc in f1.items()},
+        counts={cell: len(values) for cell, values in em.items()},
+        em={cell: _compensated_mean(values) for cell, values in em.items()},
+        f1={cell: _compensated_mean(values) for cell, values in f1.items()},
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.normalize import normalize_answer
-from finscore.tatqa.numbers import OfficialCrash, looks_numeric, read_number
+from finscore.tatqa.numbers import NOT_A_NUMBER, OfficialCrash, number_reading
 
 CORRECT = "correct"
 MISSING_PREDICTION = "missing_prediction"
@@ -59,6 +59,10 @@ class Reason(NamedTuple):
     detail: str
 
 
+#: The reason of most answers, made once.
+_RIGHT = Reason(CORRECT, "")
+
+
 def _items(answer: Any) -> list[Any]:
     return answer if isinstance(answer, list) else [answer]
 
@@ -78,10 +82,10 @@ def _lone_number(answer: Any) -> tuple[str, float] | None:
         return None
     text = str(items[0])
     try:
-        value = read_number(text) if looks_numeric(text) else None
-    except OfficialCrash:
+        value = number_reading(text)
+        return None if value is None or value is NOT_A_NUMBER else (text, float(value))  # type: ignore[arg-type]
+    except (OfficialCrash, OverflowError):  # unreadable, or an integer too large for a float
         return None
-    return None if value is None else (text, float(value))
 
 
 def _numeric_reason(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason | None:
@@ -123,8 +127,8 @@ def explain(question: dict[str, Any], answer: Any, scale: Any, decision: Decisio
     if decision.empty:
         return Reason(EMPTY_PREDICTION, f"the answer is {answer!r}")
     if decision.em == 1.0:
-        return Reason(CORRECT, "" if decision.scale_match else f"but the scale {scale!r} is not the gold "
-                                                                f"{question['scale']!r}")
+        return _RIGHT if decision.scale_match else Reason(
+            CORRECT, f"but the scale {scale!r} is not the gold {question['scale']!r}")
     if not any(normalize_answer(str(item)) for item in _items(answer)):
         return Reason(EMPTY_PREDICTION, f"the answer {answer!r} has no words once normalized")
     if scale != question["scale"] and _right(question, answer, question["scale"], decision):

@@ -7,7 +7,7 @@ divided by.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from finscore.tatqa.joining import Exclusion
 from finscore.tatqa.official import Totals
@@ -16,23 +16,30 @@ from finscore.tatqa.pivots import Pivots
 REPORT_FORMAT = "finscore-tatqa-report/1"
 
 
-class QuestionResult(NamedTuple):
-    """One gold question: its prediction (if any), the official decision on it, and why it missed."""
+class QuestionResult:
+    """One gold question: its prediction (if any; `position` is the entry's index in the prediction
+    file), the official decision on it, and why it missed."""
 
-    uid: str
-    question: str
-    answer_type: str
-    answer_from: str
-    gold_answer: Any
-    gold_scale: str
-    reason: str
-    detail: str
-    em: float = 0.0
-    f1: float = 0.0
-    scale_match: int = 0
-    position: int | None = None  # the entry's index in the prediction file
-    predicted_answer: Any = None
-    predicted_scale: Any = None
+    __slots__ = ("uid", "question", "answer_type", "answer_from", "gold_answer", "gold_scale", "reason", "detail",
+                 "em", "f1", "scale_match", "position", "predicted_answer", "predicted_scale")
+
+    def __init__(self, uid: str, question: str, answer_type: str, answer_from: str, gold_answer: Any,
+                 gold_scale: str, reason: str, detail: str, em: float = 0.0, f1: float = 0.0, scale_match: int = 0,
+                 position: int | None = None, predicted_answer: Any = None, predicted_scale: Any = None) -> None:
+        self.uid = uid
+        self.question = question
+        self.answer_type = answer_type
+        self.answer_from = answer_from
+        self.gold_answer = gold_answer
+        self.gold_scale = gold_scale
+        self.reason = reason
+        self.detail = detail
+        self.em = em
+        self.f1 = f1
+        self.scale_match = scale_match
+        self.position = position
+        self.predicted_answer = predicted_answer
+        self.predicted_scale = predicted_scale
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,21 +64,34 @@ def pivots_json(pivots: Pivots | None) -> list[dict[str, Any]] | None:
              "f1": pivots.f1[cell]} for cell, count in sorted(pivots.counts.items())]
 
 
-class TatqaReport(NamedTuple):
-    finscore_version: str
-    gold_questions: int
-    prediction_entries: int  # top-level pairs of the prediction file, usable or not
-    scored_predictions: int
-    official: Totals | None  # None when the official script would stop
-    official_pivots: Pivots | None
-    official_stop: tuple[str, str] | None  # (uid, exception)
-    honest: Totals  # over every gold question
-    per_prediction: Totals  # over the scored predictions only
-    exclusions: tuple[Exclusion, ...]
-    missing_uids: tuple[str, ...]
-    excluded_uids: tuple[str, ...]
-    reasons: dict[str, int]
-    questions: tuple[QuestionResult, ...]  # gold order
+class TatqaReport:
+    """A scored file. `official` and `official_pivots` are None when the official script would stop
+    (`official_stop`: uid, exception); `honest` is over every gold question, `per_prediction` over
+    the scored predictions only; `questions` in gold order."""
+
+    __slots__ = ("finscore_version", "gold_questions", "prediction_entries", "scored_predictions", "official",
+                 "official_pivots", "official_stop", "honest", "per_prediction", "exclusions", "missing_uids",
+                 "excluded_uids", "reasons", "questions")
+
+    def __init__(self, *, finscore_version: str, gold_questions: int, prediction_entries: int,
+                 scored_predictions: int, official: Totals | None, official_pivots: Pivots | None,
+                 official_stop: tuple[str, str] | None, honest: Totals, per_prediction: Totals,
+                 exclusions: tuple[Exclusion, ...], missing_uids: tuple[str, ...], excluded_uids: tuple[str, ...],
+                 reasons: dict[str, int], questions: tuple[QuestionResult, ...]) -> None:
+        self.finscore_version = finscore_version
+        self.gold_questions = gold_questions
+        self.prediction_entries = prediction_entries  # top-level pairs of the prediction file, usable or not
+        self.scored_predictions = scored_predictions
+        self.official = official
+        self.official_pivots = official_pivots
+        self.official_stop = official_stop
+        self.honest = honest
+        self.per_prediction = per_prediction
+        self.exclusions = exclusions
+        self.missing_uids = missing_uids
+        self.excluded_uids = excluded_uids
+        self.reasons = reasons
+        self.questions = questions
 
     def to_json(self) -> dict[str, Any]:
         return {

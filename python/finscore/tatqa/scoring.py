@@ -60,9 +60,13 @@ def score_predictions(predictions: Any, pairs: list[tuple[str, Any]] | None, gol
     decisions: dict[str, Decision] = {}
     results: dict[str, QuestionResult] = {}
     total = len(joined.pairs)
+    official_kept = 0  # scored predictions whose decision is the official walk's own
     for done, (question, entry) in enumerate(joined.pairs, start=1):
-        decisions[question.uid], results[question.uid] = _scored(
-            question, entry, official.decisions.get(question.uid), predictions.get(question.uid))
+        official_decision = official.decisions.get(question.uid)
+        decision, results[question.uid] = _scored(question, entry, official_decision,
+                                                  predictions.get(question.uid))
+        decisions[question.uid] = decision
+        official_kept += decision is official_decision
         if progress is not None and (done % REASONS_PROGRESS_EVERY == 0 or done == total):
             progress("reasons", done, total)
     for question, why in joined.unscored:
@@ -71,6 +75,12 @@ def score_predictions(predictions: Any, pairs: list[tuple[str, Any]] | None, gol
         else:
             results[question.uid] = _unscored(question, reasons.MISSING_PREDICTION, "no entry in the prediction file")
     rows = tuple(results[q.uid] for q in questions)
+    if official.totals is not None and official_kept == len(questions):
+        # every gold question was scored with the official decision itself: the same sums, in the same order
+        honest = per_prediction = official.totals
+    else:
+        honest = overall(decisions.get(q.uid, _NOTHING) for q in questions)
+        per_prediction = overall(decisions[q.uid] for q, _ in joined.pairs)
     counts = Counter(row.reason for row in rows)
     return TatqaReport(
         finscore_version=__version__,
@@ -80,8 +90,8 @@ def score_predictions(predictions: Any, pairs: list[tuple[str, Any]] | None, gol
         official=official.totals,
         official_pivots=official.pivots,
         official_stop=official.stop,
-        honest=overall(decisions.get(q.uid, _NOTHING) for q in questions),
-        per_prediction=overall(decisions[q.uid] for q, _ in joined.pairs),
+        honest=honest,
+        per_prediction=per_prediction,
         exclusions=joined.exclusions,
         missing_uids=tuple(q.uid for q, why in joined.unscored if why != EXCLUDED),
         excluded_uids=tuple(q.uid for q, why in joined.unscored if why == EXCLUDED),

@@ -81,6 +81,7 @@ class Status(IntEnum):
     RESULT_NOT_A_NUMBER = 1430
     VALUE_TOO_LARGE = 1431
     NOT_A_TOKEN_LIST = 1432
+    EXCEEDS_BOUNDS = 1433
     LAST_TOKEN_NOT_EOF = 1440
     DELIMITER_IN_ARGUMENT = 1441
     TABLE_ROW_REUSE = 1442
@@ -148,6 +149,7 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.RESULT_NOT_A_NUMBER: "reader",
     Status.VALUE_TOO_LARGE: "reader",
     Status.NOT_A_TOKEN_LIST: "reader",
+    Status.EXCEEDS_BOUNDS: "reader",
     Status.LAST_TOKEN_NOT_EOF: "strict",
     Status.DELIMITER_IN_ARGUMENT: "strict",
     Status.TABLE_ROW_REUSE: "strict",
@@ -264,10 +266,13 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
         "the final value cannot be rounded (text or complex)"
     ),
     Status.VALUE_TOO_LARGE: (
-        "an integer or text value past the bounds finscore computes (or a float cannot hold)"
+        "an integer too large for a float (Python OverflowError)"
     ),
     Status.NOT_A_TOKEN_LIST: (
         "the program is not a list of text tokens"
+    ),
+    Status.EXCEEDS_BOUNDS: (
+        "a value or table past finscore's declared bounds (engine/bounds.py); not an official outcome"
     ),
     Status.LAST_TOKEN_NOT_EOF: (
         "the last token is not EOF (officially dropped anyway)"

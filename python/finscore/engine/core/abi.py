@@ -13,7 +13,7 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence, cast
+from typing import NamedTuple, Sequence, cast
 
 from finscore.engine.core._abi_generated import ABI_VERSION as ABI_VERSION
 from finscore.engine.core._abi_generated import FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
@@ -182,7 +182,6 @@ class BatchOutput(LazySequence[CoreResult]):
             self._ints, self._doubles, self._values, self._types = ints, doubles, values, types
         self._records = results
         self._spans = spans
-        self.programs: list[CoreProgram | None] | None = None  # see Core.read_execute_batch
 
     # A record is 10 int32s or 5 doubles: status at int 0, value type at int 2,
     # failed step at int 3, value at double 2, unrounded at double 3, steps run at int 8.
@@ -190,9 +189,6 @@ class BatchOutput(LazySequence[CoreResult]):
 
     def statuses(self) -> list[int]:
         return self._ints[0 :: self._INTS].tolist()
-
-    def value_types(self) -> list[int]:
-        return self._ints[2 :: self._INTS].tolist()
 
     def values(self) -> list[float]:
         return cast("list[float]", self._doubles[2 :: self._DOUBLES].tolist())
@@ -242,28 +238,3 @@ class BatchOutput(LazySequence[CoreResult]):
         return CoreResult(self._ints[i], bool(self._ints[i + 1]), self._ints[i + 2], self._ints[i + 3],
                           self._doubles[d + 2], self._doubles[d + 3], self._ints[i + 8],
                           tuple(self._values[first : first + count]), tuple(self._types[first : first + count]))
-
-
-def decode_program(steps: bytes, table_values: bytes, first: int, count: int) -> CoreProgram:
-    """A program back from step records, its table rows re-based to its own table values."""
-    table = array("d")
-    table.frombytes(table_values)
-    if sys.byteorder != "little":
-        table.byteswap()
-    decoded: list[CoreStep] = []
-    values: list[float] = []
-    for k in range(first, first + count):
-        fields = STEP_STRUCT.unpack_from(steps, k * STEP_STRUCT.size)
-        args = []
-        for kind, index, length, _, number in (fields[2:7], fields[7:12]):
-            if kind == ArgKind.TABLE_ROW:
-                args.append(CoreArg.row(len(values), length))
-                values.extend(table[index : index + length])
-            else:
-                args.append(CoreArg(ArgKind(kind), number, index, length))
-        decoded.append(CoreStep(Op(fields[0]), args[0], args[1]))
-    return CoreProgram(tuple(decoded), tuple(values))
-
-
-def float_array_bytes(values: Iterable[float]) -> bytes:
-    return array("d", values).tobytes()

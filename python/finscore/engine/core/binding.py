@@ -13,6 +13,7 @@ import threading
 from array import array
 from typing import NamedTuple, Sequence
 
+from finscore.engine.bounds import MAX_CORE_CALL_BYTES
 from finscore.engine.core.abi import (
     ABI_VERSION,
     PROGRAM_STRUCT,
@@ -99,7 +100,7 @@ class Core:
         if self._scratch:
             self._backend.call("fs_free", self._scratch)
             self._scratch, self._scratch_size = 0, 0
-        grown = max(size, 2 * self._scratch_size, 4096)
+        grown = max(size, min(2 * self._scratch_size, MAX_CORE_CALL_BYTES), 4096)  # never doubles past the bound
         address = self._backend.call("fs_alloc", grown)
         if address == 0:
             raise MemoryError(f"the core could not reserve {grown} bytes of linear memory")

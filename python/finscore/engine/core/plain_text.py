@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate, chain, repeat
 from typing import Any, Sequence
 
+from finscore.engine.bounds import plain_call_bytes
+
 TOKEN_SEPARATOR = "\x1f"
 RECORD_SEPARATOR = "\x1e"
 ENCODING_ERRORS = "surrogatepass"  # JSON may hold lone surrogates; they are never plain
@@ -37,6 +39,13 @@ class PlainBatch:
         """Table `which` as the core reads it."""
         offset, length = self.table_spans[2 * which], self.table_spans[2 * which + 1]
         return self.table_bytes[offset : offset + length]
+
+    def call_bytes(self) -> int:
+        """About the linear memory the core's plain reader needs for this batch (text counted
+        in characters: the bound leaves room for multi-byte ones)."""
+        text_length = len(self.joined) if self.joined is not None else sum(map(len, self.texts)) + len(self.texts)
+        return plain_call_bytes(text_length, len(self.table_bytes), len(self.indices),
+                                self.token_count // 4 + 1, self.table_value_cells)
 
     def text(self) -> bytes:
         joined = RECORD_SEPARATOR.join(self.texts) if self.joined is None else self.joined

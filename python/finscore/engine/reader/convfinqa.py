@@ -21,18 +21,20 @@ recognises and reads number selections.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
-from finscore.engine.explanation import Execution, StepTrace
+from finscore.engine.explanation import Execution, Explainer, StepTrace
 from finscore.engine.verdict import Result
-from finscore.engine.reader.numbers import _float_311 as float_311
+from finscore.engine.reader.numbers import number_reading
 from finscore.engine.reader.program import Ignored, Literal
 from finscore.engine.status import Status
 
-if TYPE_CHECKING:
-    from finscore.engine.explanation import Explainer
 
 PROFILE = "convfinqa"
+#: float() as CPython 3.11 reads text (its Unicode 14.0 digits): the interpreter ConvFinQA's
+#: recorded outcomes come from.
+float_311 = number_reading("3.11").to_float
+
 #: The op name a number selection is shown with in step traces (not one of the ten ops).
 SELECTION_OP = "number_selection"
 
@@ -88,7 +90,7 @@ def selection_positions(token_lists: Sequence[Sequence[str]]) -> list[int]:
     return [position for position, tokens in enumerate(token_lists) if len(tokens) == 2]
 
 
-def _selection_execution(explainer: "Explainer", selection: Selection) -> Execution:
+def _selection_execution(explainer: Explainer, selection: Selection) -> Execution:
     """The Execution of one number selection: the number rounded once to 5 places by the core."""
     if selection.value is None:
         trace = StepTrace(0, SELECTION_OP, (Ignored(selection.text), Ignored(selection.dropped)), None, "none")
@@ -105,7 +107,7 @@ def _selection_execution(explainer: "Explainer", selection: Selection) -> Execut
                      python=explainer.python, step_source=lambda: (trace,))
 
 
-def apply_selections(explainer: "Explainer", token_lists: Sequence[Sequence[str]], others: dict[int, Any],
+def apply_selections(explainer: Explainer, token_lists: Sequence[Sequence[str]], others: dict[int, Any],
                      columns: tuple[list[int], list[Result], list[int]]) -> None:
     """Under the convfinqa profile, replace the outcome of every one-token program of a
     chunk (whatever FinQA's reading made of it) by its number selection's.

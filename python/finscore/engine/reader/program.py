@@ -49,7 +49,7 @@ class StepKind(Enum):
 
 
 class ReadStep(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # the official step index (shadows tuple.index, never called)
     op: str
     kind: StepKind
     first: Argument

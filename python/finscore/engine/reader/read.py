@@ -12,12 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from finscore.engine.reader.numbers import (
-    is_strict_number,
-    is_strict_reference,
-    official_number,
-    official_reference,
-)
+from finscore.engine.reader.numbers import NumberReading, is_strict_number, is_strict_reference, number_reading
 from finscore.engine.reader.program import (
     Argument,
     Ignored,
@@ -54,9 +49,10 @@ class _Stop(Exception):
 
 
 class _Reader:
-    def __init__(self, table: Any, profile: Profile) -> None:
+    def __init__(self, table: Any, profile: Profile, numbers: NumberReading) -> None:
         self.table = table
         self.profile = profile
+        self.numbers = numbers
         self.quirks: list[Quirk] = []
         self.steps: list[ReadStep] = []
         self.skipped: list[int] = []
@@ -77,7 +73,7 @@ class _Reader:
 
     # -- arguments -----------------------------------------------------------
     def reference(self, text: str, at: int) -> Reference:
-        step = official_reference(text)
+        step = self.numbers.official_reference(text)
         if step is None:
             raise self.fail(Status.BAD_REFERENCE, at, f"{text!r} is not a step reference")
         if step not in self.has_value:
@@ -98,7 +94,7 @@ class _Reader:
     def scalar(self, text: str, at: int) -> Argument:
         if "#" in text:
             return self.reference(text, at)
-        value = official_number(text)
+        value = self.numbers.official_number(text)
         if value is None:
             raise self.fail(Status.BAD_NUMBER, at, f"{text!r} is not a number")
         if not is_strict_number(text):
@@ -124,7 +120,7 @@ class _Reader:
         if text not in index.rows:
             raise self.fail(Status.UNKNOWN_ROW, at, f"no row named {text!r}")
         try:
-            values = read_cells(index.rows[text], profile=self.profile)
+            values = read_cells(index.rows[text], profile=self.profile, numbers=self.numbers)
         except TableReadError as error:
             raise self.fail(error.status, at, f"row {text!r}: {error}") from None
         if index.name_counts[text] > 1:
@@ -177,14 +173,15 @@ class _Reader:
 
 
 def read_program(program: Sequence[str] | str, table: Any = None, *,
-                 profile: Profile = Profile.OFFICIAL) -> ReadProgram:
+                 profile: Profile = Profile.OFFICIAL, python: str = "3.11") -> ReadProgram:
     """Read a program (token list, or a gold program string) against a table.
 
-    `table` is the FinQA table: a list of rows, each a list whose first cell is the
-    row name. None means no table (any table step then fails as unknown row).
+    `table` is the FinQA table: a sequence of rows, each a sequence whose first cell is
+    the row name. None means no table (any table step then fails as unknown row).
+    `python` names the CPython whose float() and int() read the numbers (its Unicode digits).
     """
     tokens = tokenize_gold_program(program) if isinstance(program, str) else program
-    reader = _Reader([] if table is None else table, profile)
+    reader = _Reader([] if table is None else table, profile, number_reading(python))
     failure: ReadFailure | None = None
     if not isinstance(tokens, (list, tuple)) or not all(isinstance(t, str) for t in tokens):
         failure = ReadFailure(Status.NOT_A_TOKEN_LIST, None, "the program must be a list of text tokens")

@@ -9,11 +9,12 @@ TableReadError instead of an exception escaping.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from finscore.engine.options import Profile
-from finscore.engine.reader.numbers import is_strict_cell, official_number
+from finscore.engine.reader.numbers import NumberReading, is_strict_cell
 from finscore.engine.status import Status, StatusError
 
 
@@ -32,10 +33,10 @@ class TableIndex:
     def of(table: Any) -> "TableIndex":
         rows: dict[Any, Any] = {}
         counts: dict[Any, int] = {}
-        if not isinstance(table, list):
-            raise TableReadError(Status.MALFORMED_TABLE, "the table is not a list of rows")
+        if not _is_cells(table):
+            raise TableReadError(Status.MALFORMED_TABLE, "the table is not a sequence of rows")
         for number, row in enumerate(table):
-            if not isinstance(row, (list, str)) or not row:
+            if not _is_cells(row) or not row:
                 raise TableReadError(
                     Status.MALFORMED_TABLE, f"table row {number} is {_describe(row)}, not a named row"
                 )
@@ -50,20 +51,26 @@ class TableIndex:
         return TableIndex(rows, counts)
 
 
+def _is_cells(value: Any) -> bool:
+    """A sequence of cells: a list, a tuple, any Sequence but text (a row that is text
+    is refused: its characters are not cells)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
 def _describe(value: Any) -> str:
-    if isinstance(value, list):
+    if _is_cells(value):
         return "empty"
-    return f"a JSON {type(value).__name__}"
+    return f"a {type(value).__name__}"
 
 
-def read_cells(cells: Any, *, profile: Profile) -> tuple[float, ...]:
+def read_cells(cells: Any, *, profile: Profile, numbers: NumberReading) -> tuple[float, ...]:
     """Numbers of a row's cells (the name excluded); TableReadError on the first bad one."""
-    values = []
+    values: list[float] = []
     for position, cell in enumerate(cells, start=1):
         if not isinstance(cell, str):
             raise TableReadError(Status.BAD_CELL, f"cell {position} is not text: {cell!r}")
         text = cell.replace("$", "").strip().split("(")[0].strip()
-        value = official_number(text)
+        value = numbers.official_number(text)
         if value is None:
             raise TableReadError(Status.BAD_CELL, f"cell {position} {cell!r} is not a number")
         if not profile.reads_officially and not is_strict_cell(text):

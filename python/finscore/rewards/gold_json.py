@@ -1,0 +1,52 @@
+"""Reading a row's gold: JSON text decoded within a bound, once per distinct text.
+
+Trainers carry the gold as one value per row, often the same text for a whole GRPO
+group; every input kind decodes it here, so the bound, the error naming the row and
+the memo are written once. A mapping (an Arrow struct, a verl dict) is taken as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Sequence, TypeVar
+
+from finscore.rewards.errors import RewardInputError
+
+#: A gold JSON text longer than this is refused (a table of FinQA size is a few KiB).
+MAX_GOLD_CHARS = 4 * 1024 * 1024
+
+Gold = TypeVar("Gold")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def decode_gold(value: Any, *, row: int, column: str) -> Any:
+    """The decoded gold of one row: JSON text parsed (no NaN or infinities), anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    if len(value) > MAX_GOLD_CHARS:
+        raise RewardInputError(f"the gold is {len(value):,} characters, over the {MAX_GOLD_CHARS:,} bound",
+                               column=column, row=row)
+    try:
+        return json.loads(value, parse_constant=_reject_constant)
+    except ValueError as error:
+        raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=row) from None
+
+
+def read_golds(golds: Sequence[Any], indexes: Sequence[int], column: str,
+               read: Callable[[Any, int], Gold]) -> list[Gold]:
+    """`read(decoded gold, row)` for each row of `indexes`, once per distinct JSON text (rows
+    sharing a gold share its object, so the engine lays a shared table out once)."""
+    seen: dict[str, Gold] = {}
+    out: list[Gold] = []
+    for index in indexes:
+        value = golds[index]
+        known = seen.get(value) if isinstance(value, str) else None
+        if known is None:
+            known = read(decode_gold(value, row=index, column=column), index)
+            if isinstance(value, str):
+                seen[value] = known
+        out.append(known)
+    return out
