@@ -293,6 +293,8 @@ def javascript_module(abi: dict[str, Any]) -> str:
         out.append(f"export const {const} = Object.freeze({{ {body} }});")
     out.append("export const STATUS = Object.freeze({")
     out += [f"  {s['name'].upper()}: {s['code']}," for s in abi["status"]]
+    out += ["});", "export const STATUS_DESCRIPTION = Object.freeze({"]
+    out += [f"  {s['code']}: {json.dumps(s['what'])}," for s in abi["status"]]
     out += ["});", ""]
     out.append("export const RECORD_SIZE = Object.freeze({ "
                + ", ".join(f"{r.name}: {r.size}" for r in laid.values()) + " });")

@@ -129,6 +129,8 @@ export function loadCore(source?: string | URL | ArrayBuffer | ArrayBufferView |
 
 export function statusName(code: number): string;
 export function statusCode(name: string): number;
+/** What a status means, as docs/abi.md says it; null for a code the ABI does not have. */
+export function statusDescription(code: number): string | null;
 
 /** CPython's float.hex(): floatHex(60.94) is "0x1.e7851eb851eb8p+5", floatHex(-0) "-0x0.0p+0". */
 export function floatHex(value: number): string;

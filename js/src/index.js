@@ -9,7 +9,8 @@
 // depends on what later steps do with it, so its official outcome is left undecided as well.
 
 import {
-  ABI_VERSION, ARG_KIND, FIELD_OFFSET, OP, RECORD_SIZE, STATUS, STATUS_NAME_LIMIT, SUM_RULE, VALUE_TYPE,
+  ABI_VERSION, ARG_KIND, FIELD_OFFSET, OP, RECORD_SIZE, STATUS, STATUS_DESCRIPTION, STATUS_NAME_LIMIT, SUM_RULE,
+  VALUE_TYPE,
 } from "./abi_generated.js";
 import { bitsHex, bitsOf, floatHex, fromBits, hexOfBits } from "./float.js";
 
@@ -48,6 +49,11 @@ export class FinscoreError extends Error {
 /** The name of a status code ("ok", "deferred", ...), as the core names it; "unknown_status" otherwise. */
 export function statusName(code) {
   return NAME_OF_STATUS.get(code) ?? "unknown_status";
+}
+
+/** What a status means, as docs/abi.md says it ("division by zero" for 1412); null for an unknown code. */
+export function statusDescription(code) {
+  return STATUS_DESCRIPTION[code] ?? null;
 }
 
 /** The code of a status name ("divide_by_zero" is 1412); throws on a name the ABI does not have. */

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   ABI_VERSION, FinscoreError, STATUS, bitsHex, encodeWtf8, floatHex, fromBits, hexOfBits, literal, loadCore, reference,
-  statusCode, statusName, tableRow,
+  statusCode, statusDescription, statusName, tableRow,
 } from "../src/index.js";
 import { python } from "./oracle.js";
 
@@ -110,6 +110,8 @@ test("status names and codes are the module's own; the ABI version is checked", 
     assert.equal(statusName(code), core.statusName(code));
     assert.equal(statusCode(name.toLowerCase()), code);
   }
+  assert.equal(statusDescription(STATUS.DIVIDE_BY_ZERO), "division by zero");
+  assert.equal(statusDescription(1433), null);
   assert.equal(core.statusName(1433), "unknown_status");
   assert.equal(statusName(1433), "unknown_status");
   assert.throws(() => statusCode("no_such_status"), FinscoreError);
