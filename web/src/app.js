@@ -3,7 +3,8 @@ import { loadCore, roundHalfEven, doubleHex, doubleText } from "./core.js";
 import { PythonWorker } from "./python.js";
 import { renderExecution } from "./stepview.js";
 import { renderReport } from "./report.js";
-import { showError } from "./dom.js";
+import { el, showError } from "./dom.js";
+import { pythonFloatRepr, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram } from "./quick.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -19,6 +20,9 @@ const python = deferred();
 const scorer = deferred();
 let worker = null;
 let examples = [];
+let coreNow = null; // the loaded core, once it is
+let pythonNow = null; // the Python worker, once it answers
+const LIVE_DELAY_MS = 250; // results follow typing after this pause
 
 function setEngine(node, state, text) {
   node.dataset.state = state;
@@ -38,6 +42,8 @@ async function startCore() {
     const loaded = await loadCore(new URL("finscore_core.wasm", document.baseURI).href);
     setEngine($("#core-status"), "ready", `WebAssembly core: ready (ABI ${loaded.abiVersion})`);
     enable($("#round"), true, "Round");
+    enable($("#run"), true, "Run");
+    coreNow = loaded;
     core.resolve(loaded);
     return loaded;
   } catch (error) {
@@ -50,7 +56,7 @@ async function startCore() {
 function roundWithCore(event) {
   event.preventDefault();
   const out = $("#round-result");
-  core.promise.then(({ instance }) => {
+  core.promise.then((loaded) => {
     const text = $("#round-x").value.trim();
     const places = Number($("#round-places").value);
     const x = Number(text);
@@ -62,11 +68,11 @@ function roundWithCore(event) {
       out.textContent = "n must be a whole number from 0 to 22";
       return;
     }
-    const rounded = roundHalfEven(instance, x, places);
+    const rounded = roundHalfEven(loaded, x, places);
     out.textContent = rounded.ok
-      ? `round(${doubleText(x)}, ${places}) = ${doubleText(rounded.value)}   (${doubleHex(rounded.value)})`
+      ? `round(${doubleText(x)}, ${places}) = ${doubleText(rounded.value)}   (${rounded.hex})`
       : `the core refused: ${rounded.statusName} (${rounded.status})`;
-    out.dataset.hex = rounded.ok ? doubleHex(rounded.value) : "";
+    out.dataset.hex = rounded.ok ? rounded.hex : "";
   });
 }
 
@@ -84,7 +90,7 @@ function startPython(coreModule) {
     onReady: (message) => {
       if (message.what === "exec") {
         $("#versions").textContent = `Pyodide ${message.pyodide}, Python ${message.python}; the WebAssembly core of the finscore package.`;
-        enable($("#run"), true, "Run");
+        pythonNow = worker;
         python.resolve(worker);
       } else {
         enable($("#score"), true, "Score");
@@ -101,7 +107,6 @@ function startPython(coreModule) {
       setEngine(engine, "failed", `Python: ${what === "exec" ? "could not start" : "the file scorer could not load"} (${error})`);
       if (what === "exec") {
         python.reject(new Error(error));
-        enable($("#run"), false, "Run (Python failed to load)");
       }
       scorer.reject(new Error(error));
       enable($("#score"), false, "Score (Python failed to load)");
@@ -141,20 +146,87 @@ async function busy(what, work) {
   }
 }
 
+let runNumber = 0; // a newer run supersedes an older one still waiting for Python
+
 function runFromForm(event) {
   if (event) event.preventDefault();
+  const request = programRequest();
+  const number = ++runNumber;
   return busy("run", async () => {
     const error = $("#program-error");
-    const answer = await runProgram(programRequest());
+    let answer = null;
+    let reason = null;
+    if (coreNow) {
+      const quick = quickRun(coreNow, request);
+      answer = quick.answer ?? null;
+      reason = quick.wait ?? null;
+    }
+    if (answer === null) {
+      if (!pythonNow) {
+        document.body.dataset.queued = "run";
+        showRunStatus(`Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
+      }
+      answer = await runProgram(request);
+      if (number !== runNumber) return answer; // superseded while it waited
+      delete document.body.dataset.queued;
+      answer.path = "python";
+    }
+    showRunStatus("");
     if (!answer.ok) {
       $("#outcome").hidden = true;
+      markProgram(null);
       showError(error, answer.error);
       return answer;
     }
     showError(error, "");
     renderExecution($("#outcome"), answer);
+    markProgram(answer);
+    if (window.finscore.firstAnswerMs === null) window.finscore.firstAnswerMs = performance.now();
     return answer;
   });
+}
+
+function reasonText(reason) {
+  const words = {
+    deferred: "the core defers it to the full reader",
+    negative_base_fractional_exponent: "a complex power, which only Python follows",
+    "not framed": "text the core's framing cannot hold",
+    "pasted table": "a pasted table, which Python reads",
+  };
+  return words[reason] ?? reason;
+}
+
+function showRunStatus(text) {
+  const node = $("#run-status");
+  node.textContent = text;
+  node.hidden = !text;
+}
+
+/** The program as typed, with the refused step marked and the reason beside it. */
+function markProgram(answer) {
+  const box = $("#program-check");
+  const execution = answer?.execution;
+  if (!execution || !execution.invalid || execution.failed_step === null) {
+    box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  const text = $("#program").value;
+  const read = readRequest(programRequest());
+  const first = 4 * execution.failed_step;
+  const spans = read.spans ? read.spans.slice(first, first + 4).filter(Boolean) : [];
+  const reason = el("span", { className: "reason" }, el("strong", { text: execution.status_name }),
+    ` at step #${execution.failed_step}: ${execution.status_description}`,
+    execution.message && execution.message !== execution.status_name ? ` (${execution.message})` : "");
+  if (spans.length) {
+    const start = spans[0][0], end = spans[spans.length - 1][1];
+    box.replaceChildren(el("code", { className: "program-echo" }, text.slice(0, start),
+      el("mark", { className: "failing-token", text: text.slice(start, end) }), text.slice(end)), " ", reason);
+  } else {
+    const tokens = read.tokens ? read.tokens.slice(first, first + 4) : [];
+    box.replaceChildren(tokens.length ? el("mark", { className: "failing-token", text: tokens.join(" ") }) : "", " ", reason);
+  }
+  box.hidden = false;
 }
 
 function tableText(table) {
@@ -163,11 +235,24 @@ function tableText(table) {
 }
 
 /** Put a program and its table into the form (and run it once Python is ready). */
+let shownExample = null; // the program and table the example note describes
+
+/** The example's note describes the example as shipped: say so once it is edited. */
+function refreshExampleNote() {
+  const note = $("#example-note");
+  if (!shownExample) return;
+  const edited = $("#program").value !== shownExample.program || $("#table").value !== shownExample.table;
+  note.dataset.stale = String(edited);
+  note.textContent = edited ? `Edited since it was loaded; the note describes the example as shipped: ${shownExample.note}`
+    : shownExample.note;
+}
+
 function loadIntoStepView({ program, table, note }) {
   $("#program").value = Array.isArray(program) ? JSON.stringify(program) : program;
   $("#table").value = tableText(table);
   $("#table-format").value = "auto";
   $("#example-note").textContent = note || "";
+  shownExample = note ? { program: $("#program").value, table: $("#table").value, note } : null;
   if (!$("#run").disabled) runFromForm();
 }
 
@@ -269,6 +354,8 @@ async function scoreFiles() {
 
 // -- start ------------------------------------------------------------------------------
 
+let liveTimer = null;
+
 function wireForms() {
   $("#round-form").addEventListener("submit", roundWithCore);
   $("#program-form").addEventListener("submit", runFromForm);
@@ -277,8 +364,17 @@ function wireForms() {
     $(id).addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
-        if (!$("#run").disabled) runFromForm();
+        clearTimeout(liveTimer);
+        runFromForm(); // before Python is ready, the run waits for it (queued)
       }
+    });
+  }
+  // live: results follow typing and every option, after a short pause
+  for (const node of document.querySelectorAll("#program, #table, #table-format, #program-form input[type=radio]")) {
+    node.addEventListener(node.matches("textarea") ? "input" : "change", () => {
+      refreshExampleNote();
+      clearTimeout(liveTimer);
+      liveTimer = setTimeout(() => { if (coreNow) runFromForm(); }, LIVE_DELAY_MS);
     });
   }
   wireDropZones();
@@ -294,13 +390,34 @@ window.finscore = {
   executeRows: async (rows, profile = "official") =>
     (await python.promise).call("execute_rows", JSON.stringify(rows), profile),
   scoreBytes,
-  roundHalfEven: async (x, places) => roundHalfEven((await core.promise).instance, x, places),
+  roundHalfEven: async (x, places) => roundHalfEven(await core.promise, x, places),
   doubleHex,
+  quickRows: async (rows) => quickRows(await core.promise, rows),
+  pythonFloatRepr,
+  pythonStrRepr,
+  tokenizeGoldProgram,
+  firstAnswerMs: null, // when the first step view appeared, in ms since navigation start
 };
 
 wireForms();
-loadExamples().catch((error) => showError($("#program-error"), error.message));
-startCore().then(({ module }) => startPython(module), () => {
+const examplesLoaded = loadExamples();
+examplesLoaded.catch((error) => showError($("#program-error"), error.message));
+// the first step view: the first example, read and run by the core as soon as it is compiled
+Promise.all([examplesLoaded, core.promise]).then(() => {
+  if ($("#program").value.trim() === "" && examples.length) {
+    $("#example").value = examples[0].key;
+    $("#example").dispatchEvent(new Event("change"));
+  }
+}, () => {});
+
+/** Resolves when no run is in progress (the first one is synchronous on the core path). */
+function busyDone() {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+// Python starts once the first step view is shown (or could not be), so that it does not
+// compete with it for the processor; it then loads in the background.
+const firstView = Promise.all([examplesLoaded, core.promise]).then(() => busyDone(), () => {});
+startCore().then(async ({ module }) => { await firstView; startPython(module); }, () => {
   setEngine($("#python-engine"), "failed", "Python: not started, since the WebAssembly core did not load");
   python.reject(new Error("the WebAssembly core did not load"));
   scorer.reject(new Error("the WebAssembly core did not load"));

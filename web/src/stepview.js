@@ -48,7 +48,10 @@ function detailLine(execution, answer) {
   const unrounded = execution.invalid || execution.unrounded_text === null
     ? ""
     : ` The last step's unrounded value is ${execution.unrounded_text}; only the answer is rounded, to 5 places.`;
-  return `Profile ${execution.profile}, sum() of CPython ${execution.python}; the program read as ${program}, ${table}.${unrounded}`;
+  const by = answer.path === "core"
+    ? " Read and run by the WebAssembly core in this page (the JavaScript binding), without Python."
+    : " Read and run by finscore in Python (Pyodide).";
+  return `Profile ${execution.profile}, sum() of CPython ${execution.python}; the program read as ${program}, ${table}.${unrounded}${by}`;
 }
 
 function notes(execution) {
@@ -80,5 +83,6 @@ export function renderExecution(panel, answer) {
   panel.querySelector("#steps tbody").replaceChildren(...rows);
   panel.querySelector("#notes").replaceChildren(...notes(execution));
   panel.dataset.invalid = String(execution.invalid);
+  panel.dataset.path = answer.path ?? "python";
   panel.hidden = false;
 }
