@@ -137,12 +137,16 @@ async function runProgram(request) {
 }
 
 /** Mark the page busy while `work` runs (tests and assistive tech can wait on it). */
+let busyCount = 0; // runs overlap (live updates, Ctrl+Enter): busy until the last one ends
+
 async function busy(what, work) {
+  busyCount += 1;
   document.body.dataset.busy = what;
   try {
     return await work();
   } finally {
-    delete document.body.dataset.busy;
+    busyCount -= 1;
+    if (busyCount === 0) delete document.body.dataset.busy;
   }
 }
 
@@ -252,6 +256,7 @@ function loadIntoStepView({ program, table, note }) {
   $("#table").value = tableText(table);
   $("#table-format").value = "auto";
   $("#example-note").textContent = note || "";
+  $("#example-note").dataset.stale = "false";
   shownExample = note ? { program: $("#program").value, table: $("#table").value, note } : null;
   if (!$("#run").disabled) runFromForm();
 }
@@ -393,6 +398,8 @@ window.finscore = {
   roundHalfEven: async (x, places) => roundHalfEven(await core.promise, x, places),
   doubleHex,
   quickRows: async (rows) => quickRows(await core.promise, rows),
+  quickRun: async (request) => quickRun(await core.promise, request).answer ?? null,
+  pythonReady: () => pythonNow !== null,
   pythonFloatRepr,
   pythonStrRepr,
   tokenizeGoldProgram,

@@ -1,0 +1,212 @@
+"""The playground answers at once: plain programs read and run by the JavaScript binding in the
+page, before Python; live results; the refused step marked; runs queued while Python loads.
+
+Expected answers come from outside the page: the finscore package and CPython in this test
+process, and the recorded vectors. The first answer's time is recorded as an artifact
+(test-artifacts/first-answer.json), never asserted: the figure in web/README.md comes from it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from typing import Any
+
+from finscore import execute
+from finscore.engine.reader.tokens import tokenize_gold_program
+
+from support.shared import table_of
+
+from .conftest import PYTHON_READY_MS, WEB, artifact_path, finqa_examples, vector_rows, watch
+
+EXAMPLES = json.loads((WEB / "src" / "examples.json").read_text(encoding="utf-8"))["examples"]
+
+#: Appended to the real worker.js: the worker holds Python's start until the test releases it
+#: on a BroadcastChannel (same origin, nothing leaves the page), so "Python is still loading"
+#: is a fact of the test, not a race.
+HOLD_PYTHON = """
+{
+  const real = self.onmessage;
+  let held = null, released = false;
+  new BroadcastChannel("finscore-test-release").onmessage = () => { released = true; if (held) real(held); };
+  self.onmessage = (event) => { if (event.data.type === "init" && !released) held = event; else real(event); };
+}
+"""
+
+
+def _held_page(browser_context: Any, server: Any) -> Any:
+    watched = watch(browser_context, server)
+    source = (server.root / "worker.js").read_text(encoding="utf-8") + HOLD_PYTHON
+    watched.page.route("**/worker.js", lambda route: route.fulfill(status=200, content_type="text/javascript", body=source))
+    return watched
+
+
+def _release_python(page: Any) -> None:
+    page.evaluate("() => new BroadcastChannel('finscore-test-release').postMessage('go')")
+
+
+def test_first_step_view_comes_from_the_core_before_python(browser_context: Any, server: Any) -> None:
+    watched = _held_page(browser_context, server)
+    page = watched.page
+    try:
+        page.goto(server.base_url)
+        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+        assert page.evaluate("() => window.finscore.pythonReady()") is False
+        assert page.get_attribute("#outcome", "data-path") == "core"
+        first = EXAMPLES[0]
+        expected = execute(first["program"], first["table"])  # the package under CPython
+        assert page.text_content("#answer .result-hex") == expected.result.hex()
+        rows = page.eval_on_selector_all("#steps tbody tr", "rows => rows.map(r => r.children[4].textContent)")
+        assert rows == [step.value.hex() for step in expected.steps]
+        timing = page.evaluate("""() => ({
+            first_answer_ms: window.finscore.firstAnswerMs,
+            dom_content_loaded_ms: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+            python_ready: window.finscore.pythonReady()})""")
+        artifact_path("first-answer.json").write_text(json.dumps(timing, indent=1) + "\n", encoding="utf-8")
+        assert not watched.console_errors
+    finally:
+        page.close()
+
+
+def test_a_run_while_python_loads_is_queued_and_runs_when_it_is_ready(browser_context: Any, server: Any) -> None:
+    watched = _held_page(browser_context, server)
+    page = watched.page
+    page.set_default_timeout(PYTHON_READY_MS)
+    try:
+        page.goto(server.base_url)
+        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+        program = "add(1e3, 2)"  # not in the plain form: the core defers it to Python's reader
+        page.fill("#program", program)
+        page.focus("#program")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_selector("body[data-queued=run]")
+        assert page.is_visible("#run-status") and "Waiting for Python" in page.text_content("#run-status")
+        assert page.evaluate("() => window.finscore.pythonReady()") is False
+        _release_python(page)
+        page.wait_for_selector("#outcome[data-path=python]")
+        page.wait_for_selector("body:not([data-busy])")
+        assert page.text_content("#answer .result") == repr(execute(program).result)
+        assert page.get_attribute("body", "data-queued") is None and not page.is_visible("#run-status")
+        assert not watched.console_errors
+    finally:
+        page.close()
+
+
+def test_results_follow_typing_and_the_refused_step_is_marked(page: Any) -> None:
+    page.fill("#table", "")
+    page.fill("#program", "subtract(5, 2), multiply(#0, 1.5)")  # no Run: typing alone updates the view
+    expected = execute("subtract(5, 2), multiply(#0, 1.5)")
+    page.wait_for_function("want => document.querySelector('#answer .result')?.textContent === want", arg=repr(expected.result))
+    assert not page.is_visible("#program-check")
+    program = "add(1, 2), divide(#0, 0), add(#1, 1)"
+    page.fill("#program", program)
+    refused = execute(program)
+    assert (refused.invalid, refused.failed_step) == (1, 1)
+    page.wait_for_selector("#program-check:not([hidden])")
+    assert page.text_content("#answer .status-name") == refused.status_name
+    assert page.text_content("#program-check mark.failing-token") == "divide(#0, 0)"
+    assert refused.status_name in page.text_content("#program-check .reason")
+    assert "step #1" in page.text_content("#program-check .reason")
+
+
+def test_the_example_note_says_when_it_no_longer_applies(page: Any) -> None:
+    page.select_option("#example", EXAMPLES[1]["key"])
+    page.select_option("#example", EXAMPLES[0]["key"])
+    page.wait_for_selector("body:not([data-busy])")
+    assert page.get_attribute("#example-note", "data-stale") == "false"
+    assert "Edited" not in page.text_content("#example-note")
+    page.fill("#program", "add(1, 2)")
+    page.wait_for_selector("#example-note[data-stale=true]")
+    assert "Edited" in page.text_content("#example-note")
+
+
+def _bits(x: float) -> str:
+    return format(struct.unpack("<Q", struct.pack("<d", x))[0], "016x")
+
+
+def test_the_pages_python_spelling_is_pythons(page: Any) -> None:
+    values = [0.0, -0.0, 1.0, 100.0, 1e16, 1e15, 123456789012345680.0, 1e-4, 1e-5, 0.1, 5e-324, 1.7976931348623157e308,
+              33.599999999999994, 96.55172, math.inf, -math.inf, math.nan, 2.5e-7, 1234.5678e10]
+    step = 0x9E3779B97F4A7C15
+    bits = 12345
+    for _ in range(3000):
+        bits = (bits * 6364136223846793005 + step) % (1 << 64)
+        values.append(struct.unpack("<d", struct.pack("<Q", bits))[0])
+    shown = page.evaluate("bits => bits.map(b => window.finscore.pythonFloatRepr(new Float64Array(new BigUint64Array([BigInt('0x' + b)]).buffer)[0]))",
+                          [_bits(v) for v in values])
+    assert shown == [repr(v) for v in values]
+    texts = ["revenue", "it's", 'say "x"', "both ' and \"", "tab\there", "back\\slash", "caf\u00e9", "\x7f", "\u00a0", "\u2028"]
+    assert page.evaluate("texts => texts.map(window.finscore.pythonStrRepr)", texts) == [repr(t) for t in texts]
+
+
+def test_gold_program_strings_are_tokenized_as_the_official_evaluator_does(page: Any) -> None:
+    programs = []
+    for example in list(finqa_examples().values())[:3000]:
+        programs.append(example["qa"]["program"])
+    programs += ["table_max(net (loss) income, none)", "add(1,2)", "a, b, (c)", ""]
+    tokens = page.evaluate("ps => ps.map(p => window.finscore.tokenizeGoldProgram(p).tokens)", programs)
+    assert tokens == [tokenize_gold_program(p) for p in programs]
+
+
+def _comparable(answer: dict[str, Any]) -> dict[str, Any]:
+    body = {k: v for k, v in answer.items() if k != "path"}
+    execution = dict(body["execution"])
+    if execution["status_name"] in ("bad_number", "unknown_row"):
+        execution.pop("message")  # the reader's own words, which only Python has
+    body["execution"] = execution
+    return body
+
+
+def test_both_paths_in_the_page_answer_alike_step_by_step(page: Any) -> None:
+    """The binding's answer (what the step view shows at once) and Python's, for the shipped
+    examples and vector rows with tables, in both profiles: equal field by field, every step's
+    value, hex, type, arguments and their spelling included."""
+    requests = []
+    for shipped in EXAMPLES:
+        requests.append({"program": shipped["program"], "table": json.dumps(shipped["table"]), "table_format": "auto"})
+    for name, stride in (("gold", 40), ("mutants", 25)):
+        for number, row in enumerate(vector_rows(name)):
+            if number % stride == 0 and row["invalid"] is not None and "table" not in row and row["table_ref"] is None:
+                requests.append({"program": json.dumps(row["program"]), "table": "", "table_format": "auto"})
+    for number, row in enumerate(vector_rows("mutants")):
+        if number % 30 == 1:
+            available, table = table_of(row)
+            if available and table is not None:
+                requests.append({"program": json.dumps(row["program"]), "table": json.dumps(table), "table_format": "auto"})
+    decided, compared = 0, 0
+    for profile in ("official", "strict"):
+        for python in ("3.11", "3.12"):
+            batch = [{**request, "profile": profile, "python": python} for request in requests]
+            quick = page.evaluate("rs => Promise.all(rs.map(r => window.finscore.quickRun(r)))", batch)
+            full = page.evaluate("rs => Promise.all(rs.map(r => window.finscore.runProgram(r)))", batch)
+            for request, mine, theirs in zip(batch, quick, full):
+                compared += 1
+                if mine is None:
+                    continue
+                decided += 1
+                assert _comparable(mine) == _comparable(theirs), request
+    assert decided >= 0.8 * compared, (decided, compared)
+
+
+def test_vector_rows_through_both_paths_give_identical_bits(page: Any) -> None:
+    rows = []
+    for name, stride in (("gold", 4), ("mutants", 3), ("fuzz", 40), ("fuzz-py312", 40)):
+        for number, row in enumerate(vector_rows(name)):
+            if number % stride or row["invalid"] is None:
+                continue
+            available, table = table_of(row)
+            if available:
+                rows.append({"program": row["program"], "table": table, "python": row["python"], "row": row})
+    request = [{k: r[k] for k in ("program", "table", "python")} for r in rows]
+    quick = page.evaluate("rows => window.finscore.quickRows(rows)", request)
+    reply = page.evaluate("rows => window.finscore.executeRows(rows)", request)
+    assert reply["ok"], reply
+    decided = [k for k, answer in enumerate(quick) if answer is not None]
+    differ = [rows[k]["row"]["id"] for k in decided if quick[k] != reply["answers"][k]]
+    assert differ == [], f"{len(differ)} rows differ between the binding and Python in the page"
+    differ_from_recorded = [rows[k]["row"]["id"] for k in decided if quick[k]["invalid"] != rows[k]["row"]["invalid"]
+                            or (quick[k]["invalid"] == 0 and quick[k]["result"] != rows[k]["row"]["result"])]
+    assert differ_from_recorded == []
+    assert len(decided) >= 0.4 * len(rows), (len(decided), len(rows))
+    print(f"{len(rows)} vector rows: {len(decided)} decided by the binding in the page, identical to Python's bits")
