@@ -210,3 +210,79 @@ def test_vector_rows_through_both_paths_give_identical_bits(page: Any) -> None:
     assert differ_from_recorded == []
     assert len(decided) >= 0.4 * len(rows), (len(decided), len(rows))
     print(f"{len(rows)} vector rows: {len(decided)} decided by the binding in the page, identical to Python's bits")
+
+
+# -- shareable: the state in the address's fragment ----------------------------------------
+
+def _states() -> list[dict[str, str]]:
+    """Many states: every option, texts with quotes, tabs, newlines, emoji, right-to-left script,
+    long and short, the shipped examples."""
+    texts = ["", "add(1, 2)", 'table_max("net" (loss), none)', "multiply(#0, 1.5)\n\tdivide(#1, 3)",
+             "\u05d0\u05d1 \U0001f600 caf\u00e9", "x" * 5000, '["add(", "1", "2", ")", "EOF"]']
+    tables = ["", json.dumps([["", "2019"], ["revenue", "$ 1,234"]]), "a\tb\nc\td", "| a | b |\n|---|---|\n| 1 | 2 |"]
+    states = []
+    k = 0
+    for program in texts:
+        for table in tables:
+            states.append({
+                "program": program, "table": table,
+                "table_format": ["auto", "json", "tab", "pipe"][k % 4],
+                "profile": ["official", "strict"][k % 2], "python": ["3.11", "3.12"][(k // 2) % 2],
+                "example": "" if k % 3 == 0 else EXAMPLES[k % len(EXAMPLES)]["key"],
+            })
+            k += 1
+    return states
+
+
+def test_share_link_round_trips_many_states(page: Any) -> None:
+    states = _states()
+    assert len(states) >= 25
+    for state in states:
+        fragment = page.evaluate("s => window.finscore.encodeState(s)", state)
+        assert fragment.startswith("#1:")
+        assert page.evaluate("f => window.finscore.decodeState(f)", fragment) == state
+        page.evaluate("f => { location.hash = f; }", fragment)  # as opening the link does
+        page.wait_for_function("want => JSON.stringify(window.finscore.currentState()) === want",
+                               arg=json.dumps(state, separators=(",", ":"), ensure_ascii=False))
+        page.wait_for_selector("body:not([data-busy])")
+    assert page.evaluate("() => window.finscore.decodeState('#9:abc').catch(e => e.message)").startswith(
+        "this link was made by a newer playground")
+    assert "damaged" in page.evaluate("() => window.finscore.decodeState('#1:AAAA').catch(e => e.message)")
+
+
+def test_a_too_large_state_is_refused_with_a_message(page: Any) -> None:
+    page.fill("#table", "")
+    page.fill("#program", "add(1, 2)")
+    page.wait_for_function("() => location.hash.startsWith('#1:')")
+    page.wait_for_selector("body:not([data-busy])")
+    before = page.evaluate("() => location.hash")
+    noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(12000))  # compresses badly
+    page.fill("#program", noise)
+    page.wait_for_selector("#share-status[data-state=too-large]")
+    assert "too large for a link" in page.text_content("#share-status")
+    assert page.evaluate("() => location.hash") == before
+    page.fill("#program", "add(1, 2)")
+    page.wait_for_function("() => !document.querySelector('#share-status').dataset.state")
+
+
+def test_opening_a_link_restores_the_state_and_answers_at_once(browser_context: Any, server: Any,
+                                                               page: Any) -> None:
+    shipped = next(e for e in EXAMPLES if e["table"])
+    state = {"program": shipped["program"], "table": json.dumps(shipped["table"]), "table_format": "json",
+             "profile": "strict", "python": "3.12", "example": shipped["key"]}
+    fragment = page.evaluate("s => window.finscore.encodeState(s)", state)
+    watched = _held_page(browser_context, server)
+    opened = watched.page
+    try:
+        opened.goto(server.base_url + fragment)
+        opened.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+        assert opened.evaluate("() => window.finscore.currentState()") == state
+        assert opened.get_attribute("#outcome", "data-path") == "core"
+        expected = execute(shipped["program"], shipped["table"], profile="strict", python="3.12")
+        assert opened.text_content("#answer .result") == repr(expected.result)
+        opened.click("#copy-link")
+        opened.wait_for_selector("#share-link:not([hidden])")
+        assert opened.input_value("#share-link") == opened.url == server.base_url + fragment
+        assert not watched.console_errors
+    finally:
+        opened.close()

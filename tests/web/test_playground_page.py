@@ -248,7 +248,7 @@ def test_keyboard_alone_runs_a_program(browser_context: Any, server: Any) -> Non
             page.keyboard.press("Tab")
             order.append(page.evaluate("() => document.activeElement.id || document.activeElement.name || 'link'"))
         assert order == ["link", "example", "program", "table", "table-format", "profile", "python", "run",
-                         "predictions-file", "gold-file"]
+                         "copy-link", "predictions-file"]
         page.fill("#program", "")  # the first example is in it already
         page.focus("#program")
         page.keyboard.type("divide(1, 8)")

@@ -4,6 +4,7 @@ import { PythonWorker } from "./python.js";
 import { renderExecution } from "./stepview.js";
 import { renderReport } from "./report.js";
 import { el, showError } from "./dom.js";
+import { FRAGMENT_LIMIT, cleanState, decodeState, encodeState } from "./share.js";
 import { pythonFloatRepr, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram } from "./quick.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -186,8 +187,77 @@ function runFromForm(event) {
     renderExecution($("#outcome"), answer);
     markProgram(answer);
     if (window.finscore.firstAnswerMs === null) window.finscore.firstAnswerMs = performance.now();
+    saveState();
     return answer;
   });
+}
+
+// -- the state in the address ------------------------------------------------------------
+
+function currentState() {
+  return cleanState({ ...programRequest(), example: $("#example").value });
+}
+
+let savedFragment = null;
+
+/** Write the state into the address (replaceState: no history entry per keystroke), within the cap. */
+async function saveState() {
+  const fragment = await encodeState(currentState());
+  if (fragment === savedFragment) return;
+  const status = $("#share-status");
+  if (fragment.length > FRAGMENT_LIMIT) {
+    status.textContent = `This program and table are too large for a link (${fragment.length.toLocaleString("en")} characters ` +
+      `compressed; the limit is ${FRAGMENT_LIMIT.toLocaleString("en")}), so the address keeps the last state that fit.`;
+    status.dataset.state = "too-large";
+    return;
+  }
+  savedFragment = fragment;
+  history.replaceState(null, "", fragment);
+  if (status.dataset.state === "too-large") { status.textContent = ""; delete status.dataset.state; }
+}
+
+function applyState(state) {
+  $("#program").value = state.program;
+  $("#table").value = state.table;
+  $("#table-format").value = state.table_format;
+  for (const name of ["profile", "python"]) {
+    const input = document.querySelector(`input[name="${name}"][value="${CSS.escape(state[name])}"]`);
+    if (input) input.checked = true;
+  }
+  const example = examples.find((e) => e.key === state.example);
+  $("#example").value = example ? example.key : "";
+  $("#example-note").textContent = "";
+  shownExample = null;
+}
+
+/** Restore the state a link holds; true when there was one. */
+async function restoreFromAddress() {
+  let state;
+  try {
+    state = await decodeState(location.hash);
+  } catch (error) {
+    $("#share-status").textContent = `${error.message}; the page starts from its first example.`;
+    $("#share-status").dataset.state = "bad-link";
+    return false;
+  }
+  if (state === null) return false;
+  applyState(state);
+  savedFragment = location.hash;
+  return true;
+}
+
+async function copyLink() {
+  await saveState();
+  const link = $("#share-link");
+  link.value = location.href;
+  link.hidden = false;
+  link.select();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("#share-status").textContent = "Link copied.";
+  } catch {
+    $("#share-status").textContent = "Select the link above and copy it (this browser did not allow copying).";
+  }
 }
 
 function reasonText(reason) {
@@ -383,6 +453,10 @@ function wireForms() {
     });
   }
   wireDropZones();
+  $("#copy-link").addEventListener("click", copyLink);
+  window.addEventListener("hashchange", async () => {
+    if (location.hash !== savedFragment && await restoreFromAddress()) runFromForm();
+  });
 }
 
 // The page's API, for the console and for tests: the same calls the forms make.
@@ -400,6 +474,9 @@ window.finscore = {
   quickRows: async (rows) => quickRows(await core.promise, rows),
   quickRun: async (request) => quickRun(await core.promise, request).answer ?? null,
   pythonReady: () => pythonNow !== null,
+  encodeState,
+  decodeState,
+  currentState,
   pythonFloatRepr,
   pythonStrRepr,
   tokenizeGoldProgram,
@@ -410,8 +487,10 @@ wireForms();
 const examplesLoaded = loadExamples();
 examplesLoaded.catch((error) => showError($("#program-error"), error.message));
 // the first step view: the first example, read and run by the core as soon as it is compiled
-Promise.all([examplesLoaded, core.promise]).then(() => {
-  if ($("#program").value.trim() === "" && examples.length) {
+Promise.all([examplesLoaded, core.promise]).then(async () => {
+  if (await restoreFromAddress()) {
+    runFromForm();
+  } else if ($("#program").value.trim() === "" && examples.length) {
     $("#example").value = examples[0].key;
     $("#example").dispatchEvent(new Event("change"));
   }
