@@ -154,6 +154,8 @@ def build(out: Path) -> dict[str, object]:
             raise BuildError(f"pyodide {version} has no {name}; PYODIDE_FILES in build.py must follow the pinned version")
         shutil.copy2(source, out / "pyodide" / name)
     shutil.copy2(CORE_WASM, out / "finscore_core.wasm")
+    if (ROOT / "README.md").is_file():  # the header links to it
+        shutil.copy2(ROOT / "README.md", out / "README.md")
     wheels = out / "wheels"
     wheels.mkdir()
     own = finscore_wheel(wheels)

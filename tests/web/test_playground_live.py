@@ -18,7 +18,7 @@ from finscore.engine.reader.tokens import tokenize_gold_program
 
 from support.shared import table_of
 
-from .conftest import PYTHON_READY_MS, WEB, artifact_path, finqa_examples, vector_rows, watch
+from .conftest import PYTHON_READY_MS, WEB, artifact_path, finqa_examples, screenshot, vector_rows, watch
 
 EXAMPLES = json.loads((WEB / "src" / "examples.json").read_text(encoding="utf-8"))["examples"]
 
@@ -286,3 +286,74 @@ def test_opening_a_link_restores_the_state_and_answers_at_once(browser_context: 
         assert not watched.console_errors
     finally:
         opened.close()
+
+
+# -- themes, header, small fixes -------------------------------------------------------------
+
+def _background(page: Any) -> list[int]:
+    rgb = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    return [int(part) for part in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+
+
+def test_themes_and_screenshots_at_both_widths(page: Any) -> None:
+    """Light and dark, chosen or the system's; the page fits 1280 and 390 px in both, with
+    screenshots kept in test-artifacts/."""
+    page.select_option("#example", "divide-by-zero")
+    page.wait_for_selector("body:not([data-busy])")
+    try:
+        for theme in ("light", "dark"):
+            page.select_option("#theme", theme)
+            light = sum(_background(page)) > 3 * 128
+            assert light == (theme == "light"), theme
+            for width in (1280, 390):
+                page.set_viewport_size({"width": width, "height": 900})
+                overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px in {theme}"
+                assert screenshot(page, f"playground-{theme}-{width}.png").stat().st_size > 0
+        page.select_option("#theme", "system")
+        for scheme, light in (("dark", False), ("light", True)):
+            page.emulate_media(color_scheme=scheme)
+            assert (sum(_background(page)) > 3 * 128) == light, scheme
+    finally:
+        page.emulate_media(color_scheme="light")
+        page.select_option("#theme", "system")
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_header_names_the_version_and_links_the_readme(page: Any, server: Any) -> None:
+    from finscore import __version__
+
+    assert page.text_content("#version") == f"finscore {__version__} · core ABI 3"
+    href = page.get_attribute("#readme-link", "href")
+    assert (server.root / href).read_text(encoding="utf-8") == (WEB.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_refusal_is_described_once(page: Any) -> None:
+    page.fill("#table", "")
+    page.fill("#program", "divide(1, 0)")
+    page.wait_for_selector("#outcome[data-invalid='1']")
+    page.wait_for_selector("body:not([data-busy])")
+    description = execute("divide(1, 0)").status_description
+    assert page.text_content("#outcome").count(description) == 1
+
+
+def test_the_flag_a_file_error_suggests_is_on_the_page(page: Any) -> None:
+    from .test_file_scoring import DROP
+
+    examples = list(finqa_examples().values())[:3]
+    predictions = [{"id": e["id"], "predicted": ["add(", "1", "2", ")", "EOF"]} for e in examples]
+    predictions.append({"id": "no-such-id", "predicted": ["add(", "1", "2", ")", "EOF"]})
+    page.evaluate(DROP, ["predictions", "with-bad-id.json", json.dumps(predictions)])
+    page.evaluate(DROP, ["gold", "gold.json", json.dumps(examples)])
+    page.set_checked("#exclude-bad-ids", False)
+    page.click("#score")
+    page.wait_for_selector("body:not([data-busy])")
+    message = page.text_content("#score-error")
+    assert "--exclude-bad-ids" in message
+    assert "--exclude-bad-ids" in page.text_content("label[for=exclude-bad-ids], label:has(#exclude-bad-ids)")
+    page.set_checked("#exclude-bad-ids", True)
+    page.click("#score")
+    page.wait_for_selector("body:not([data-busy])")
+    assert page.is_hidden("#score-error") and page.is_visible("#report")
+    assert "no-such-id" in page.text_content("#report")
+    page.set_checked("#exclude-bad-ids", False)

@@ -244,11 +244,11 @@ def test_keyboard_alone_runs_a_program(browser_context: Any, server: Any) -> Non
         page.goto(server.base_url)
         page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
         order = []
-        for _ in range(10):
+        for _ in range(13):
             page.keyboard.press("Tab")
             order.append(page.evaluate("() => document.activeElement.id || document.activeElement.name || 'link'"))
-        assert order == ["link", "example", "program", "table", "table-format", "profile", "python", "run",
-                         "copy-link", "predictions-file"]
+        assert order == ["link", "readme-link", "theme", "example", "program", "table", "table-format", "profile",
+                         "python", "run", "copy-link", "predictions-file", "gold-file"]
         page.fill("#program", "")  # the first example is in it already
         page.focus("#program")
         page.keyboard.type("divide(1, 8)")

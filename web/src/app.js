@@ -1,5 +1,6 @@
 // The playground page: loads the core at once and Python in a worker, and wires the forms.
 import { loadCore, roundHalfEven, doubleHex, doubleText } from "./core.js";
+import { ABI_VERSION } from "./binding/index.js";
 import { PythonWorker } from "./python.js";
 import { renderExecution } from "./stepview.js";
 import { renderReport } from "./report.js";
@@ -403,7 +404,7 @@ async function scoreFiles() {
   const button = $("#score");
   enable(button, false, "Scoring…");
   try {
-    const options = { profile: checked("profile"), python: checked("python") };
+    const options = { profile: checked("profile"), python: checked("python"), exclude_bad_ids: $("#exclude-bad-ids").checked };
     $("#score-status").hidden = false;
     const answer = await scoreBytes(await fileBytes(files.predictions), files.predictions.name,
       await fileBytes(files.gold), files.gold.name, options);
@@ -425,6 +426,34 @@ async function scoreFiles() {
     $("#score-status").hidden = true;
     enable(button, true, "Score");
   }
+}
+
+// -- theme and header ---------------------------------------------------------------------
+
+/** Light, dark, or the system's (the default); kept in this browser's localStorage only. */
+function applyTheme(choice) {
+  if (choice === "light" || choice === "dark") document.documentElement.dataset.theme = choice;
+  else delete document.documentElement.dataset.theme;
+}
+
+function wireTheme() {
+  const select = $("#theme");
+  let saved = "system";
+  try { saved = localStorage.getItem("finscore-theme") || "system"; } catch { /* storage refused: system */ }
+  select.value = ["light", "dark"].includes(saved) ? saved : "system";
+  applyTheme(select.value);
+  select.addEventListener("change", () => {
+    applyTheme(select.value);
+    try { localStorage.setItem("finscore-theme", select.value); } catch { /* storage refused: this visit only */ }
+  });
+}
+
+async function showVersion() {
+  const response = await fetch(new URL("manifest.json", document.baseURI));
+  if (!response.ok) return;
+  const manifest = await response.json();
+  const wheel = /finscore-([^-]+)-/.exec(manifest.finscore_wheel ?? "");
+  $("#version").textContent = `finscore ${wheel ? wheel[1] : ""} · core ABI ${ABI_VERSION}`;
 }
 
 // -- start ------------------------------------------------------------------------------
@@ -483,7 +512,9 @@ window.finscore = {
   firstAnswerMs: null, // when the first step view appeared, in ms since navigation start
 };
 
+wireTheme();
 wireForms();
+showVersion().catch(() => {});
 const examplesLoaded = loadExamples();
 examplesLoaded.catch((error) => showError($("#program-error"), error.message));
 // the first step view: the first example, read and run by the core as soon as it is compiled

@@ -56,7 +56,9 @@ function detailLine(execution, answer) {
 
 function notes(execution) {
   const items = [];
-  if (execution.invalid && execution.message && execution.message !== execution.status_name) {
+  // the answer line already gives the status's name and meaning: a message saying no more is not repeated
+  if (execution.invalid && execution.message && execution.message !== execution.status_name
+      && execution.message !== execution.status_description) {
     items.push(el("li", { className: "refusal", text: execution.message }));
   }
   for (const quirk of execution.quirks) {
