@@ -357,3 +357,58 @@ def test_the_flag_a_file_error_suggests_is_on_the_page(page: Any) -> None:
     assert page.is_hidden("#score-error") and page.is_visible("#report")
     assert "no-such-id" in page.text_content("#report")
     page.set_checked("#exclude-bad-ids", False)
+
+
+# -- gold beside prediction -------------------------------------------------------------------
+
+def _swapped(tokens: list[str]) -> list[str] | None:
+    """The gold tokens with the last step's op swapped (divide <-> multiply, add <-> subtract)."""
+    swap = {"divide(": "multiply(", "multiply(": "divide(", "add(": "subtract(", "subtract(": "add("}
+    last = len(tokens) - 5
+    if last < 4 or tokens[last] not in swap:
+        return None
+    return tokens[:last] + [swap[tokens[last]]] + tokens[last + 1:]
+
+
+def test_a_failing_prediction_opens_beside_its_gold_with_the_divergence_marked(page: Any) -> None:
+    from .test_file_scoring import DROP
+
+    chosen = []
+    for example in finqa_examples().values():
+        if not example["id"].startswith(("AAL", "AAPL", "ADI", "AES", "AMT", "C/", "JPM")):
+            continue
+        gold_tokens = tokenize_gold_program(example["qa"]["program"])
+        predicted = _swapped(gold_tokens)
+        if predicted is None:
+            continue
+        here = execute(predicted, example["table"])
+        if here.invalid == 0 and here.result != execute(example["qa"]["program"], example["table"]).result:
+            chosen.append((example, predicted))
+        if len(chosen) == 2:
+            break
+    assert len(chosen) == 2
+    page.evaluate(DROP, ["predictions", "swapped.json", json.dumps([{"id": e["id"], "predicted": p} for e, p in chosen])])
+    page.evaluate(DROP, ["gold", "gold.json", json.dumps([e for e, _ in chosen])])
+    page.set_checked("#exclude-bad-ids", False)
+    page.click("#score")
+    page.wait_for_selector("body:not([data-busy])")
+    example, predicted = chosen[0]
+    page.click(f"#failing-examples button[data-id='{example['id']}']")
+    page.wait_for_selector("#compare:not([hidden])")
+    page.wait_for_selector("body:not([data-busy])")
+    assert example["qa"]["question"] in page.text_content("#compare-question")
+    gold_run = execute(example["qa"]["program"], example["table"])  # the package under CPython
+    predicted_run = execute(predicted, example["table"])
+
+    def key(step: Any) -> tuple[str, str, str]:
+        return step.op, step.value_type, repr(step.value) if not isinstance(step.value, str) else step.value
+
+    expected = next(i for i, (a, b) in enumerate(zip(gold_run.steps, predicted_run.steps)) if key(a) != key(b))
+    assert page.get_attribute("#compare", "data-diverges") == str(expected)
+    for side, run in (("gold", gold_run), ("prediction", predicted_run)):
+        values = page.eval_on_selector_all(f".compare-side[data-side={side}] tbody tr",
+                                           "rows => rows.map(r => [r.dataset.step, r.children[3].title, r.className])")
+        assert [v[1] for v in values] == [step.value.hex() for step in run.steps]
+        assert [v[0] for v in values if v[2] == "diverges"] == [str(expected)]
+    assert json.loads(page.input_value("#program")) == predicted  # the step view shows the prediction
+    screenshot(page, "playground-gold-beside-prediction.png")

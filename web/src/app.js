@@ -346,6 +346,7 @@ async function loadExamples() {
   select.addEventListener("change", () => {
     const example = examples.find((e) => e.key === select.value);
     if (!example) return;
+    $("#compare").hidden = true;
     loadIntoStepView({
       program: example.program,
       table: example.table,
@@ -413,12 +414,14 @@ async function scoreFiles() {
       showError(error, answer.error);
       return answer;
     }
+    goldExamples = await goldById(files.gold);
     renderReport($("#report"), answer, {
       predictions: files.predictions.name,
       gold: files.gold.name,
       open: (example) => {
         loadIntoStepView(example);
         $("#step-view").focus();
+        busy("compare", () => showComparison(example, goldExamples));
       },
     });
     return answer;
@@ -454,6 +457,70 @@ async function showVersion() {
   const manifest = await response.json();
   const wheel = /finscore-([^-]+)-/.exec(manifest.finscore_wheel ?? "");
   $("#version").textContent = `finscore ${wheel ? wheel[1] : ""} · core ABI ${ABI_VERSION}`;
+}
+
+// -- gold beside prediction ------------------------------------------------------------------
+
+let goldExamples = new Map();
+
+/** The gold file's examples by id (for the question); an unreadable file gives none. */
+async function goldById(file) {
+  try {
+    const data = JSON.parse(await file.text());
+    return new Map((Array.isArray(data) ? data : []).filter((e) => e && typeof e === "object").map((e) => [e.id, e]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** One program's answer: from the core when it decides, else from Python (ready: the file was scored). */
+async function answerFor(program, table) {
+  const request = { program, table: table ? JSON.stringify(table) : "", table_format: "json",
+    profile: checked("profile"), python: checked("python") };
+  const quick = coreNow ? quickRun(coreNow, request) : { wait: "core" };
+  return quick.answer ?? runProgram(request);
+}
+
+/** The first step where the two differ (op, arguments' values or value), or null when they agree. */
+function firstDivergence(gold, predicted) {
+  const a = gold.ok ? gold.execution.steps : [];
+  const b = predicted.ok ? predicted.execution.steps : [];
+  const same = (x, y) => x.op === y.op && x.value_type === y.value_type && x.value_text === y.value_text;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (!same(a[i], b[i])) return i;
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  const outcome = (x) => (x.ok ? `${x.execution.invalid}:${x.execution.result_text}` : "error");
+  return outcome(gold) === outcome(predicted) ? null : Math.max(a.length - 1, 0);
+}
+
+function compareSide(side, program, answer, diverges) {
+  const node = document.querySelector(`.compare-side[data-side="${side}"]`);
+  node.querySelector(".compare-program").replaceChildren(el("code", { text: Array.isArray(program) ? JSON.stringify(program) : program }));
+  const execution = answer.ok ? answer.execution : null;
+  node.querySelector(".compare-answer").textContent = !execution ? answer.error
+    : execution.invalid ? `Invalid: ${execution.status_name}` : `Answer ${execution.result_text}`;
+  const rows = (execution ? execution.steps : []).map((step) => el("tr", {
+    className: step.index === diverges ? "diverges" : null, "data-step": step.index,
+  }, el("th", { scope: "row", text: `#${step.index}` }), el("td", { className: "op", text: step.op }),
+  el("td", { className: "args", text: step.arguments_text.join(", ") }),
+  el("td", { className: "value", text: step.value_type === "none" ? "refused" : step.value_text, title: step.hex || "" })));
+  node.querySelector("tbody").replaceChildren(...rows);
+}
+
+async function showComparison(example, golds) {
+  const panel = $("#compare");
+  if (!example.compare) { panel.hidden = true; return; }
+  const gold = golds.get(example.compare.id);
+  const table = example.table && example.table.length ? example.table : null;
+  const [goldAnswer, predictedAnswer] = await Promise.all([
+    answerFor(example.compare.goldProgram, table), answerFor(JSON.stringify(example.program), table)]);
+  const diverges = firstDivergence(goldAnswer, predictedAnswer);
+  $("#compare-question").textContent = gold?.qa?.question ? `${example.compare.id}: “${gold.qa.question}”` : example.compare.id;
+  $("#compare-divergence").textContent = diverges === null ? "The steps agree."
+    : `The programs first diverge at step #${diverges}.`;
+  panel.dataset.diverges = diverges === null ? "" : String(diverges);
+  compareSide("gold", example.compare.goldProgram, goldAnswer, diverges);
+  compareSide("prediction", example.program, predictedAnswer, diverges);
+  panel.hidden = false;
 }
 
 // -- start ------------------------------------------------------------------------------

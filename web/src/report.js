@@ -68,6 +68,7 @@ function failingList(failing, open) {
         table: row.table || [],
         note: `The prediction for ${row.id} (${row.category}); the gold program is ${row.gold_program}, ` +
           `with the answer ${row.gold_answer_text}.`,
+        compare: { id: row.id, goldProgram: row.gold_program, category: row.category },
       }),
     }, row.id),
     ` — ${row.category}: ${row.outcome}`));
