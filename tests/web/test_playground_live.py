@@ -412,3 +412,35 @@ def test_a_failing_prediction_opens_beside_its_gold_with_the_divergence_marked(p
         assert [v[0] for v in values if v[2] == "diverges"] == [str(expected)]
     assert json.loads(page.input_value("#program")) == predicted  # the step view shows the prediction
     screenshot(page, "playground-gold-beside-prediction.png")
+
+
+# -- how it was read: the token view -----------------------------------------------------------
+
+def test_the_token_view_shows_the_official_split_and_each_argument_as_read(page: Any) -> None:
+    program = "subtract(5,829, 5,735), divide(#0, 5%)"
+    page.fill("#table", "")
+    page.fill("#program", program)
+    page.click("#run")
+    page.wait_for_selector("body:not([data-busy])")
+    page.click("#token-view summary")
+    rows = page.eval_on_selector_all("#tokens tbody tr", "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    tokens = tokenize_gold_program(program)  # the official tokenization, as finscore reads it
+    assert [row[1] for row in rows] == [repr(token) for token in tokens]
+    expected = execute(program)
+    from finscore.commands.execute import describe_argument
+
+    read_as = [describe_argument(a) for step in expected.steps for a in step.arguments]
+    assert [row[3] for row in rows if row[2].startswith("argument")] == read_as
+    assert rows[-1][2].startswith("end")
+    # a quirk the official profile tolerates (and names) is marked on its step
+    quirky = '["add(", "1e3", "2", ")", "EOF"]'
+    page.fill("#program", quirky)
+    page.click("#run")
+    page.wait_for_selector("#outcome[data-path=python]")
+    page.wait_for_selector("body:not([data-busy])")
+    official = execute(json.loads(quirky))
+    quirk_steps = sorted({q.step for q in official.quirks if q.step is not None})
+    assert quirk_steps == [0]
+    marked = page.eval_on_selector_all("#tokens tbody tr.quirk", "rows => rows.map(r => r.dataset.token)")
+    assert marked == ["0", "1", "2", "3"]
+    assert official.quirks[0].status.label in page.text_content("#tokens tbody tr[data-token='1']")

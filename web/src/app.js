@@ -186,6 +186,7 @@ function runFromForm(event) {
     }
     showError(error, "");
     renderExecution($("#outcome"), answer);
+    renderTokens(answer);
     markProgram(answer);
     if (window.finscore.firstAnswerMs === null) window.finscore.firstAnswerMs = performance.now();
     saveState();
@@ -275,6 +276,28 @@ function showRunStatus(text) {
   const node = $("#run-status");
   node.textContent = text;
   node.hidden = !text;
+}
+
+/** The token view: each token, its place in its step, and each argument as it was read. */
+function renderTokens(answer) {
+  const read = readRequest(programRequest());
+  const tokens = read.tokens ?? [];
+  const execution = answer.execution;
+  const byStep = new Map(execution.steps.map((step) => [step.index, step]));
+  const quirkSteps = new Map(execution.quirks.filter((q) => q.step !== null).map((q) => [q.step, q.status]));
+  const rows = tokens.map((token, i) => {
+    const step = Math.floor(i / 4);
+    const place = i % 4;
+    const last = i === tokens.length - 1;
+    const role = last ? "end (dropped officially)" : place === 0 ? `op of #${step}` : place === 3 ? `close of #${step}` : `argument ${place} of #${step}`;
+    const ran = byStep.get(step);
+    const readAs = !last && ran && (place === 1 || place === 2) ? ran.arguments_text[place - 1] : "";
+    const quirk = quirkSteps.get(step);
+    return el("tr", { className: quirk ? "quirk" : null, "data-token": i },
+      el("th", { scope: "row", text: String(i) }), el("td", { className: "token", text: pythonStrRepr(token) }),
+      el("td", { text: role }), el("td", { className: "args", text: quirk ? `${readAs} — quirk: ${quirk}`.replace(/^ — /, "") : readAs }));
+  });
+  $("#tokens tbody").replaceChildren(...rows);
 }
 
 /** The program as typed, with the refused step marked and the reason beside it. */
@@ -419,6 +442,7 @@ async function scoreFiles() {
       predictions: files.predictions.name,
       gold: files.gold.name,
       open: (example) => {
+        $("#example").value = "";
         loadIntoStepView(example);
         $("#step-view").focus();
         busy("compare", () => showComparison(example, goldExamples));
