@@ -161,7 +161,7 @@ def build(out: Path) -> dict[str, object]:
     own = finscore_wheel(wheels)
     for wheel in scorer_wheels:
         shutil.copy2(wheel, wheels / wheel.name)
-    manifest = {
+    manifest: dict[str, object] = {
         "pyodide": version,
         "python": python,
         "core": {"file": "finscore_core.wasm", "sha256": sha256(out / "finscore_core.wasm")},

@@ -35,6 +35,12 @@ HOLD_PYTHON = """
 """
 
 
+def _hex(value: object) -> str:
+    """float.hex() of a value that must be a float."""
+    assert isinstance(value, float), value
+    return value.hex()
+
+
 def _held_page(browser_context: Any, server: Any) -> Any:
     watched = watch(browser_context, server)
     source = (server.root / "worker.js").read_text(encoding="utf-8") + HOLD_PYTHON
@@ -56,9 +62,9 @@ def test_first_step_view_comes_from_the_core_before_python(browser_context: Any,
         assert page.get_attribute("#outcome", "data-path") == "core"
         first = EXAMPLES[0]
         expected = execute(first["program"], first["table"])  # the package under CPython
-        assert page.text_content("#answer .result-hex") == expected.result.hex()
+        assert page.text_content("#answer .result-hex") == _hex(expected.result)
         rows = page.eval_on_selector_all("#steps tbody tr", "rows => rows.map(r => r.children[4].textContent)")
-        assert rows == [step.value.hex() for step in expected.steps]
+        assert rows == [_hex(step.value) for step in expected.steps]
         timing = page.evaluate("""() => ({
             first_answer_ms: window.finscore.firstAnswerMs,
             dom_content_loaded_ms: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
@@ -408,7 +414,7 @@ def test_a_failing_prediction_opens_beside_its_gold_with_the_divergence_marked(p
     for side, run in (("gold", gold_run), ("prediction", predicted_run)):
         values = page.eval_on_selector_all(f".compare-side[data-side={side}] tbody tr",
                                            "rows => rows.map(r => [r.dataset.step, r.children[3].title, r.className])")
-        assert [v[1] for v in values] == [step.value.hex() for step in run.steps]
+        assert [v[1] for v in values] == [_hex(step.value) for step in run.steps]
         assert [v[0] for v in values if v[2] == "diverges"] == [str(expected)]
     assert json.loads(page.input_value("#program")) == predicted  # the step view shows the prediction
     screenshot(page, "playground-gold-beside-prediction.png")
