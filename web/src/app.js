@@ -441,6 +441,10 @@ async function scoreFiles() {
     renderReport($("#report"), answer, {
       predictions: files.predictions.name,
       gold: files.gold.name,
+      round4: (x) => {
+        const rounded = coreNow.roundHalfEven(x, 4);
+        return rounded.ok ? pythonFloatRepr(rounded.value) : null;
+      },
       open: (example) => {
         $("#example").value = "";
         loadIntoStepView(example);
