@@ -5,7 +5,7 @@
     python3 web/build.py         # -> web/dist/ (or --out DIR)
 
 Everything the page loads ends up inside the output directory, so it works
-offline from any static file server: the page sources, the Pyodide runtime
+offline from any static file server: the page sources, the JavaScript binding (js/src), the Pyodide runtime
 (copied from the npm package, never a CDN), the WebAssembly core (the very
 module the Python package ships), the finscore wheel built from this checkout
 (`pip wheel --no-deps`, so the page always runs the code next to it), and the
@@ -28,6 +28,7 @@ from pathlib import Path
 WEB = Path(__file__).resolve().parent
 ROOT = WEB.parent
 CORE_WASM = ROOT / "python" / "finscore" / "finscore_core.wasm"
+BINDING = ROOT / "js" / "src"  # the JavaScript binding the page runs plain programs with
 PYODIDE_PACKAGE = WEB / "node_modules" / "pyodide"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 REQUIREMENTS = WEB / "pyodide-requirements.txt"
@@ -143,6 +144,7 @@ def build(out: Path) -> dict[str, object]:
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(WEB / "src", out)
+    shutil.copytree(BINDING, out / "binding", ignore=shutil.ignore_patterns("*.d.ts"))
     (out / "py").mkdir()
     shutil.copy2(WEB / "py" / "finscore_playground.py", out / "py" / "finscore_playground.py")
     (out / "pyodide").mkdir()
@@ -152,12 +154,14 @@ def build(out: Path) -> dict[str, object]:
             raise BuildError(f"pyodide {version} has no {name}; PYODIDE_FILES in build.py must follow the pinned version")
         shutil.copy2(source, out / "pyodide" / name)
     shutil.copy2(CORE_WASM, out / "finscore_core.wasm")
+    if (ROOT / "README.md").is_file():  # the header links to it
+        shutil.copy2(ROOT / "README.md", out / "README.md")
     wheels = out / "wheels"
     wheels.mkdir()
     own = finscore_wheel(wheels)
     for wheel in scorer_wheels:
         shutil.copy2(wheel, wheels / wheel.name)
-    manifest = {
+    manifest: dict[str, object] = {
         "pyodide": version,
         "python": python,
         "core": {"file": "finscore_core.wasm", "sha256": sha256(out / "finscore_core.wasm")},

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -77,15 +78,21 @@ def test_saved_report_is_the_clis_json(page: Any, scored_page: Any, cli_report: 
 def test_official_figures_and_honest_denominators(page: Any, scored_page: Any) -> None:
     cards = page.eval_on_selector_all(
         "#report-figures .figure", "cards => cards.map(c => [c.querySelector('.big').textContent, "
-                                   "c.querySelector('.fraction').textContent])")
+                                   "c.querySelector('.exact').textContent, c.querySelector('.fraction').textContent])")
+
+    def card(value: float) -> list[str]:
+        """Rounded half-even to 4 places (CPython's round), shown as a percentage; the exact repr under it."""
+        percent = format((Decimal(repr(round(value, 4))) * 100).normalize(), "f")
+        return [f"{percent} %", f"exact: {value!r}"]
+
     executed = round(OFFICIAL_EXECUTION_ACCURACY * OFFICIAL_PREDICTIONS)
     programs = round(OFFICIAL_PROGRAM_ACCURACY * OFFICIAL_PREDICTIONS)
     gold_examples = len(json.loads(require(FINQA / "finqa_test.json").read_text(encoding="utf-8")))
     assert cards == [
-        [repr(OFFICIAL_EXECUTION_ACCURACY), f"{executed} / {OFFICIAL_PREDICTIONS} predictions"],
-        [repr(OFFICIAL_PROGRAM_ACCURACY), f"{programs} / {OFFICIAL_PREDICTIONS} predictions"],
-        [repr(executed / gold_examples), f"{executed} / {gold_examples} gold examples"],
-        [repr(programs / gold_examples), f"{programs} / {gold_examples} gold examples"],
+        [*card(OFFICIAL_EXECUTION_ACCURACY), f"{executed} / {OFFICIAL_PREDICTIONS} predictions"],
+        [*card(OFFICIAL_PROGRAM_ACCURACY), f"{programs} / {OFFICIAL_PREDICTIONS} predictions"],
+        [*card(executed / gold_examples), f"{executed} / {gold_examples} gold examples"],
+        [*card(programs / gold_examples), f"{programs} / {gold_examples} gold examples"],
     ]
 
 

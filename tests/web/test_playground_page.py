@@ -195,7 +195,8 @@ STALLED_WORKER = "self.onmessage = () => {};  // Python never arrives\n"
 
 
 def test_core_works_before_python(browser_context: Any, server: Any) -> None:
-    """With the Python worker held back, the core is ready and rounds; the step view waits visibly."""
+    """With the Python worker held back, the core is ready, rounds and runs plain programs;
+    Python's progress stays visible."""
     watched = watch(browser_context, server)
     page = watched.page
     page.route("**/worker.js", lambda route: route.fulfill(
@@ -203,7 +204,7 @@ def test_core_works_before_python(browser_context: Any, server: Any) -> None:
     try:
         page.goto(server.base_url)
         page.wait_for_selector("#core-status[data-state=ready]")
-        assert page.is_disabled("#run")
+        assert not page.is_disabled("#run")  # the core runs plain programs itself
         assert page.is_visible("#python-progress")
         assert "starting" in page.text_content("#python-status")
         for x, places in [(2.675, 2), (-0.0001, 2), (0.125, 2), (1e22, 0), (5e-324, 22)]:
@@ -243,11 +244,14 @@ def test_keyboard_alone_runs_a_program(browser_context: Any, server: Any) -> Non
         page.goto(server.base_url)
         page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
         order = []
-        for _ in range(10):
+        page.wait_for_selector("#outcome:not([hidden])")  # the first example's step view, from the core
+        for _ in range(15):
             page.keyboard.press("Tab")
             order.append(page.evaluate("() => document.activeElement.id || document.activeElement.name || 'link'"))
-        assert order == ["link", "example", "program", "table", "table-format", "profile", "python", "run",
-                         "predictions-file", "gold-file"]
+        assert order == ["link", "readme-link", "theme", "example", "program", "table", "table-format", "profile",
+                         "python", "run", "copy-link", "token-view-toggle", "predictions-file", "gold-file",
+                         "exclude-bad-ids"]
+        page.fill("#program", "")  # the first example is in it already
         page.focus("#program")
         page.keyboard.type("divide(1, 8)")
         page.keyboard.press("Control+Enter")

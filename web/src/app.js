@@ -1,9 +1,12 @@
 // The playground page: loads the core at once and Python in a worker, and wires the forms.
 import { loadCore, roundHalfEven, doubleHex, doubleText } from "./core.js";
+import { ABI_VERSION } from "./binding/index.js";
 import { PythonWorker } from "./python.js";
 import { renderExecution } from "./stepview.js";
 import { renderReport } from "./report.js";
-import { showError } from "./dom.js";
+import { el, showError } from "./dom.js";
+import { FRAGMENT_LIMIT, cleanState, decodeState, encodeState } from "./share.js";
+import { pythonFloatRepr, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram } from "./quick.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -19,6 +22,9 @@ const python = deferred();
 const scorer = deferred();
 let worker = null;
 let examples = [];
+let coreNow = null; // the loaded core, once it is
+let pythonNow = null; // the Python worker, once it answers
+const LIVE_DELAY_MS = 250; // results follow typing after this pause
 
 function setEngine(node, state, text) {
   node.dataset.state = state;
@@ -38,6 +44,8 @@ async function startCore() {
     const loaded = await loadCore(new URL("finscore_core.wasm", document.baseURI).href);
     setEngine($("#core-status"), "ready", `WebAssembly core: ready (ABI ${loaded.abiVersion})`);
     enable($("#round"), true, "Round");
+    enable($("#run"), true, "Run");
+    coreNow = loaded;
     core.resolve(loaded);
     return loaded;
   } catch (error) {
@@ -50,7 +58,7 @@ async function startCore() {
 function roundWithCore(event) {
   event.preventDefault();
   const out = $("#round-result");
-  core.promise.then(({ instance }) => {
+  core.promise.then((loaded) => {
     const text = $("#round-x").value.trim();
     const places = Number($("#round-places").value);
     const x = Number(text);
@@ -62,11 +70,11 @@ function roundWithCore(event) {
       out.textContent = "n must be a whole number from 0 to 22";
       return;
     }
-    const rounded = roundHalfEven(instance, x, places);
+    const rounded = roundHalfEven(loaded, x, places);
     out.textContent = rounded.ok
-      ? `round(${doubleText(x)}, ${places}) = ${doubleText(rounded.value)}   (${doubleHex(rounded.value)})`
+      ? `round(${doubleText(x)}, ${places}) = ${doubleText(rounded.value)}   (${rounded.hex})`
       : `the core refused: ${rounded.statusName} (${rounded.status})`;
-    out.dataset.hex = rounded.ok ? doubleHex(rounded.value) : "";
+    out.dataset.hex = rounded.ok ? rounded.hex : "";
   });
 }
 
@@ -84,7 +92,7 @@ function startPython(coreModule) {
     onReady: (message) => {
       if (message.what === "exec") {
         $("#versions").textContent = `Pyodide ${message.pyodide}, Python ${message.python}; the WebAssembly core of the finscore package.`;
-        enable($("#run"), true, "Run");
+        pythonNow = worker;
         python.resolve(worker);
       } else {
         enable($("#score"), true, "Score");
@@ -101,7 +109,6 @@ function startPython(coreModule) {
       setEngine(engine, "failed", `Python: ${what === "exec" ? "could not start" : "the file scorer could not load"} (${error})`);
       if (what === "exec") {
         python.reject(new Error(error));
-        enable($("#run"), false, "Run (Python failed to load)");
       }
       scorer.reject(new Error(error));
       enable($("#score"), false, "Score (Python failed to load)");
@@ -132,29 +139,192 @@ async function runProgram(request) {
 }
 
 /** Mark the page busy while `work` runs (tests and assistive tech can wait on it). */
+let busyCount = 0; // runs overlap (live updates, Ctrl+Enter): busy until the last one ends
+
 async function busy(what, work) {
+  busyCount += 1;
   document.body.dataset.busy = what;
   try {
     return await work();
   } finally {
-    delete document.body.dataset.busy;
+    busyCount -= 1;
+    if (busyCount === 0) delete document.body.dataset.busy;
   }
 }
 
+let runNumber = 0; // a newer run supersedes an older one still waiting for Python
+
 function runFromForm(event) {
   if (event) event.preventDefault();
+  const request = programRequest();
+  const number = ++runNumber;
   return busy("run", async () => {
     const error = $("#program-error");
-    const answer = await runProgram(programRequest());
+    let answer = null;
+    let reason = null;
+    if (coreNow) {
+      const quick = quickRun(coreNow, request);
+      answer = quick.answer ?? null;
+      reason = quick.wait ?? null;
+    }
+    if (answer === null) {
+      if (!pythonNow) {
+        document.body.dataset.queued = "run";
+        showRunStatus(`Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
+      }
+      answer = await runProgram(request);
+      if (number !== runNumber) return answer; // superseded while it waited
+      delete document.body.dataset.queued;
+      answer.path = "python";
+    }
+    showRunStatus("");
     if (!answer.ok) {
       $("#outcome").hidden = true;
+      markProgram(null);
       showError(error, answer.error);
       return answer;
     }
     showError(error, "");
     renderExecution($("#outcome"), answer);
+    renderTokens(answer);
+    markProgram(answer);
+    if (window.finscore.firstAnswerMs === null) window.finscore.firstAnswerMs = performance.now();
+    saveState();
     return answer;
   });
+}
+
+// -- the state in the address ------------------------------------------------------------
+
+function currentState() {
+  return cleanState({ ...programRequest(), example: $("#example").value });
+}
+
+let savedFragment = null;
+
+/** Write the state into the address (replaceState: no history entry per keystroke), within the cap. */
+async function saveState() {
+  const fragment = await encodeState(currentState());
+  if (fragment === savedFragment) return;
+  const status = $("#share-status");
+  if (fragment.length > FRAGMENT_LIMIT) {
+    status.textContent = `This program and table are too large for a link (${fragment.length.toLocaleString("en")} characters ` +
+      `compressed; the limit is ${FRAGMENT_LIMIT.toLocaleString("en")}), so the address keeps the last state that fit.`;
+    status.dataset.state = "too-large";
+    return;
+  }
+  savedFragment = fragment;
+  history.replaceState(null, "", fragment);
+  if (status.dataset.state === "too-large") { status.textContent = ""; delete status.dataset.state; }
+}
+
+function applyState(state) {
+  $("#program").value = state.program;
+  $("#table").value = state.table;
+  $("#table-format").value = state.table_format;
+  for (const name of ["profile", "python"]) {
+    const input = document.querySelector(`input[name="${name}"][value="${CSS.escape(state[name])}"]`);
+    if (input) input.checked = true;
+  }
+  const example = examples.find((e) => e.key === state.example);
+  $("#example").value = example ? example.key : "";
+  $("#example-note").textContent = "";
+  shownExample = null;
+}
+
+/** Restore the state a link holds; true when there was one. */
+async function restoreFromAddress() {
+  let state;
+  try {
+    state = await decodeState(location.hash);
+  } catch (error) {
+    $("#share-status").textContent = `${error.message}; the page starts from its first example.`;
+    $("#share-status").dataset.state = "bad-link";
+    return false;
+  }
+  if (state === null) return false;
+  applyState(state);
+  savedFragment = location.hash;
+  return true;
+}
+
+async function copyLink() {
+  await saveState();
+  const link = $("#share-link");
+  link.value = location.href;
+  link.hidden = false;
+  link.select();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("#share-status").textContent = "Link copied.";
+  } catch {
+    $("#share-status").textContent = "Select the link above and copy it (this browser did not allow copying).";
+  }
+}
+
+function reasonText(reason) {
+  const words = {
+    deferred: "the core defers it to the full reader",
+    negative_base_fractional_exponent: "a complex power, which only Python follows",
+    "not framed": "text the core's framing cannot hold",
+    "pasted table": "a pasted table, which Python reads",
+  };
+  return words[reason] ?? reason;
+}
+
+function showRunStatus(text) {
+  const node = $("#run-status");
+  node.textContent = text;
+  node.hidden = !text;
+}
+
+/** The token view: each token, its place in its step, and each argument as it was read. */
+function renderTokens(answer) {
+  const read = readRequest(programRequest());
+  const tokens = read.tokens ?? [];
+  const execution = answer.execution;
+  const byStep = new Map(execution.steps.map((step) => [step.index, step]));
+  const quirkSteps = new Map(execution.quirks.filter((q) => q.step !== null).map((q) => [q.step, q.status]));
+  const rows = tokens.map((token, i) => {
+    const step = Math.floor(i / 4);
+    const place = i % 4;
+    const last = i === tokens.length - 1;
+    const role = last ? "end (dropped officially)" : place === 0 ? `op of #${step}` : place === 3 ? `close of #${step}` : `argument ${place} of #${step}`;
+    const ran = byStep.get(step);
+    const readAs = !last && ran && (place === 1 || place === 2) ? ran.arguments_text[place - 1] : "";
+    const quirk = quirkSteps.get(step);
+    return el("tr", { className: quirk ? "quirk" : null, "data-token": i },
+      el("th", { scope: "row", text: String(i) }), el("td", { className: "token", text: pythonStrRepr(token) }),
+      el("td", { text: role }), el("td", { className: "args", text: quirk ? `${readAs} — quirk: ${quirk}`.replace(/^ — /, "") : readAs }));
+  });
+  $("#tokens tbody").replaceChildren(...rows);
+}
+
+/** The program as typed, with the refused step marked and the reason beside it. */
+function markProgram(answer) {
+  const box = $("#program-check");
+  const execution = answer?.execution;
+  if (!execution || !execution.invalid || execution.failed_step === null) {
+    box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  const text = $("#program").value;
+  const read = readRequest(programRequest());
+  const first = 4 * execution.failed_step;
+  const spans = read.spans ? read.spans.slice(first, first + 4).filter(Boolean) : [];
+  const reason = el("span", { className: "reason" }, el("strong", { text: execution.status_name }),
+    ` at step #${execution.failed_step}: ${execution.status_description}`,
+    execution.message && execution.message !== execution.status_name ? ` (${execution.message})` : "");
+  if (spans.length) {
+    const start = spans[0][0], end = spans[spans.length - 1][1];
+    box.replaceChildren(el("code", { className: "program-echo" }, text.slice(0, start),
+      el("mark", { className: "failing-token", text: text.slice(start, end) }), text.slice(end)), " ", reason);
+  } else {
+    const tokens = read.tokens ? read.tokens.slice(first, first + 4) : [];
+    box.replaceChildren(tokens.length ? el("mark", { className: "failing-token", text: tokens.join(" ") }) : "", " ", reason);
+  }
+  box.hidden = false;
 }
 
 function tableText(table) {
@@ -163,11 +333,25 @@ function tableText(table) {
 }
 
 /** Put a program and its table into the form (and run it once Python is ready). */
+let shownExample = null; // the program and table the example note describes
+
+/** The example's note describes the example as shipped: say so once it is edited. */
+function refreshExampleNote() {
+  const note = $("#example-note");
+  if (!shownExample) return;
+  const edited = $("#program").value !== shownExample.program || $("#table").value !== shownExample.table;
+  note.dataset.stale = String(edited);
+  note.textContent = edited ? `Edited since it was loaded; the note describes the example as shipped: ${shownExample.note}`
+    : shownExample.note;
+}
+
 function loadIntoStepView({ program, table, note }) {
   $("#program").value = Array.isArray(program) ? JSON.stringify(program) : program;
   $("#table").value = tableText(table);
   $("#table-format").value = "auto";
   $("#example-note").textContent = note || "";
+  $("#example-note").dataset.stale = "false";
+  shownExample = note ? { program: $("#program").value, table: $("#table").value, note } : null;
   if (!$("#run").disabled) runFromForm();
 }
 
@@ -185,6 +369,7 @@ async function loadExamples() {
   select.addEventListener("change", () => {
     const example = examples.find((e) => e.key === select.value);
     if (!example) return;
+    $("#compare").hidden = true;
     loadIntoStepView({
       program: example.program,
       table: example.table,
@@ -243,7 +428,7 @@ async function scoreFiles() {
   const button = $("#score");
   enable(button, false, "Scoring…");
   try {
-    const options = { profile: checked("profile"), python: checked("python") };
+    const options = { profile: checked("profile"), python: checked("python"), exclude_bad_ids: $("#exclude-bad-ids").checked };
     $("#score-status").hidden = false;
     const answer = await scoreBytes(await fileBytes(files.predictions), files.predictions.name,
       await fileBytes(files.gold), files.gold.name, options);
@@ -252,12 +437,19 @@ async function scoreFiles() {
       showError(error, answer.error);
       return answer;
     }
+    goldExamples = await goldById(files.gold);
     renderReport($("#report"), answer, {
       predictions: files.predictions.name,
       gold: files.gold.name,
+      round4: (x) => {
+        const rounded = coreNow.roundHalfEven(x, 4);
+        return rounded.ok ? pythonFloatRepr(rounded.value) : null;
+      },
       open: (example) => {
+        $("#example").value = "";
         loadIntoStepView(example);
         $("#step-view").focus();
+        busy("compare", () => showComparison(example, goldExamples));
       },
     });
     return answer;
@@ -267,7 +459,101 @@ async function scoreFiles() {
   }
 }
 
+// -- theme and header ---------------------------------------------------------------------
+
+/** Light, dark, or the system's (the default); kept in this browser's localStorage only. */
+function applyTheme(choice) {
+  if (choice === "light" || choice === "dark") document.documentElement.dataset.theme = choice;
+  else delete document.documentElement.dataset.theme;
+}
+
+function wireTheme() {
+  const select = $("#theme");
+  let saved = "system";
+  try { saved = localStorage.getItem("finscore-theme") || "system"; } catch { /* storage refused: system */ }
+  select.value = ["light", "dark"].includes(saved) ? saved : "system";
+  applyTheme(select.value);
+  select.addEventListener("change", () => {
+    applyTheme(select.value);
+    try { localStorage.setItem("finscore-theme", select.value); } catch { /* storage refused: this visit only */ }
+  });
+}
+
+async function showVersion() {
+  const response = await fetch(new URL("manifest.json", document.baseURI));
+  if (!response.ok) return;
+  const manifest = await response.json();
+  const wheel = /finscore-([^-]+)-/.exec(manifest.finscore_wheel ?? "");
+  $("#version").textContent = `finscore ${wheel ? wheel[1] : ""} · core ABI ${ABI_VERSION}`;
+}
+
+// -- gold beside prediction ------------------------------------------------------------------
+
+let goldExamples = new Map();
+
+/** The gold file's examples by id (for the question); an unreadable file gives none. */
+async function goldById(file) {
+  try {
+    const data = JSON.parse(await file.text());
+    return new Map((Array.isArray(data) ? data : []).filter((e) => e && typeof e === "object").map((e) => [e.id, e]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** One program's answer: from the core when it decides, else from Python (ready: the file was scored). */
+async function answerFor(program, table) {
+  const request = { program, table: table ? JSON.stringify(table) : "", table_format: "json",
+    profile: checked("profile"), python: checked("python") };
+  const quick = coreNow ? quickRun(coreNow, request) : { wait: "core" };
+  return quick.answer ?? runProgram(request);
+}
+
+/** The first step where the two differ (op, arguments' values or value), or null when they agree. */
+function firstDivergence(gold, predicted) {
+  const a = gold.ok ? gold.execution.steps : [];
+  const b = predicted.ok ? predicted.execution.steps : [];
+  const same = (x, y) => x.op === y.op && x.value_type === y.value_type && x.value_text === y.value_text;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (!same(a[i], b[i])) return i;
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  const outcome = (x) => (x.ok ? `${x.execution.invalid}:${x.execution.result_text}` : "error");
+  return outcome(gold) === outcome(predicted) ? null : Math.max(a.length - 1, 0);
+}
+
+function compareSide(side, program, answer, diverges) {
+  const node = document.querySelector(`.compare-side[data-side="${side}"]`);
+  node.querySelector(".compare-program").replaceChildren(el("code", { text: Array.isArray(program) ? JSON.stringify(program) : program }));
+  const execution = answer.ok ? answer.execution : null;
+  node.querySelector(".compare-answer").textContent = !execution ? answer.error
+    : execution.invalid ? `Invalid: ${execution.status_name}` : `Answer ${execution.result_text}`;
+  const rows = (execution ? execution.steps : []).map((step) => el("tr", {
+    className: step.index === diverges ? "diverges" : null, "data-step": step.index,
+  }, el("th", { scope: "row", text: `#${step.index}` }), el("td", { className: "op", text: step.op }),
+  el("td", { className: "args", text: step.arguments_text.join(", ") }),
+  el("td", { className: "value", text: step.value_type === "none" ? "refused" : step.value_text, title: step.hex || "" })));
+  node.querySelector("tbody").replaceChildren(...rows);
+}
+
+async function showComparison(example, golds) {
+  const panel = $("#compare");
+  if (!example.compare) { panel.hidden = true; return; }
+  const gold = golds.get(example.compare.id);
+  const table = example.table && example.table.length ? example.table : null;
+  const [goldAnswer, predictedAnswer] = await Promise.all([
+    answerFor(example.compare.goldProgram, table), answerFor(JSON.stringify(example.program), table)]);
+  const diverges = firstDivergence(goldAnswer, predictedAnswer);
+  $("#compare-question").textContent = gold?.qa?.question ? `${example.compare.id}: “${gold.qa.question}”` : example.compare.id;
+  $("#compare-divergence").textContent = diverges === null ? "The steps agree."
+    : `The programs first diverge at step #${diverges}.`;
+  panel.dataset.diverges = diverges === null ? "" : String(diverges);
+  compareSide("gold", example.compare.goldProgram, goldAnswer, diverges);
+  compareSide("prediction", example.program, predictedAnswer, diverges);
+  panel.hidden = false;
+}
+
 // -- start ------------------------------------------------------------------------------
+
+let liveTimer = null;
 
 function wireForms() {
   $("#round-form").addEventListener("submit", roundWithCore);
@@ -277,11 +563,24 @@ function wireForms() {
     $(id).addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
-        if (!$("#run").disabled) runFromForm();
+        clearTimeout(liveTimer);
+        runFromForm(); // before Python is ready, the run waits for it (queued)
       }
     });
   }
+  // live: results follow typing and every option, after a short pause
+  for (const node of document.querySelectorAll("#program, #table, #table-format, #program-form input[type=radio]")) {
+    node.addEventListener(node.matches("textarea") ? "input" : "change", () => {
+      refreshExampleNote();
+      clearTimeout(liveTimer);
+      liveTimer = setTimeout(() => { if (coreNow) runFromForm(); }, LIVE_DELAY_MS);
+    });
+  }
   wireDropZones();
+  $("#copy-link").addEventListener("click", copyLink);
+  window.addEventListener("hashchange", async () => {
+    if (location.hash !== savedFragment && await restoreFromAddress()) runFromForm();
+  });
 }
 
 // The page's API, for the console and for tests: the same calls the forms make.
@@ -294,13 +593,43 @@ window.finscore = {
   executeRows: async (rows, profile = "official") =>
     (await python.promise).call("execute_rows", JSON.stringify(rows), profile),
   scoreBytes,
-  roundHalfEven: async (x, places) => roundHalfEven((await core.promise).instance, x, places),
+  roundHalfEven: async (x, places) => roundHalfEven(await core.promise, x, places),
   doubleHex,
+  quickRows: async (rows) => quickRows(await core.promise, rows),
+  quickRun: async (request) => quickRun(await core.promise, request).answer ?? null,
+  pythonReady: () => pythonNow !== null,
+  encodeState,
+  decodeState,
+  currentState,
+  pythonFloatRepr,
+  pythonStrRepr,
+  tokenizeGoldProgram,
+  firstAnswerMs: null, // when the first step view appeared, in ms since navigation start
 };
 
+wireTheme();
 wireForms();
-loadExamples().catch((error) => showError($("#program-error"), error.message));
-startCore().then(({ module }) => startPython(module), () => {
+showVersion().catch(() => {});
+const examplesLoaded = loadExamples();
+examplesLoaded.catch((error) => showError($("#program-error"), error.message));
+// the first step view: the first example, read and run by the core as soon as it is compiled
+Promise.all([examplesLoaded, core.promise]).then(async () => {
+  if (await restoreFromAddress()) {
+    runFromForm();
+  } else if ($("#program").value.trim() === "" && examples.length) {
+    $("#example").value = examples[0].key;
+    $("#example").dispatchEvent(new Event("change"));
+  }
+}, () => {});
+
+/** Resolves when no run is in progress (the first one is synchronous on the core path). */
+function busyDone() {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+// Python starts once the first step view is shown (or could not be), so that it does not
+// compete with it for the processor; it then loads in the background.
+const firstView = Promise.all([examplesLoaded, core.promise]).then(() => busyDone(), () => {});
+startCore().then(async ({ module }) => { await firstView; startPython(module); }, () => {
   setEngine($("#python-engine"), "failed", "Python: not started, since the WebAssembly core did not load");
   python.reject(new Error("the WebAssembly core did not load"));
   scorer.reject(new Error("the WebAssembly core did not load"));

@@ -7,21 +7,36 @@ const DENOMINATORS = {
   per_gold_example: "per gold example (a missing prediction counts as a failure)",
 };
 
-function figureCard(label, figure, text, unit) {
+/** "0.6152" as a percentage, "61.52": the decimal point moved two places, as text (no arithmetic). */
+export function percentText(decimal) {
+  const [whole, fraction = ""] = decimal.split(".");
+  const padded = fraction.padEnd(2, "0");
+  const integer = `${whole}${padded.slice(0, 2)}`.replace(/^0+(?=\d)/, "");
+  const rest = padded.slice(2).replace(/0+$/, "");
+  return rest ? `${integer}.${rest}` : integer;
+}
+
+function figureCard(label, figure, text, unit, rounded) {
+  // the card: rounded half-even to 4 places by the core, as a percentage; the exact figure under it
+  // (and in the JSON report) as Python prints it
+  const big = figure.value === null || rounded === null ? text : `${percentText(rounded)} %`;
   return el("div", { className: "figure" },
     el("span", { className: "label", text: label }),
-    el("span", { className: "big", text }),
+    el("span", { className: "big", text: big, title: text }),
+    el("span", { className: "exact", text: figure.value === null ? "" : `exact: ${text}` }),
     el("span", { className: "fraction", text: `${figure.correct} / ${figure.total} ${unit}` }));
 }
 
-function figures(report, texts) {
+function figures(report, texts, round4) {
   const own = report.figures[report.profile];
   const ownTexts = texts[report.profile];
   const cards = [];
   for (const [denominator, words] of Object.entries(DENOMINATORS)) {
     const unit = denominator === "per_prediction" ? "predictions" : "gold examples";
     for (const [metric, name] of [["execution_accuracy", "Execution accuracy"], ["program_accuracy", "Program accuracy"]]) {
-      cards.push(figureCard(`${name}, ${words}`, own[denominator][metric], ownTexts[denominator][metric], unit));
+      const figure = own[denominator][metric];
+      cards.push(figureCard(`${name}, ${words}`, figure, ownTexts[denominator][metric], unit,
+        figure.value === null ? null : round4(figure.value)));
     }
   }
   return el("div", { className: "figures", id: "report-figures" }, cards);
@@ -68,6 +83,7 @@ function failingList(failing, open) {
         table: row.table || [],
         note: `The prediction for ${row.id} (${row.category}); the gold program is ${row.gold_program}, ` +
           `with the answer ${row.gold_answer_text}.`,
+        compare: { id: row.id, goldProgram: row.gold_program, category: row.category },
       }),
     }, row.id),
     ` — ${row.category}: ${row.outcome}`));
@@ -96,13 +112,13 @@ function saveLink(reportFile) {
 }
 
 /** Render the answer of score_files into the report panel. */
-export function renderReport(panel, answer, { predictions, gold, open }) {
+export function renderReport(panel, answer, { predictions, gold, open, round4 }) {
   const report = answer.report;
   panel.replaceChildren(
     el("h3", { text: `Report: ${predictions} against ${gold}` }),
     el("p", {}, saveLink(answer.report_file)),
     el("p", { className: "hint", text: `Profile ${report.profile}, sum() of CPython ${report.python}; finscore ${report.finscore_version} under Python ${report.host_python}. ${countsLine(report)}` }),
-    figures(report, answer.figure_texts),
+    figures(report, answer.figure_texts, round4),
     categoryChart(report.categories),
     ...officialStops(report),
     ...failingList(answer.failing, open),

@@ -48,12 +48,17 @@ function detailLine(execution, answer) {
   const unrounded = execution.invalid || execution.unrounded_text === null
     ? ""
     : ` The last step's unrounded value is ${execution.unrounded_text}; only the answer is rounded, to 5 places.`;
-  return `Profile ${execution.profile}, sum() of CPython ${execution.python}; the program read as ${program}, ${table}.${unrounded}`;
+  const by = answer.path === "core"
+    ? " Read and run by the WebAssembly core in this page (the JavaScript binding), without Python."
+    : " Read and run by finscore in Python (Pyodide).";
+  return `Profile ${execution.profile}, sum() of CPython ${execution.python}; the program read as ${program}, ${table}.${unrounded}${by}`;
 }
 
 function notes(execution) {
   const items = [];
-  if (execution.invalid && execution.message && execution.message !== execution.status_name) {
+  // the answer line already gives the status's name and meaning: a message saying no more is not repeated
+  if (execution.invalid && execution.message && execution.message !== execution.status_name
+      && execution.message !== execution.status_description) {
     items.push(el("li", { className: "refusal", text: execution.message }));
   }
   for (const quirk of execution.quirks) {
@@ -80,5 +85,6 @@ export function renderExecution(panel, answer) {
   panel.querySelector("#steps tbody").replaceChildren(...rows);
   panel.querySelector("#notes").replaceChildren(...notes(execution));
   panel.dataset.invalid = String(execution.invalid);
+  panel.dataset.path = answer.path ?? "python";
   panel.hidden = false;
 }

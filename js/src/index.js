@@ -1,0 +1,472 @@
+// finscore for JavaScript: the finscore core (finscore_core.wasm, the very module the Python
+// package ships) behind a typed API, in Node and in browsers. Written from docs/abi.md alone.
+//
+// The binding does no arithmetic of its own: every value is the core's, read back from its
+// linear memory with its bits. A program the core does not read itself comes back deferred
+// (status 1419): it is not decided, neither right nor wrong, and no value is guessed for it.
+// Nor is a program the core stopped at a complex power (1414, negative_base_fractional_exponent):
+// the official evaluator carries Python's complex value on, and whether the program is valid
+// depends on what later steps do with it, so its official outcome is left undecided as well.
+
+import {
+  ABI_VERSION, ARG_KIND, FIELD_OFFSET, OP, RECORD_SIZE, STATUS, STATUS_DESCRIPTION, STATUS_NAME_LIMIT, SUM_RULE,
+  VALUE_TYPE,
+} from "./abi_generated.js";
+import { bitsHex, bitsOf, floatHex, fromBits, hexOfBits } from "./float.js";
+
+export { ABI_VERSION, ARG_KIND, OP, STATUS, SUM_RULE, VALUE_TYPE };
+export { bitsHex, bitsOf, floatHex, fromBits, hexOfBits };
+
+const TOKEN_SEPARATOR = "\x1f";
+const RECORD_SEPARATOR = "\x1e";
+const STEP = RECORD_SIZE.fs_step;
+const ARG = RECORD_SIZE.fs_arg;
+const RESULT = RECORD_SIZE.fs_result;
+const R = FIELD_OFFSET.fs_result;
+const A = FIELD_OFFSET.fs_arg;
+/** Programs per call of fs_read_execute_batch, so that memory stays bounded on any input. */
+const CHUNK = 8192;
+
+const OP_NAMES = Object.freeze(Object.keys(OP).map((name) => name.toLowerCase()));
+const KIND_NAMES = Object.freeze(Object.keys(ARG_KIND).map((name) => name.toLowerCase()));
+const TYPE_NAMES = Object.freeze(Object.keys(VALUE_TYPE).map((name) => name.toLowerCase()));
+const NAME_OF_STATUS = new Map(Object.entries(STATUS).map(([name, code]) => [code, name.toLowerCase()]));
+const REQUIRED_EXPORTS = Object.freeze([
+  "memory", "_initialize", "fs_execute", "fs_read_execute_batch", "fs_round_half_even_scaled",
+  "fs_status_name", "fs_abi_version", "fs_sizeof_step", "fs_sizeof_program", "fs_sizeof_result", "fs_alloc", "fs_free",
+]);
+
+/** A refusal of a whole call, a module that is not the one expected, or input the binding cannot send. */
+export class FinscoreError extends Error {
+  constructor(message, status = null) {
+    super(message);
+    this.name = "FinscoreError";
+    this.status = status;
+    this.statusName = status === null ? null : statusName(status);
+  }
+}
+
+/** The name of a status code ("ok", "deferred", ...), as the core names it; "unknown_status" otherwise. */
+export function statusName(code) {
+  return NAME_OF_STATUS.get(code) ?? "unknown_status";
+}
+
+/** What a status means, as docs/abi.md says it ("division by zero" for 1412); null for an unknown code. */
+export function statusDescription(code) {
+  return STATUS_DESCRIPTION[code] ?? null;
+}
+
+/** The code of a status name ("divide_by_zero" is 1412); throws on a name the ABI does not have. */
+export function statusCode(name) {
+  const code = STATUS[String(name).toUpperCase()];
+  if (code === undefined) throw new FinscoreError(`no status is named ${JSON.stringify(name)}`);
+  return code;
+}
+
+/** A literal argument (a number, or its 64 bits as a BigInt so that a NaN's payload travels too). */
+export const literal = (number) => ({ kind: "literal", number });
+/** A reference to an earlier step of the same program. */
+export const reference = (step) => ({ kind: "reference", step });
+/** Cells [index, index + length) of the table values, the first argument of a table op. */
+export const tableRow = (index, length) => ({ kind: "table_row", index, length });
+
+function sumRuleCode(rule) {
+  if (rule === undefined) return SUM_RULE.PY311;
+  if (rule === SUM_RULE.PY311 || rule === SUM_RULE.PY312) return rule;
+  const code = SUM_RULE[String(rule).toUpperCase()];
+  if (code === undefined) throw new FinscoreError(`sumRule must be "py311" or "py312", not ${JSON.stringify(rule)}`);
+  return code;
+}
+
+function isNode() {
+  return typeof process !== "undefined" && process.versions != null && process.versions.node != null;
+}
+
+async function wasmBytes(source) {
+  if (source === undefined) source = new URL("../finscore_core.wasm", import.meta.url);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const text = source instanceof URL ? source.href : String(source);
+  const hasScheme = /^[a-z][a-z0-9+.-]+:/i.test(text);
+  if (isNode() && (!hasScheme || text.startsWith("file:"))) {
+    const { readFile } = await import("node:fs/promises");
+    return readFile(hasScheme ? new URL(text) : text);
+  }
+  const response = await fetch(text);
+  if (!response.ok) throw new FinscoreError(`could not fetch ${text}: HTTP ${response.status}`);
+  return response.arrayBuffer(); // not compileStreaming: any static server will do, whatever its MIME type
+}
+
+/**
+ * Load the core: from the package's own finscore_core.wasm by default, or from a path, a URL,
+ * the module's bytes, or a compiled WebAssembly.Module. Checks the ABI before returning.
+ */
+export async function loadCore(source) {
+  const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(await wasmBytes(source));
+  const instance = await WebAssembly.instantiate(module, {});
+  return new Core(instance, module);
+}
+
+/** The core of one WebAssembly instance. One call at a time (JavaScript is single-threaded anyway). */
+export class Core {
+  constructor(instance, module = null) {
+    const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports));
+    if (missing.length) throw new FinscoreError(`not the finscore core: it exports no ${missing.join(", ")}`);
+    this.module = module;
+    this.exports = instance.exports;
+    this.exports._initialize();
+    const e = this.exports;
+    const found = [e.fs_abi_version(), e.fs_sizeof_step(), e.fs_sizeof_program(), e.fs_sizeof_result()];
+    const wanted = [ABI_VERSION, STEP, RECORD_SIZE.fs_program, RESULT];
+    if (found.some((value, k) => value !== wanted[k])) {
+      throw new FinscoreError(`the module's ABI (version ${found[0]}, record sizes ${found.slice(1).join("/")}) ` +
+        `is not the one this binding was written for (version ${wanted[0]}, ${wanted.slice(1).join("/")})`);
+    }
+    /** The ABI version of the loaded module (3). */
+    this.abiVersion = found[0];
+  }
+
+  /** The name of any status code, as the module itself spells it (fs_status_name). */
+  statusName(code) {
+    const at = this.exports.fs_status_name(code);
+    const bytes = new Uint8Array(this.exports.memory.buffer, at, STATUS_NAME_LIMIT);
+    const end = bytes.indexOf(0);
+    return new TextDecoder("ascii").decode(bytes.subarray(0, end < 0 ? STATUS_NAME_LIMIT : end));
+  }
+
+  /** A block of `bytes` bytes of linear memory, handed to `use(address)` and given back afterwards. */
+  _withBlock(bytes, use) {
+    const e = this.exports;
+    const at = e.fs_alloc(Math.max(8, bytes));
+    if (at === 0) throw new FinscoreError(`the core could not reserve ${bytes} bytes`);
+    try {
+      return use(at);
+    } finally {
+      const freed = e.fs_free(at);
+      if (freed !== STATUS.OK) throw new FinscoreError("fs_free refused a block fs_alloc gave", freed); // eslint-disable-line no-unsafe-finally
+    }
+  }
+
+  /**
+   * CPython's round(x, places), half-even, by the core (places 0 to 22; others are refused as
+   * bad_scale). `x` may be a number or its 64 bits as a BigInt.
+   */
+  roundHalfEven(x, places) {
+    if (!Number.isInteger(places)) throw new FinscoreError(`places must be an integer, not ${places}`);
+    const scale = Number(`1e${places}`); // parsed, so exactly 10**places for 0..22
+    const e = this.exports;
+    return this._withBlock(16, (at) => {
+      const input = new DataView(e.memory.buffer);
+      input.setBigUint64(at + 8, typeof x === "bigint" ? BigInt.asUintN(64, x) : bitsOf(x), true);
+      const status = e.fs_round_half_even_scaled(input.getFloat64(at + 8, true), scale, at);
+      const view = new DataView(e.memory.buffer);
+      if (status !== STATUS.OK) return { ok: false, status, statusName: statusName(status), value: null, bits: null, hex: null };
+      return { ok: true, status, statusName: "ok", ...number(view, at, "value") };
+    });
+  }
+
+  /**
+   * Execute one resolved program (fs_execute). `steps`: [{op, args: [arg, arg]}] with op a name
+   * ("add", "table_sum", ...) or a code, and args made by literal(), reference(), tableRow().
+   * Options: `table` (the table values, numbers), `sumRule` ("py311", the default, or "py312").
+   */
+  execute(steps, options = {}) {
+    if (!Array.isArray(steps)) throw new FinscoreError("execute: steps must be an array");
+    const table = options.table ?? [];
+    const rule = sumRuleCode(options.sumRule);
+    const n = steps.length;
+    const encoded = steps.map(encodeStep);
+    const stepsAt = 0, tableAt = n * STEP, valuesAt = tableAt + table.length * 8, typesAt = valuesAt + n * 8;
+    const resultAt = align8(typesAt + n * 4);
+    const e = this.exports;
+    return this._withBlock(resultAt + RESULT, (base) => {
+      let view = new DataView(e.memory.buffer);
+      encoded.forEach((step, i) => writeStep(view, base + stepsAt + i * STEP, step));
+      table.forEach((cell, i) => view.setBigUint64(base + tableAt + i * 8, numberBits(cell, `table[${i}]`), true));
+      e.fs_execute(base + stepsAt, n, n, table.length ? base + tableAt : 0, table.length, rule,
+        base + valuesAt, n, base + typesAt, n, base + resultAt);
+      view = new DataView(e.memory.buffer);
+      const result = readResult(view, base + resultAt);
+      result.steps = encoded.map((step, i) => ({
+        op: OP_NAMES[step.op] ?? null,
+        args: step.args.map((arg) => describeArg(arg, (k) => table[k])),
+        ...stepValue(view, base + valuesAt + i * 8, view.getInt32(base + typesAt + i * 4, true)),
+      }));
+      return result;
+    });
+  }
+
+  /**
+   * Read and execute plain token programs with the core's own reader (fs_read_execute_batch).
+   * `programs`: [{tokens, table}] with tokens as the official evaluator's token list (["add(",
+   * "1", "2", ")", "EOF"]) and table as rows of text ([["revenue", "$ 13,053", ...], ...]) or null.
+   * A program the core does not read itself, or one that cannot be framed for it, comes back
+   * with status 1419 (deferred): not decided. Options: `sumRule`.
+   */
+  readExecute(programs, options = {}) {
+    if (!Array.isArray(programs)) throw new FinscoreError("readExecute: programs must be an array");
+    const rule = sumRuleCode(options.sumRule);
+    const results = [];
+    for (let start = 0; start < programs.length; start += CHUNK) {
+      results.push(...this._readChunk(programs.slice(start, start + CHUNK), rule, start));
+    }
+    return results;
+  }
+
+  /** readExecute of one program. */
+  readExecuteOne(tokens, table = null, options = {}) {
+    return this.readExecute([{ tokens, table }], options)[0];
+  }
+
+  _readChunk(programs, rule, offset) {
+    const layout = layOut(programs, offset);
+    const results = programs.map(() => null);
+    const n = layout.sent.length;
+    if (n > 0) {
+      const S = Math.floor(layout.tokenCount / 4);
+      const C = layout.valueCells;
+      const tables = layout.tableBytes;
+      const sizes = [layout.text.length, tables.length, 8 * layout.tableCount, 4 * n, STEP * S, 8 * C, 8 * S, 4 * S,
+        8 * n, RESULT * n];
+      const at = [];
+      let total = 0;
+      for (const size of sizes) { at.push(total); total += align8(size); }
+      const e = this.exports;
+      this._withBlock(total, (base) => {
+        const [textAt, tablesAt, spansAt, ptAt, stepsAt, tvAt, svAt, stAt, pspAt, resAt] = at.map((k) => base + k);
+        let bytes = new Uint8Array(e.memory.buffer);
+        bytes.set(layout.text, textAt);
+        bytes.set(tables, tablesAt);
+        let view = new DataView(e.memory.buffer);
+        layout.tableSpans.forEach((v, k) => view.setInt32(spansAt + 4 * k, v, true));
+        layout.programTables.forEach((v, k) => view.setInt32(ptAt + 4 * k, v, true));
+        const status = e.fs_read_execute_batch(textAt, layout.text.length, n, tablesAt, tables.length, spansAt,
+          layout.tableCount, ptAt, n, rule, stepsAt, S, tvAt, C, svAt, S, stAt, S, pspAt, 2 * n, resAt, n);
+        if (status !== STATUS.OK) {
+          throw new FinscoreError(`fs_read_execute_batch refused the call: ${statusName(status)} (${status}); ` +
+            "the binding laid the programs out wrongly (a bug: please report it)", status);
+        }
+        view = new DataView(e.memory.buffer);
+        layout.sent.forEach((position, p) => {
+          const result = readResult(view, resAt + p * RESULT);
+          const first = view.getInt32(pspAt + 8 * p, true);
+          const count = view.getInt32(pspAt + 8 * p + 4, true);
+          const cell = (k) => view.getFloat64(tvAt + 8 * k, true);
+          result.steps = [];
+          for (let i = 0; i < count; i++) {
+            const stepAt = stepsAt + (first + i) * STEP;
+            result.steps.push({
+              op: OP_NAMES[view.getInt32(stepAt, true)] ?? null,
+              args: [0, 1].map((k) => describeArg(readArg(view, stepAt + FIELD_OFFSET.fs_step.args + k * ARG), cell)),
+              ...stepValue(view, svAt + 8 * (first + i), view.getInt32(stAt + 4 * (first + i), true)),
+            });
+          }
+          results[position] = result;
+        });
+      });
+    }
+    return results.map((result) => result ?? notFramed());
+  }
+}
+
+function align8(n) {
+  return (n + 7) & ~7;
+}
+
+function numberBits(x, what) {
+  if (typeof x === "bigint") return BigInt.asUintN(64, x);
+  if (typeof x !== "number") throw new FinscoreError(`${what} must be a number or a BigInt of its bits, not ${typeof x}`);
+  return bitsOf(x);
+}
+
+function encodeStep(step, i) {
+  if (step === null || typeof step !== "object" || !Array.isArray(step.args) || step.args.length !== 2) {
+    throw new FinscoreError(`step ${i} must be {op, args: [arg, arg]}`);
+  }
+  const op = typeof step.op === "number" ? step.op : OP[String(step.op).toUpperCase()];
+  if (!Number.isInteger(op)) throw new FinscoreError(`step ${i}: unknown op ${JSON.stringify(step.op)}`);
+  const args = step.args.map((arg, k) => {
+    const kind = typeof arg?.kind === "number" ? arg.kind : ARG_KIND[String(arg?.kind).toUpperCase()];
+    if (!Number.isInteger(kind)) throw new FinscoreError(`step ${i}, argument ${k}: unknown kind ${JSON.stringify(arg?.kind)}`);
+    const index = kind === ARG_KIND.REFERENCE ? arg.step : (arg.index ?? 0);
+    return {
+      kind, index: index | 0, length: (arg.length ?? 0) | 0,
+      bits: kind === ARG_KIND.LITERAL ? numberBits(arg.number, `step ${i}, argument ${k}`) : 0n,
+    };
+  });
+  return { op, args };
+}
+
+function writeStep(view, at, step) {
+  view.setInt32(at, step.op, true);
+  view.setInt32(at + 4, 0, true);
+  step.args.forEach((arg, k) => {
+    const argAt = at + FIELD_OFFSET.fs_step.args + k * ARG;
+    view.setInt32(argAt + A.kind, arg.kind, true);
+    view.setInt32(argAt + A.index, arg.index, true);
+    view.setInt32(argAt + A.length, arg.length, true);
+    view.setInt32(argAt + A.reserved, 0, true);
+    view.setBigUint64(argAt + A.number, arg.bits, true);
+  });
+}
+
+function readArg(view, at) {
+  return {
+    kind: view.getInt32(at + A.kind, true), index: view.getInt32(at + A.index, true),
+    length: view.getInt32(at + A.length, true), bits: view.getBigUint64(at + A.number, true),
+  };
+}
+
+function describeArg(arg, cell) {
+  const kind = KIND_NAMES[arg.kind] ?? null;
+  if (arg.kind === ARG_KIND.LITERAL) {
+    return { kind, number: fromBits(arg.bits), bits: bitsHex(arg.bits), hex: hexOfBits(arg.bits) };
+  }
+  if (arg.kind === ARG_KIND.REFERENCE) return { kind, step: arg.index };
+  if (arg.kind === ARG_KIND.TABLE_ROW) {
+    const cells = [];
+    for (let k = 0; k < arg.length; k++) cells.push(cell(arg.index + k));
+    return { kind, index: arg.index, length: arg.length, cells };
+  }
+  return { kind, index: arg.index, length: arg.length };
+}
+
+function number(view, at, name) {
+  const bits = view.getBigUint64(at, true);
+  return { [name]: view.getFloat64(at, true), [`${name}Bits`]: bitsHex(bits), [`${name}Hex`]: hexOfBits(bits) };
+}
+
+function stepValue(view, at, type) {
+  if (type === VALUE_TYPE.NONE) return { type: "none", value: null, valueBits: null, valueHex: null };
+  return { type: TYPE_NAMES[type] ?? "unknown", ...number(view, at, "value") };
+}
+
+function readResult(view, at) {
+  const status = view.getInt32(at + R.status, true);
+  const hasValue = view.getInt32(at + R.has_value, true) === 1;
+  const valueType = TYPE_NAMES[view.getInt32(at + R.value_type, true)] ?? "unknown";
+  const failedStep = view.getInt32(at + R.failed_step, true);
+  const deferred = status === STATUS.DEFERRED;
+  const decided = !deferred && status !== STATUS.NEGATIVE_BASE_FRACTIONAL_EXPONENT;
+  const result = {
+    status, statusName: statusName(status), ok: status === STATUS.OK, deferred, decided, framed: true,
+    invalid: decided ? (status === STATUS.OK ? 0 : 1) : null,
+    valueType, failedStep: failedStep < 0 ? null : failedStep,
+    stepsExecuted: view.getInt32(at + R.steps_executed, true),
+    answer: null, value: null, valueBits: null, valueHex: null, unrounded: null, unroundedBits: null, unroundedHex: null,
+    steps: [],
+  };
+  if (hasValue) {
+    Object.assign(result, number(view, at + R.value, "value"), number(view, at + R.unrounded, "unrounded"));
+    result.answer = valueType === "bool" ? (result.value !== 0 ? "yes" : "no") : result.value;
+  }
+  return result;
+}
+
+function notFramed() {
+  return {
+    status: STATUS.DEFERRED, statusName: "deferred", ok: false, deferred: true, decided: false, framed: false,
+    invalid: null,
+    valueType: "none", failedStep: null, stepsExecuted: 0, answer: null, value: null, valueBits: null, valueHex: null,
+    unrounded: null, unroundedBits: null, unroundedHex: null, steps: [],
+  };
+}
+
+// -- laying programs out as docs/abi.md frames them ------------------------------------------
+
+/** The program's text (tokens separated by 0x1F), or null when the framing cannot express it. */
+function programText(tokens) {
+  if (!Array.isArray(tokens) || tokens.length === 0) return null;
+  for (const token of tokens) {
+    if (typeof token !== "string" || token.includes(TOKEN_SEPARATOR) || token.includes(RECORD_SEPARATOR)) return null;
+  }
+  return tokens[tokens.length - 1] === "" ? null : tokens.join(TOKEN_SEPARATOR);
+}
+
+/** {text, valueCells} of a table (rows 0x1E, cells 0x1F), or null when it cannot be framed. */
+function tableText(table) {
+  if (!Array.isArray(table) || table.length === 0) return null;
+  const rows = [];
+  let valueCells = 0;
+  for (const row of table) {
+    if (!Array.isArray(row) || row.length === 0 || (row.length === 1 && row[0] === "")) return null;
+    for (const cell of row) {
+      if (typeof cell !== "string" || cell.includes(TOKEN_SEPARATOR) || cell.includes(RECORD_SEPARATOR)) return null;
+    }
+    rows.push(row.join(TOKEN_SEPARATOR));
+    valueCells += row.length - 1;
+  }
+  return { text: rows.join(RECORD_SEPARATOR), valueCells };
+}
+
+function layOut(programs, offset) {
+  const sent = [], texts = [], programTables = [], tableSpans = [], tablePieces = [];
+  const tableIndex = new Map(); // table object -> its index, or -1 when it cannot be framed
+  const tableCells = [];
+  let tokenCount = 0, valueCells = 0, tableBytes = 0;
+  programs.forEach((item, position) => {
+    if (item === null || typeof item !== "object") {
+      throw new FinscoreError(`program ${offset + position} must be {tokens, table}`);
+    }
+    const text = programText(item.tokens);
+    if (text === null) return;
+    sent.push(position);
+    texts.push(text);
+    tokenCount += item.tokens.length;
+    let which = -1;
+    const table = item.table ?? null;
+    if (table !== null && text.includes("table_")) { // only a table step reads a table
+      which = tableIndex.get(table);
+      if (which === undefined) {
+        const laid = tableText(table);
+        which = -1;
+        if (laid !== null) {
+          const piece = encodeWtf8(laid.text);
+          which = tablePieces.length;
+          tableSpans.push(tableBytes, piece.length);
+          tableBytes += piece.length;
+          tablePieces.push(piece);
+          tableCells.push(laid.valueCells);
+        }
+        tableIndex.set(table, which);
+      }
+      if (which >= 0) valueCells += tableCells[which];
+    }
+    programTables.push(which);
+  });
+  const joinedTables = new Uint8Array(tableBytes);
+  let at = 0;
+  for (const piece of tablePieces) { joinedTables.set(piece, at); at += piece.length; }
+  return {
+    sent, text: encodeWtf8(texts.join(RECORD_SEPARATOR)), tokenCount, programTables,
+    tableBytes: joinedTables, tableSpans, tableCount: tablePieces.length, valueCells,
+  };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * UTF-8, except that a lone surrogate is written in three bytes (as Python's "surrogatepass"
+ * writes it, and as the core accepts it) rather than replaced: two different lone surrogates
+ * must stay two different names.
+ */
+export function encodeWtf8(text) {
+  if (typeof text.isWellFormed === "function" ? text.isWellFormed() : !/[\ud800-\udfff]/.test(text)) {
+    return encoder.encode(text);
+  }
+  const out = [];
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Uint8Array.from(out);
+}

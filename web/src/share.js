@@ -1,0 +1,64 @@
+// The step view's whole state in the address's fragment (#1:...), so that a link reopens it
+// exactly. Fragments never reach a server: the state stays in the browser unless the person
+// shares the link themselves.
+//
+// Format, version 1: "#1:" then base64url (no padding) of the deflate-raw compressed UTF-8 of
+// JSON {program, table, table_format, profile, python, example}. A later format takes another
+// leading version, and this one keeps being read, so old links keep working.
+
+export const STATE_VERSION = 1;
+/** Longest fragment written: far below what browsers and chat tools keep of an address. */
+export const FRAGMENT_LIMIT = 8000;
+const FIELDS = { program: "", table: "", table_format: "auto", profile: "official", python: "3.11", example: "" };
+
+async function through(stream, bytes) {
+  const piped = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(piped).arrayBuffer());
+}
+
+function base64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("the link's state is not base64url");
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** Only the known fields, as text, with their defaults: what a link may set. */
+export function cleanState(state) {
+  const clean = {};
+  for (const [name, fallback] of Object.entries(FIELDS)) {
+    clean[name] = typeof state?.[name] === "string" ? state[name] : fallback;
+  }
+  return clean;
+}
+
+/** The fragment (with its "#") for a state. */
+export async function encodeState(state) {
+  // JSON.stringify writes a lone surrogate as an escape, so the JSON text is valid UTF-8 and exact
+  const json = new TextEncoder().encode(JSON.stringify(cleanState(state)));
+  return `#${STATE_VERSION}:${base64url(await through(new CompressionStream("deflate-raw"), json))}`;
+}
+
+/** The state a fragment holds; null for an address without one; throws a readable Error for a bad one. */
+export async function decodeState(fragment) {
+  const text = fragment.startsWith("#") ? fragment.slice(1) : fragment;
+  if (text === "") return null;
+  const match = /^(\d+):(.*)$/s.exec(text);
+  if (!match) throw new Error("this link's fragment is not a playground state");
+  if (Number(match[1]) !== STATE_VERSION) {
+    throw new Error(`this link was made by a newer playground (state version ${match[1]}; this page reads ${STATE_VERSION})`);
+  }
+  let json;
+  try {
+    json = new TextDecoder("utf-8", { fatal: true }).decode(
+      await through(new DecompressionStream("deflate-raw"), fromBase64url(match[2])));
+  } catch {
+    throw new Error("this link's state is damaged (it may have been cut short when it was copied)");
+  }
+  return cleanState(JSON.parse(json));
+}
