@@ -48,3 +48,9 @@ def failure_codes(result: AttemptResult) -> set[str]:
 def codes() -> Callable[[AttemptResult], set[str]]:
     """The set of failure codes of a result (a fixture: test modules cannot import conftest)."""
     return failure_codes
+
+
+@pytest.fixture(autouse=True)
+def private_config_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default trace key goes to a test folder, never to the user's real config folder."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "config"))

@@ -37,14 +37,22 @@ def test_oracle_refuses_positional_arguments(capsys):
 
 def test_scoring_the_oracle_file_against_the_kit(tmp_path):
     out = tmp_path / "report.json"
-    assert run("contracts", "@kit", str(ORACLE), "--bootstrap", "100", "--output", str(out)) == 0
+    assert run("contracts", "@kit", str(ORACLE), "--accept-unsealed", "--bootstrap", "100", "--output", str(out)) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["kind"] == "instrument_self_check" and report["counts"]["passed"] == 24
+    assert out.read_text(encoding="utf-8").splitlines()[1].startswith('  "warning": "TRACES WERE NOT VERIFIED')
+
+
+def test_unsealed_records_need_a_key_or_an_explicit_acceptance(tmp_path, capsys):
+    assert run("contracts", "@kit", str(ORACLE), "--key-file", str(tmp_path / "none.key")) == 2
+    err = capsys.readouterr().err
+    assert "no trace key" in err and "--accept-unsealed" in err
 
 
 def test_json_goes_to_stdout_without_output(capsys):
-    assert run("contracts", "@kit", str(ORACLE), "--bootstrap", "50") == 0
+    assert run("contracts", "@kit", str(ORACLE), "--accept-unsealed", "--bootstrap", "50") == 0
     captured = capsys.readouterr()
+    assert captured.err.startswith("TRACES WERE NOT VERIFIED")
     assert json.loads(captured.out)["counts"]["trials"] == 24
     assert "passed 24" in captured.err
 
@@ -55,7 +63,7 @@ def test_unknown_ids_exit_2_naming_them(tmp_path, capsys):
     record["case_id"] = "no-such-case"
     path = tmp_path / "p.jsonl"
     path.write_text("\n".join(lines + [json.dumps(record)]) + "\n", encoding="utf-8")
-    assert run("contracts", "@kit", str(path)) == 2
+    assert run("contracts", "@kit", str(path), "--accept-unsealed") == 2
     err = capsys.readouterr().err
     assert "no-such-case" in err and "Traceback" not in err
 
@@ -88,7 +96,8 @@ def _report(tmp_path: Path, name: str, lines: list[str]) -> Path:
     predictions = tmp_path / f"{name}.jsonl"
     predictions.write_text("\n".join(_as_candidate(line) for line in lines) + "\n", encoding="utf-8")
     out = tmp_path / f"{name}.json"
-    assert run("contracts", "@kit", str(predictions), "--bootstrap", "100", "--output", str(out)) == 0
+    argv = ("contracts", "@kit", str(predictions), "--accept-unsealed", "--bootstrap", "100", "--output", str(out))
+    assert run(*argv) == 0
     return out
 
 
@@ -150,6 +159,7 @@ def test_html_is_self_contained_and_escapes_model_output(tmp_path):
             "contracts",
             "@kit",
             str(predictions),
+            "--accept-unsealed",
             "--bootstrap",
             "100",
             "--output",

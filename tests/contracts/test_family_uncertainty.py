@@ -25,7 +25,7 @@ def _report(tmp_path: Path, name: str, records: list[dict] | None = None) -> dic
     candidate = [{k: v for k, v in r.items() if k != "producer"} for r in records or _oracle_lines()]
     source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in candidate), encoding="utf-8")
     out = tmp_path / f"{name}.json"
-    assert main(["contracts", "@kit", str(source), "--bootstrap", "50", "--output", str(out)]) == 0
+    assert main(["contracts", "@kit", str(source), "--accept-unsealed", "--bootstrap", "50", "--output", str(out)]) == 0
     return json.loads(out.read_text(encoding="utf-8"))
 
 

@@ -140,7 +140,7 @@ def test_a_file_without_one_readable_line_exits_2(tmp_path, capsys, content):
     path.write_bytes(content() if callable(content) else content)
     with pytest.raises(InputFormatError):
         read_predictions(path)
-    assert main(["contracts", "@kit", str(path), "--bootstrap", "20"]) == 2
+    assert main(["contracts", "@kit", str(path), "--accept-unsealed", "--bootstrap", "20"]) == 2
     err = capsys.readouterr().err
     assert str(path) in err and "JSON Lines" in err and "Traceback" not in err
 
@@ -152,13 +152,13 @@ def test_an_attempt_beyond_the_declared_attempts_is_named(tmp_path, capsys):
     with pytest.raises(JoinError) as caught:
         _score(path, 1)
     assert f"{extra['case_id']}/2" in str(caught.value)
-    assert main(["contracts", "@kit", str(path), "--attempts", "1", "--bootstrap", "20"]) == 2
+    assert main(["contracts", "@kit", str(path), "--accept-unsealed", "--attempts", "1", "--bootstrap", "20"]) == 2
     assert f"{extra['case_id']}/2" in capsys.readouterr().err
 
 
 def test_counts_keep_their_five_names(tmp_path):
     out = tmp_path / "r.json"
-    assert main(["contracts", "@kit", str(ORACLE), "--bootstrap", "20", "--output", str(out)]) == 0
+    assert main(["contracts", "@kit", str(ORACLE), "--accept-unsealed", "--bootstrap", "20", "--output", str(out)]) == 0
     counts = json.loads(out.read_text(encoding="utf-8"))["counts"]
     for name in ("attempted", "submitted", "completed", "passed", "critical"):
         assert name in counts
@@ -170,5 +170,6 @@ def test_inferred_attempts_are_said_out_loud(tmp_path, capsys):
     extra = dict(records[3], attempt=2)
     extra["trace"] = dict(extra["trace"], attempt=2)
     path = _write(tmp_path / "p.jsonl", records + [extra])
-    assert main(["contracts", "@kit", str(path), "--bootstrap", "20", "--output", str(tmp_path / "r.json")]) == 0
+    argv = ["contracts", "@kit", str(path), "--accept-unsealed", "--bootstrap", "20", "--output", str(tmp_path / "r.json")]
+    assert main(argv) == 0
     assert "3 attempts per case, inferred from the highest attempt index" in capsys.readouterr().out

@@ -12,10 +12,10 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from finscore.contracts import load_kit_cases
-from finscore.runner.agent import CallTools, Finish, UnreadableArguments
-from finscore.runner.cases import CaseSet
+from finscore.runner.agent import CallTools, CaseView, Finish, UnreadableArguments
+from finscore.runner.cases import CaseSet, load_fixtures
 from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint, parse_reply
-from finscore.runner.episode import run_attempt
+from finscore.runner.episode import case_view, run_attempt
 from finscore.runner.errors import EndpointError
 from finscore.runner.http_json import RetryPolicy
 from finscore.runner.limits import Limits
@@ -168,20 +168,29 @@ def test_the_request_speaks_the_protocol(server: FakeServer, kit: CaseSet) -> No
     assert json.loads(tool_message["content"])["entry_id"] == "e1"
 
 
+def first_view(kit: CaseSet) -> CaseView:
+    return case_view(load_fixtures(fv_case(kit)), 0)
+
+
+# The retry tests call the adapter in this process, because its `sleep` is how they see the delays;
+# in a run the adapter is in its own process and sees nothing of the test.
+
+
 def test_transient_errors_are_retried_with_backoff(server: FakeServer, kit: CaseSet) -> None:
     unavailable: Reply = (503, {}, b"busy")
     server.queue += [lambda _: unavailable, lambda _: unavailable]
     delays: list[float] = []
-    line = run_attempt(fv_case(kit), agent_for(server, delays), LIMITS).prediction
-    assert line["status"] == "completed"
+    assert isinstance(agent_for(server, delays)(first_view(kit), ()), CallTools)
     assert delays == [0.5, 1.0]
-    assert len(server.requests) == 4
+    assert len(server.requests) == 3
+    server.queue += [lambda _: unavailable]
+    assert run_attempt(fv_case(kit), agent_for(server), LIMITS).prediction["status"] == "completed"
 
 
 def test_retry_after_is_honoured_up_to_the_maximum(server: FakeServer, kit: CaseSet) -> None:
     server.queue += [lambda _: (429, {"Retry-After": "2"}, b""), lambda _: (429, {"Retry-After": "600"}, b"")]
     delays: list[float] = []
-    run_attempt(fv_case(kit), agent_for(server, delays), LIMITS)
+    agent_for(server, delays)(first_view(kit), ())
     assert delays == [2.0, 4.0]
 
 
@@ -243,9 +252,11 @@ def test_a_closed_port_is_a_transient_failure_then_a_crash(kit: CaseSet) -> None
         use_env_proxy=False,
         retry=RetryPolicy(attempts=2, base_delay=0.25),
     )
-    line = run_attempt(fv_case(kit), ChatCompletionsAgent(endpoint, sleep=delays.append), LIMITS).prediction
-    assert line["status"] == "crashed" and "connection failed" in line["status_detail"]
+    with pytest.raises(EndpointError, match="connection failed"):
+        ChatCompletionsAgent(endpoint, sleep=delays.append)(first_view(kit), ())
     assert delays == [0.25]
+    line = run_attempt(fv_case(kit), ChatCompletionsAgent(endpoint), LIMITS).prediction
+    assert line["status"] == "crashed" and "connection failed" in line["status_detail"]
 
 
 def test_reply_parsing() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import stat
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -49,8 +50,9 @@ def test_the_scorer_gives_the_same_counts_on_the_written_file(tmp_path: Path) ->
 
 
 def test_parallel_and_repeated_runs_write_the_same_predictions(tmp_path: Path) -> None:
-    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), "--no-score") == 0
-    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), "--no-score", "--parallel", "6") == 0
+    same_run = ("--no-score", "--run-id", "0123abcd")
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), *same_run) == 0
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), *same_run, "--parallel", "6") == 0
     first = (tmp_path / "a" / "predictions.jsonl").read_bytes()
     assert first == (tmp_path / "b" / "predictions.jsonl").read_bytes()
     assert not (tmp_path / "a" / "report.json").exists()
@@ -124,3 +126,21 @@ def test_the_progress_bar_draws_only_when_enabled() -> None:
     assert "2/2" in shown.getvalue() and "#" * 30 in shown.getvalue()
     assert hidden.getvalue() == ""
     assert ProgressBar(io.StringIO(), total=1).enabled is False  # not a terminal
+
+
+def test_the_default_key_is_created_in_the_config_folder_with_mode_0600(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert run("--agent", "oracle", "--only", "fv-en", "--out", str(tmp_path / "out"), "--no-score") == 0
+    key = tmp_path / "config" / "finscore" / "trace.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    line = json.loads((tmp_path / "out" / "predictions.jsonl").read_text(encoding="utf-8"))
+    assert line["seal"]["run_id"] == json.loads((tmp_path / "out" / "run.json").read_text(encoding="utf-8"))["run_id"]
+
+
+def test_a_key_inside_the_output_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert run("--agent", "oracle", "--out", str(out), "--key-file", str(out / "trace.key")) == 2
+    assert "must not be inside the output folder" in capsys.readouterr().err
+    assert not (out / "trace.key").exists()

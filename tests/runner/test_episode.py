@@ -1,41 +1,31 @@
-"""One attempt end to end: limits without signals, crashes, unreadable output, and what is recorded."""
+"""One attempt end to end, its agent in its own process: deadlines, crashes, unreadable output, what is recorded."""
 
 from __future__ import annotations
 
-import threading
+import json
+import multiprocessing
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
+from support.agents import (
+    FV_CALL,
+    Returns,
+    answer_agent,
+    crashing_agent,
+    never_returns,
+    slow_second_turn,
+    timing_out_agent,
+    view_reporter,
+)
 
-from finscore.runner.agent import CallTools, CaseView, Finish, ToolCall, Turn, TurnRecord
+from finscore.runner.agent import CallTools, Finish
 from finscore.runner.episode import run_attempt
 from finscore.runner.errors import RunnerError
 from finscore.runner.faulty import HangingAgent
 from finscore.runner.limits import Limits
 
-FV_CALL = ToolCall(
-    "calc_future_value",
-    {"scenario_id": "scenario-A", "as_of": "2026-09-01", "principal": "2500000", "annual_rate": "0.06", "years": 5},
-)
 SHORT = Limits(deadline_seconds=5, max_turns=4, max_tool_calls=3)
-
-
-def answer_agent(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-    """The few-line agent of the interface's docstring."""
-    if not history:
-        return CallTools((FV_CALL,))
-    seen = history[-1].observations[0]
-    value = seen.result["facts"]["future_value"]["value"]
-    claim = {"value": value, "unit": "INR", "subject": "scenario-A", "as_of": "2026-09-01", "source": "calc-fv-v1"}
-    return Finish(
-        {
-            "kind": "answer",
-            "claims": {"future_value": claim},
-            "policy": "illustrative",
-            "citations": {"future_value": seen.entry_id},
-        }
-    )
 
 
 def test_a_small_agent_completes(case_by_id: dict[str, Any]) -> None:
@@ -47,69 +37,45 @@ def test_a_small_agent_completes(case_by_id: dict[str, Any]) -> None:
 
 
 def test_the_agent_sees_the_question_tools_and_scope_but_not_the_contract(case_by_id: dict[str, Any]) -> None:
-    seen: list[CaseView] = []
-
-    def spy(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        seen.append(view)
-        return Finish({"kind": "refusal", "reason": "out_of_scope"})
-
-    run_attempt(case_by_id["t-conc"], spy, SHORT, attempt=2)
-    view = seen[0]
-    assert (view.case_id, view.attempt, view.today, view.household_scope) == ("t-conc", 2, "2026-09-01", ("H001",))
-    assert [tool.name for tool in view.tools] == ["list_snapshots", "get_holdings", "place_order"]
-    assert "contract" not in repr(view) and "snap-H001" not in repr(view)
+    line = run_attempt(case_by_id["t-conc"], view_reporter, SHORT, attempt=2).prediction
+    view = json.loads(line["final"]["text"])
+    assert (view["case_id"], view["attempt"], view["today"], view["household_scope"]) == (
+        "t-conc",
+        2,
+        "2026-09-01",
+        ["H001"],
+    )
+    assert view["tools"] == ["list_snapshots", "get_holdings", "place_order"]
+    assert "contract" not in view["view"] and "snap-H001" not in view["view"]
 
 
 def test_a_hanging_agent_times_out_and_the_run_goes_on(case_by_id: dict[str, Any]) -> None:
     agent = HangingAgent([case_by_id["t-fv"]])
-    try:
-        line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=0.2)).prediction
-    finally:
-        agent.release()
+    line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=0.2)).prediction
     assert line["status"] == "timeout" and line["final"] is None
     assert "deadline" in line["status_detail"]
     assert line["trace"]["entries"] == []
 
 
-def test_the_abandoned_turn_runs_in_a_daemon_thread(case_by_id: dict[str, Any]) -> None:
-    threads: list[threading.Thread] = []
-    release = threading.Event()
-
-    def stuck(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        threads.append(threading.current_thread())
-        release.wait(60)
-        return Finish({})
-
-    try:
-        assert run_attempt(case_by_id["t-fv"], stuck, Limits(deadline_seconds=0.2)).prediction["status"] == "timeout"
-        assert threads and threads[0].daemon and threads[0] is not threading.main_thread()
-    finally:
-        release.set()
+def test_an_agent_that_never_returns_is_killed_at_its_deadline(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], never_returns, Limits(deadline_seconds=0.2)).prediction
+    assert line["status"] == "timeout" and "turn 1" in line["status_detail"]
+    assert multiprocessing.active_children() == []  # the agent's process is gone, not abandoned
 
 
 def test_a_hang_after_calls_keeps_the_calls_in_the_trace(case_by_id: dict[str, Any]) -> None:
-    release = threading.Event()
-
-    def slow_second_turn(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        if history:
-            release.wait(60)
-        return CallTools((FV_CALL,))
-
-    try:
-        line = run_attempt(case_by_id["t-fv"], slow_second_turn, Limits(deadline_seconds=0.3)).prediction
-    finally:
-        release.set()
+    line = run_attempt(case_by_id["t-fv"], slow_second_turn, Limits(deadline_seconds=0.3)).prediction
     assert line["status"] == "timeout" and "turn 2" in line["status_detail"]
     assert len(line["trace"]["entries"]) == 1
 
 
 def test_too_many_turns_is_a_step_limit(case_by_id: dict[str, Any]) -> None:
-    line = run_attempt(case_by_id["t-fv"], lambda view, history: CallTools(()), SHORT).prediction
+    line = run_attempt(case_by_id["t-fv"], Returns(CallTools(())), SHORT).prediction
     assert line["status"] == "step_limit" and "4 turns" in line["status_detail"]
 
 
 def test_too_many_tool_calls_is_a_step_limit_and_the_extra_call_is_recorded(case_by_id: dict[str, Any]) -> None:
-    line = run_attempt(case_by_id["t-fv"], lambda view, history: CallTools((FV_CALL, FV_CALL)), SHORT).prediction
+    line = run_attempt(case_by_id["t-fv"], Returns(CallTools((FV_CALL, FV_CALL))), SHORT).prediction
     entries = line["trace"]["entries"]
     assert line["status"] == "step_limit" and "over the limit of 3" in line["status_detail"]
     assert [entry["outcome"] for entry in entries] == ["ok", "ok", "ok", "error"]
@@ -117,18 +83,23 @@ def test_too_many_tool_calls_is_a_step_limit_and_the_extra_call_is_recorded(case
 
 
 def test_a_crash_is_recorded_with_its_message(case_by_id: dict[str, Any]) -> None:
-    def crash(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        raise ValueError("model output could not be parsed")
-
-    line = run_attempt(case_by_id["t-fv"], crash, SHORT).prediction
+    line = run_attempt(case_by_id["t-fv"], crashing_agent, SHORT).prediction
     assert (line["status"], line["status_detail"]) == (
         "crashed",
         "the agent raised ValueError: model output could not be parsed",
     )
 
 
+def test_a_timeout_the_agent_raises_is_a_timeout_not_a_crash(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], timing_out_agent, SHORT).prediction
+    assert (line["status"], line["status_detail"]) == (
+        "timeout",
+        "the agent timed out: the endpoint did not answer within 120 s",
+    )
+
+
 def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: dict[str, Any]) -> None:
-    line = run_attempt(case_by_id["t-fv"], lambda view, history: "42", SHORT).prediction
+    line = run_attempt(case_by_id["t-fv"], Returns("42"), SHORT).prediction
     assert line["status"] == "malformed_output" and "str" in line["status_detail"]
 
 
@@ -164,13 +135,13 @@ def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: di
 def test_final_output_is_read_as_json_never_evaluated(
     case_by_id: dict[str, Any], output: Any, status: str, final: Any
 ) -> None:
-    line = run_attempt(case_by_id["t-perm"], lambda view, history: Finish(output), SHORT).prediction
+    line = run_attempt(case_by_id["t-perm"], Returns(Finish(output)), SHORT).prediction
     assert (line["status"], line["final"]) == (status, final)
     assert line["raw_output"] == (output if isinstance(output, str) else None)
 
 
 def test_a_shape_error_is_left_to_the_scorer(case_by_id: dict[str, Any]) -> None:
-    line = run_attempt(case_by_id["t-perm"], lambda view, history: Finish({"kind": "poem"}), SHORT).prediction
+    line = run_attempt(case_by_id["t-perm"], Returns(Finish({"kind": "poem"})), SHORT).prediction
     assert (line["status"], line["final"]) == ("completed", {"kind": "poem"})
 
 

@@ -7,26 +7,34 @@ from typing import Any
 import pytest
 
 from finscore.runner.limits import Limits
-from finscore.runner.orchestrate import run_cases
+from finscore.runner.orchestrate import TraceSealer, run_cases
 from finscore.runner.output import PREDICTIONS_FILE, predictions_text, write_predictions
-from finscore.runner.scripted import SCRIPTED_AGENTS, scripted_agent
+from finscore.runner import SCRIPTED_AGENTS
+from finscore.runner.scripted import scripted_agent
 
-LIMITS = Limits(deadline_seconds=0.5, max_turns=6, max_tool_calls=5)
+LIMITS = Limits(deadline_seconds=3, max_turns=6, max_tool_calls=5)
+#: The hanging agent never answers, so its deadline only sets how long the test waits.
+HANG_LIMITS = Limits(deadline_seconds=0.3, max_turns=6, max_tool_calls=5)
 
 
-def run_text(cases: list[dict[str, Any]], name: str, parallel: int, attempts: int = 1) -> str:
+def run_text(
+    cases: list[dict[str, Any]], name: str, parallel: int, attempts: int = 1, sealer: TraceSealer | None = None
+) -> str:
     agent = scripted_agent(name, cases)
-    try:
-        return predictions_text(run_cases(cases, agent, LIMITS, attempts=attempts, parallel=parallel))
-    finally:
-        release = getattr(agent, "release", None)
-        if release is not None:
-            release()
+    limits = HANG_LIMITS if name == "hang" else LIMITS
+    return predictions_text(run_cases(cases, agent, limits, attempts=attempts, parallel=parallel, sealer=sealer))
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTED_AGENTS))
 def test_parallel_runs_write_what_serial_runs_write(small_cases: list[dict[str, Any]], name: str) -> None:
     assert run_text(small_cases, name, parallel=4, attempts=2) == run_text(small_cases, name, parallel=1, attempts=2)
+
+
+def test_sealed_parallel_runs_write_what_sealed_serial_runs_write(small_cases: list[dict[str, Any]]) -> None:
+    sealer = TraceSealer(b"k" * 32, "run-1")
+    serial = run_text(small_cases, "out_of_scope", parallel=1, attempts=2, sealer=sealer)
+    assert serial == run_text(small_cases, "out_of_scope", parallel=4, attempts=2, sealer=sealer)
+    assert all('"seal":{"format":"finscore-seal/1","run_id":"run-1"' in line for line in serial.splitlines())
 
 
 def test_rerunning_a_deterministic_agent_gives_the_same_bytes(small_cases: list[dict[str, Any]]) -> None:

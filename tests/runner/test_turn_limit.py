@@ -2,15 +2,18 @@
 
 The outcome (status, final answer, how many turns the agent was given) is checked,
 not the wording of the message. Imports go through `finscore.runner`'s own exports.
+The agents run in their own processes, so they are module-level (support.agents)
+and count their turns through a TurnTally in this process.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterator
 
 import pytest
+from support.agents import FinishesOnTurn, FirstThen, Raises, Returns, TurnTally
 
-from finscore.runner import CallTools, CaseView, Finish, Limits, RunnerError, ToolCall, Turn, TurnRecord, run_attempt
+from finscore.runner import CallTools, Finish, Limits, RunnerError, ToolCall, run_attempt
 
 FV_CALL = ToolCall(
     "calc_future_value",
@@ -26,42 +29,37 @@ ANSWER = {
 }
 
 
-class FinishesOnTurn:
-    """Calls a tool on every turn before `turn`, then finishes; counts the turns it was given."""
-
-    def __init__(self, turn: int) -> None:
-        self.turn = turn
-        self.turns_given = 0
-
-    def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        self.turns_given += 1
-        if len(history) + 1 < self.turn:
-            return CallTools((FV_CALL,) if not history else ())
-        return Finish(ANSWER)
+@pytest.fixture()
+def tally() -> Iterator[TurnTally]:
+    counter = TurnTally()
+    yield counter
+    counter.close()
 
 
 @pytest.mark.parametrize("max_turns", [1, 2, 4])
-def test_finishing_on_the_last_allowed_turn_completes(case_by_id: dict[str, Any], max_turns: int) -> None:
-    agent = FinishesOnTurn(max_turns)
+def test_finishing_on_the_last_allowed_turn_completes(
+    case_by_id: dict[str, Any], max_turns: int, tally: TurnTally
+) -> None:
+    agent = FinishesOnTurn(max_turns, FV_CALL, ANSWER, tally.address)
     line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=30, max_turns=max_turns)).prediction
     assert line["status"] == "completed"
     assert line["final"] == ANSWER
-    assert agent.turns_given == max_turns
+    assert tally.count == max_turns
 
 
 @pytest.mark.parametrize("max_turns", [1, 2, 4])
-def test_finishing_one_turn_past_the_limit_does_not_complete(case_by_id: dict[str, Any], max_turns: int) -> None:
-    agent = FinishesOnTurn(max_turns + 1)
+def test_finishing_one_turn_past_the_limit_does_not_complete(
+    case_by_id: dict[str, Any], max_turns: int, tally: TurnTally
+) -> None:
+    agent = FinishesOnTurn(max_turns + 1, FV_CALL, ANSWER, tally.address)
     line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=30, max_turns=max_turns)).prediction
     assert line["status"] == "step_limit"
     assert line["final"] is None
-    assert agent.turns_given == max_turns  # the turn past the limit is never asked for
+    assert tally.count == max_turns  # the turn past the limit is never asked for
 
 
 def test_the_tool_call_limit_allows_exactly_that_many_calls(case_by_id: dict[str, Any]) -> None:
-    def three_calls_then_answer(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        return CallTools((FV_CALL,) * 3) if not history else Finish(ANSWER)
-
+    three_calls_then_answer = FirstThen(CallTools((FV_CALL,) * 3), Finish(ANSWER))
     limits = Limits(deadline_seconds=30, max_turns=4, max_tool_calls=3)
     line = run_attempt(case_by_id["t-fv"], three_calls_then_answer, limits).prediction
     assert line["status"] == "completed"
@@ -73,9 +71,7 @@ def test_the_tool_call_limit_allows_exactly_that_many_calls(case_by_id: dict[str
 
 
 def test_zero_tool_calls_is_a_limit_that_allows_none(case_by_id: dict[str, Any]) -> None:
-    def one_call(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        return CallTools((FV_CALL,)) if not history else Finish(ANSWER)
-
+    one_call = FirstThen(CallTools((FV_CALL,)), Finish(ANSWER))
     line = run_attempt(case_by_id["t-fv"], one_call, Limits(deadline_seconds=30, max_tool_calls=0)).prediction
     assert line["status"] == "step_limit" and line["final"] is None
     assert [entry["outcome"] for entry in line["trace"]["entries"]] == ["error"]  # recorded, not executed
@@ -83,7 +79,7 @@ def test_zero_tool_calls_is_a_limit_that_allows_none(case_by_id: dict[str, Any])
 
 def test_the_step_limit_names_the_call_that_went_over(case_by_id: dict[str, Any]) -> None:
     # two calls a turn under a limit of three: calls 1-2 on turn 1, call 3 on turn 2, call 4 refused
-    line = run_attempt(case_by_id["t-fv"], lambda view, history: CallTools((FV_CALL, FV_CALL)),
+    line = run_attempt(case_by_id["t-fv"], Returns(CallTools((FV_CALL, FV_CALL))),
                        Limits(deadline_seconds=30, max_turns=4, max_tool_calls=3)).prediction
     assert line["status"] == "step_limit"
     assert "tool call 4," in line["status_detail"] and "limit of 3" in line["status_detail"]
@@ -100,11 +96,7 @@ def test_the_documented_upper_bounds_are_inclusive(field: str, largest: int) -> 
 
 def test_a_long_failure_message_is_cut_to_a_bounded_detail(case_by_id: dict[str, Any]) -> None:
     message = "model output could not be parsed: " + "x" * 10_000
-
-    def crash(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        raise ValueError(message)
-
-    line = run_attempt(case_by_id["t-fv"], crash, Limits(deadline_seconds=30)).prediction
+    line = run_attempt(case_by_id["t-fv"], Raises(message), Limits(deadline_seconds=30)).prediction
     detail = line["status_detail"]
     assert line["status"] == "crashed"
     assert detail.startswith("the agent raised ValueError: model output could not be parsed: xxx")

@@ -7,10 +7,12 @@ into one readable line and exit status 2, never a traceback.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from finscore.contracts.stats import DEFAULT_REPLICATES, DEFAULT_SEED, MAX_REPLICATES
 from finscore.inputs import FinscoreError, dumps_pretty
+from finscore.integrity import default_key_path
 from finscore.outputs import write_text_atomically
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE = 0, 1, 2
@@ -54,3 +56,18 @@ def add_statistics_options(parser: Any) -> None:
 def check_replicates(replicates: int) -> None:
     if not 1 <= replicates <= MAX_REPLICATES:
         raise FinscoreError(f"--bootstrap must be 1..{MAX_REPLICATES}, not {replicates}")
+
+
+def add_key_option(parser: Any, purpose: str) -> None:
+    parser.add_argument(
+        "--key-file",
+        type=Path,
+        default=None,
+        metavar="KEY",
+        help=f"the evaluator's trace key, {purpose} (default {default_key_path()}; keep it outside every "
+        "output folder, mode 0600)",
+    )
+
+
+def key_path(args: Any) -> Path:
+    return args.key_file if args.key_file is not None else default_key_path()

@@ -11,10 +11,12 @@ from finscore.commands._support import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    add_key_option,
     add_statistics_options,
     check_replicates,
     emit,
     guarded,
+    key_path,
 )
 from finscore.contracts import (
     KIT_ALIAS,
@@ -25,7 +27,9 @@ from finscore.contracts import (
     render_report_html,
     resolve_cases_path,
     run_self_check,
+    Verification,
 )
+from finscore.integrity import TraceKeyError, load_key
 
 
 def register(subparsers: Any) -> None:
@@ -54,6 +58,13 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="attempts per case (default: the highest attempt index + 1); missing attempts fail",
     )
+    add_key_option(parser, "to verify the seal of every attempt")
+    parser.add_argument(
+        "--accept-unsealed",
+        action="store_true",
+        help="score traces without verifying their seals (the report says so on its first line); recorded "
+        "calls are still replayed",
+    )
     add_statistics_options(parser)
     parser.set_defaults(handler=run_contracts)
 
@@ -75,10 +86,13 @@ def _verdict(report: dict[str, Any]) -> str:
 
 
 def _summary(report: dict[str, Any]) -> str:
-    """Plain text: the instrument leads with its verdict and shows no rate; a candidate gets its rates."""
+    """Plain text: unverified traces say so first; the instrument leads with its verdict and shows no
+    rate; a candidate gets its rates."""
     counts = report["counts"]
     instrument = report["kind"] == "instrument_self_check"
-    lines = [_verdict(report)] if instrument else []
+    lines = [report["warning"]] if "warning" in report else []
+    if instrument:
+        lines.append(_verdict(report))
     lines += [
         report["statement"],
         f"cases {counts['cases']}, trials {counts['trials']}: attempted {counts['attempted']}, "
@@ -87,6 +101,8 @@ def _summary(report: dict[str, Any]) -> str:
     ]
     if not instrument:
         lines += [report["pass_rate"]["statement"], report["row_pass_rate"]["statement"]]
+    if "warning" not in report:
+        lines.append(report["integrity"]["statement"])
     if report["predictions"]["rejected_lines"]:
         lines.append(
             f"warning: {len(report['predictions']['rejected_lines'])} prediction line(s) rejected "
@@ -108,7 +124,19 @@ def run_contracts(args: argparse.Namespace) -> int:
                 print("finscore contracts: error: give CASES and PREDICTIONS, or --oracle", file=sys.stderr)
                 return EXIT_USAGE
             cases = load_cases(resolve_cases_path(args.cases))
-            evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts)
+            if args.accept_unsealed:
+                verification = Verification(key=None, replay=True)
+            else:
+                key_file = key_path(args)
+                try:
+                    key = load_key(key_file)
+                except TraceKeyError as error:
+                    raise TraceKeyError(
+                        f"{error}: give the key the run was sealed with (--key-file), or --accept-unsealed "
+                        "to score without verifying"
+                    ) from None
+                verification = Verification(key, replay=True, key_source=str(key_file))
+            evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts, verification)
             report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
         emit(report, args.output, args.html, render_report_html)
         summary = _summary(report)

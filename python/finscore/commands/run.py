@@ -14,13 +14,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from finscore.commands._support import EXIT_OK, EXIT_USAGE, add_statistics_options, check_replicates
-from finscore.contracts import KIT_ALIAS
+from finscore.commands._support import (
+    EXIT_OK,
+    EXIT_USAGE,
+    add_key_option,
+    add_statistics_options,
+    check_replicates,
+    key_path,
+)
+from finscore.contracts import KIT_ALIAS, KIT_DIRECTORY, Verification
 from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.provenance import model as model_producer
 from finscore.contracts.formats.provenance import scripted_agent as scripted_producer
 from finscore.inputs import FinscoreError
+from finscore.integrity import load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
+from finscore.runner.isolation import Isolation
 from finscore.runner import (
     SCRIPTED_AGENTS,
     Agent,
@@ -30,6 +39,7 @@ from finscore.runner import (
     Limits,
     RetryPolicy,
     RunnerError,
+    TraceSealer,
     load_case_set,
     manifest,
     run_cases,
@@ -121,6 +131,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--temperature", type=float, default=0.0, help="endpoint: sampling temperature (default 0)")
     parser.add_argument("--no-score", action="store_true", help="write predictions only; do not score")
+    add_key_option(parser, "which seals every attempt's trace (created on first use)")
+    parser.add_argument(
+        "--run-id",
+        metavar="ID",
+        help="the run id the seals carry (default: random); give one to reproduce a run byte for byte",
+    )
     add_statistics_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_command)
@@ -128,6 +144,19 @@ def register(subparsers: Any) -> None:
 
 def _first_variable(names: tuple[str, ...]) -> str | None:
     return next((os.environ[name] for name in names if os.environ.get(name)), None)
+
+
+def agent_isolation(args: argparse.Namespace, limits: Limits, key_file: Path) -> Isolation:
+    """The agent process's limits; the kit, the case set, the key and the output folder out of its reach."""
+    protected = [KIT_DIRECTORY, key_file, Path(args.out)]
+    if args.cases != KIT_ALIAS:
+        protected.append(Path(args.cases))
+    keep = () if args.agent else ENDPOINT_VARIABLES + MODEL_VARIABLES + (args.api_key_env,)
+    return Isolation.for_deadline(
+        limits.deadline_seconds,
+        keep_environment=keep,
+        protected_paths=tuple(str(path.resolve()) for path in protected),
+    )
 
 
 def build_agent(args: argparse.Namespace, case_set: CaseSet) -> tuple[Agent, str]:
@@ -185,7 +214,11 @@ def run_command(args: argparse.Namespace) -> int:
         if args.only:
             case_set = case_set.only(args.only)
         agent, agent_name = build_agent(args, case_set)
+        key_file = key_path(args)
         out = Path(args.out)
+        if out.resolve() in key_file.resolve().parents:
+            raise RunnerError(f"the trace key {key_file} must not be inside the output folder {out}")
+        sealer = TraceSealer(load_or_create_key(key_file), args.run_id or new_run_id())
         total = len(case_set.cases) * args.attempts
         progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)
         results = run_cases(
@@ -195,17 +228,28 @@ def run_command(args: argparse.Namespace) -> int:
             attempts=args.attempts,
             parallel=args.parallel,
             on_result=lambda result: progress.advance(result.prediction["case_id"]),
+            sealer=sealer,
+            isolation=agent_isolation(args, limits, key_file),
+            producer=_producer(args, agent),  # on every line before its seal: the seal covers it
         )
         progress.close()
-        predictions = write_predictions(out, results, _producer(args, agent))
+        predictions = write_predictions(out, results)
         run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)
+        run_manifest["run_id"] = sealer.run_id
         if args.agent:
             run_manifest["note"] = SCRIPTED_NOTE
         write_manifest(out, run_manifest)
         report = None
         if not args.no_score:
-            report = score_predictions(case_set, predictions, args.attempts, seed=args.seed, replicates=args.bootstrap,
-                                       scripted=bool(args.agent))
+            report = score_predictions(
+                case_set,
+                predictions,
+                args.attempts,
+                seed=args.seed,
+                replicates=args.bootstrap,
+                scripted=bool(args.agent),
+                verification=Verification(sealer.key, replay=True, key_source=str(key_file)),
+            )
             write_report(out, report)
     except FinscoreError as error:
         print(f"finscore run: error: {error}", file=sys.stderr)

@@ -14,6 +14,7 @@ fixtures) is `finscore.world`.
 """
 
 from finscore.contracts.checks import AttemptResult, score_attempt
+from finscore.contracts.checks.integrity import Verification
 from finscore.contracts.errors import ComparisonError, ContractsError, FinscoreError, InputFormatError, JoinError
 from finscore.contracts.evaluation import Evaluation, evaluate
 from finscore.contracts.failures import Category, Code, Failure
@@ -60,6 +61,7 @@ __all__ = [
     "PredictionRecord",
     "Trace",
     "TraceEntry",
+    "Verification",
     "build_report",
     "compare_reports",
     "evaluate",

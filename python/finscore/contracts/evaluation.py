@@ -9,12 +9,13 @@ or double-counting either would change the rate without anyone noticing.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
 
 from finscore.contracts.checks.attempt import AttemptResult, not_attempted, score_attempt
+from finscore.contracts.checks.integrity import Verification, other_run_failure, replay_failures, seal_failures
 from finscore.contracts.errors import ContractsError, JoinError
-from finscore.contracts.formats.models import Case
+from finscore.contracts.formats.models import Case, PredictionRecord
 from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS, PredictionFile, RejectedLine
 
@@ -28,10 +29,62 @@ class Evaluation:
     source: str
     #: What produced the predictions, as their lines declare (empty when they do not say).
     producers: tuple[Producer, ...] = ()
+    #: How far the traces were verified (seals, run ids, replay): see _Verifier.summary.
+    integrity: dict[str, Any] = field(default_factory=dict)
 
 
-def evaluate(cases: Sequence[Case], predictions: PredictionFile, attempts: int | None = None) -> Evaluation:
-    """Score every case × attempt; raise JoinError for unknown or duplicated predictions."""
+class _Verifier:
+    """Adds integrity failures to scored attempts; remembers the file's run id (its first sealed line)."""
+
+    def __init__(self, verification: Verification, records: Sequence[PredictionRecord]) -> None:
+        self.verification = verification
+        self.run_ids: list[str] = []
+        if verification.key is not None:  # in file order: the first line that verifies names the run
+            self.run_ids = [run for run in (seal_failures(r, verification.key)[1] for r in records) if run][:1]
+
+    def check(self, case: Case, record: PredictionRecord, result: AttemptResult) -> AttemptResult:
+        extra = []
+        if self.verification.key is not None:
+            found, run_id = seal_failures(record, self.verification.key)
+            extra.extend(found)
+            if run_id is not None:
+                if run_id not in self.run_ids:
+                    self.run_ids.append(run_id)
+                if run_id != self.run_ids[0]:
+                    extra.append(other_run_failure(run_id, self.run_ids[0]))
+        if self.verification.replay and result.trace is not None:
+            extra.extend(replay_failures(case, result.trace))
+        return replace(result, failures=result.failures + tuple(extra)) if extra else result
+
+    def summary(self, results: Sequence[AttemptResult]) -> dict[str, Any]:
+        failing = sum(any(item.code.value.startswith("integrity_") for item in r.failures) for r in results)
+        verified = self.verification.seals_verified
+        return {
+            "seals": "verified" if verified else "not verified",
+            "statement": (
+                f"Trace seals verified under the evaluator's key; {failing} attempt(s) failed integrity."
+                if verified
+                else "TRACES WERE NOT VERIFIED: seals were not checked (unsealed traces accepted); "
+                "nothing shows these traces are the runtime's record."
+            ),
+            "key_file": self.verification.key_source,
+            "replay": self.verification.replay,
+            "run_ids": list(self.run_ids),
+            "attempts_failing_integrity": failing,
+        }
+
+
+def evaluate(
+    cases: Sequence[Case],
+    predictions: PredictionFile,
+    attempts: int | None = None,
+    verification: Verification | None = None,
+) -> Evaluation:
+    """Score every case × attempt; raise JoinError for unknown or duplicated predictions.
+
+    `verification`: check seals under its key (when it has one) and replay recorded
+    calls; None checks neither, and the evaluation says its traces were not verified.
+    """
     by_id = {case.case_id: case for case in cases}
     records = predictions.records
     counts = Counter((record.case_id, record.attempt) for record in records)
@@ -47,6 +100,7 @@ def evaluate(cases: Sequence[Case], predictions: PredictionFile, attempts: int |
         raise JoinError(unknown, duplicates)
     count = attempts or max((record.attempt + 1 for record in records), default=1)
     by_key = {(record.case_id, record.attempt): record for record in records}
+    verifier = _Verifier(verification if verification is not None else Verification(key=None, replay=False), records)
     results = []
     for case in sorted(cases, key=lambda item: item.case_id):
         for attempt in range(count):
@@ -54,8 +108,14 @@ def evaluate(cases: Sequence[Case], predictions: PredictionFile, attempts: int |
             if record is None:
                 results.append(not_attempted(case, attempt))
             else:
-                results.append(score_attempt(case, record, predictions.source))
+                results.append(verifier.check(case, record, score_attempt(case, record, predictions.source)))
     ordered = tuple(sorted(cases, key=lambda item: item.case_id))
     return Evaluation(
-        ordered, count, tuple(results), predictions.rejected, predictions.source, predictions.producers
+        ordered,
+        count,
+        tuple(results),
+        predictions.rejected,
+        predictions.source,
+        producers=predictions.producers,
+        integrity=verifier.summary(results),
     )

@@ -55,6 +55,13 @@ class UnreadableArguments:
 
 
 @dataclass(frozen=True)
+class NotJsonArguments:
+    """Arguments an agent gave as Python values that are not JSON data (described, never sent)."""
+
+    problem: str
+
+
+@dataclass(frozen=True)
 class ToolCall:
     """One call the agent asks for. `call_id` is the agent's own handle (chat APIs need it)."""
 

@@ -4,22 +4,27 @@ Whatever happens (a crash, a hang, a run past the step limit, unreadable
 output, a case whose fixtures cannot be run) the attempt ends with a
 prediction line carrying its status and the trace recorded so far, so every
 case stays in the denominator. The line holds no clock reading or random id:
-a deterministic agent gives the same bytes on every run.
+a deterministic agent gives the same bytes on every run. The agent runs in
+its own process (`agent_process`); the sandbox, the fixtures and the trace
+stay here.
 """
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from finscore.runner.agent import Agent, CallTools, CaseView, Finish, Observation, ToolCall, ToolOffer, TurnRecord
+from finscore.contracts import KIT_DIRECTORY
+from finscore.runner.agent import Agent, CallTools, CaseView, Finish, Observation, ToolOffer, TurnRecord
+from finscore.runner.agent_process import AgentProcess, TimedOut
 from finscore.runner.cases import load_fixtures
 from finscore.runner.errors import CaseFixtureError
 from finscore.runner.final_output import read_final
-from finscore.runner.limits import Deadline, Limits, call_before_deadline
+from finscore.runner.isolation import Isolation
+from finscore.runner.limits import Deadline, Limits
 from finscore.runner.sandbox import Sandbox, TraceFull
+from finscore.runner.wire import AgentFault, UnusableOutput
 from finscore.world import CaseWorld
 
 MAX_DETAIL = 2000
@@ -51,6 +56,11 @@ def case_view(fixtures: CaseWorld, attempt: int) -> CaseView:
     )
 
 
+def default_isolation(limits: Limits) -> Isolation:
+    """The limits' deadline, and the shipped kit (gold contracts, every household's fixtures) protected."""
+    return Isolation.for_deadline(limits.deadline_seconds, protected_paths=(str(KIT_DIRECTORY),))
+
+
 def _detail(text: str) -> str:
     return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 3] + "..."
 
@@ -79,10 +89,11 @@ def prediction_line(
 class _Episode:
     """The turn loop of one attempt; `status` stays None until the attempt ends."""
 
-    def __init__(self, fixtures: CaseWorld, agent: Agent, limits: Limits, attempt: int) -> None:
+    def __init__(self, fixtures: CaseWorld, agent: Agent, limits: Limits, attempt: int, isolation: Isolation) -> None:
         self.fixtures = fixtures
         self.agent = agent
         self.limits = limits
+        self.isolation = isolation
         self.attempt = attempt
         self.sandbox = Sandbox(fixtures)
         self.view = case_view(fixtures, attempt)
@@ -97,32 +108,31 @@ class _Episode:
         self.status, self.detail = status, detail
 
     def run(self) -> None:
+        with AgentProcess(self.agent, self.isolation) as process:
+            self.drive(process)
+
+    def drive(self, process: AgentProcess) -> None:
+        fault = process.start()
+        if fault is not None:
+            return self.end(fault.status, fault.detail)
         deadline = Deadline(self.limits.deadline_seconds)
         for number in range(1, self.limits.max_turns + 1):
-            history: Sequence[TurnRecord] = tuple(self.history)
-            turn_call = functools.partial(self.agent, self.view, history)
-            outcome = call_before_deadline(turn_call, deadline, f"agent-{self.view.case_id}")
-            if outcome.timed_out:
+            reply = process.turn(self.view, tuple(self.history), deadline)
+            if isinstance(reply, TimedOut):
                 seconds = f"{self.limits.deadline_seconds:g} s"
                 return self.end("timeout", f"no response from the agent within the {seconds} deadline (turn {number})")
-            if outcome.error is not None:
-                error = outcome.error
-                if isinstance(error, TimeoutError):
-                    return self.end("timeout", f"the agent timed out: {error}")
-                return self.end("crashed", f"the agent raised {type(error).__name__}: {error}")
-            turn = outcome.value
-            if isinstance(turn, Finish):
-                return self.finish(turn)
-            if not isinstance(turn, CallTools):
-                return self.end(
-                    "malformed_output", f"the agent returned a {type(turn).__name__}, not CallTools or Finish"
-                )
-            self.call_tools(number, turn)
+            if isinstance(reply, AgentFault):
+                return self.end(reply.status, reply.detail)
+            if isinstance(reply, Finish):
+                return self.finish(reply)
+            self.call_tools(number, reply)
             if self.status is not None:
                 return None
         return self.end("step_limit", f"no final response within the limit of {self.limits.max_turns} turns")
 
     def finish(self, turn: Finish) -> None:
+        if isinstance(turn.output, UnusableOutput):
+            return self.end("malformed_output", turn.output.problem)
         reading = read_final(turn.output)
         self.raw_output = reading.raw_output
         if reading.final is None:
@@ -132,8 +142,6 @@ class _Episode:
 
     def call_tools(self, number: int, turn: CallTools) -> None:
         calls = turn.calls
-        if not isinstance(calls, (list, tuple)) or not all(isinstance(call, ToolCall) for call in calls):
-            return self.end("malformed_output", "CallTools.calls must be a sequence of ToolCall")
         observations: list[Observation] = []
         try:
             for call in calls:
@@ -167,8 +175,14 @@ def _case_id(case: Any) -> str:
     return value if isinstance(value, str) else "<no case_id>"
 
 
-def run_attempt(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int = 0) -> AttemptResult:
-    """Run `agent` on one case once and return its prediction line; never raises for agent faults."""
+def run_attempt(
+    case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int = 0, isolation: Isolation | None = None
+) -> AttemptResult:
+    """Run `agent` on one case once, in its own process, and return its prediction line.
+
+    Never raises for agent faults. `isolation` defaults to the limits' deadline and
+    the shipped kit as the protected path.
+    """
     started = time.monotonic()
     try:
         fixtures = load_fixtures(case)
@@ -178,6 +192,6 @@ def run_attempt(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: 
             _case_id(case), attempt, "incomplete", f"the case cannot be run: {error}", None, None, empty
         )
         return AttemptResult(line, time.monotonic() - started)
-    episode = _Episode(fixtures, agent, limits, attempt)
+    episode = _Episode(fixtures, agent, limits, attempt, isolation or default_isolation(limits))
     episode.run()
     return AttemptResult(episode.prediction(), time.monotonic() - started)

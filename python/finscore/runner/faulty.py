@@ -8,7 +8,7 @@ oracle.
 
 from __future__ import annotations
 
-import threading
+import time
 from typing import Any, Mapping, Sequence
 
 from finscore.runner.agent import CallTools, CaseView, Finish, Observation, ToolCall, Turn, TurnRecord
@@ -193,20 +193,12 @@ class ForgedTraceAgent(ScriptedAgent):
 
 @scripted
 class HangingAgent(ScriptedAgent):
-    """Never answers its first turn (until released, or for an hour): the deadline must end the case."""
+    """Never answers its first turn (for an hour): the deadline must end the case and its process."""
 
     name = "hang"
 
-    def __init__(self, cases: Any) -> None:
-        super().__init__(cases)
-        self._release = threading.Event()
-
-    def release(self) -> None:
-        """Let abandoned turns return, so tests leave no thread waiting behind them."""
-        self._release.set()
-
     def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Turn:
-        self._release.wait(HANG_SECONDS)
+        time.sleep(HANG_SECONDS)
         return Finish({"kind": "refusal", "reason": "too_late"})
 
 

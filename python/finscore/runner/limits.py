@@ -1,10 +1,9 @@
-"""Per-case limits, enforced without Unix signals so that runs work from threads and in parallel.
+"""Per-case limits, and waiting for something no longer than a deadline, without Unix signals.
 
-An agent's turn runs in a daemon worker thread; the runner waits for it at
-most until the case's deadline and then abandons it. The abandoned thread can
-no longer affect anything (the runtime records calls only from turns it
-received in time, and the agent only ever holds copies), and being a daemon it
-cannot keep the process alive.
+The runtime waits for an agent's reply (`call_before_deadline` around the
+pipe read) at most until the attempt's deadline, then kills the agent's
+process (finscore.runner.agent_process); no signal handler is involved, so
+runs work from threads and in parallel.
 """
 
 from __future__ import annotations
@@ -61,7 +60,11 @@ class WorkerOutcome(Generic[T]):
 
 
 def call_before_deadline(function: Callable[[], T], deadline: Deadline, name: str = "agent-turn") -> WorkerOutcome[T]:
-    """Run `function` in a daemon thread and wait for it no longer than the deadline allows."""
+    """Run `function` in a daemon thread and wait for it no longer than the deadline allows.
+
+    The caller must make an abandoned `function` return (the runtime kills the process
+    whose pipe it reads), so no thread outlives its attempt for long.
+    """
     if deadline.expired():
         return WorkerOutcome(timed_out=True)
     done = threading.Event()

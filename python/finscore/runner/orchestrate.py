@@ -1,19 +1,23 @@
 """Running an agent over a case set: every case × attempt, serially or in parallel, in a stable order.
 
-Parallel runs use threads (each attempt enforces its own deadline without
-signals) and the results are put back in case order, so a parallel run writes
-the same predictions file as a serial one.
+Each attempt runs its agent in its own process; parallel runs drive several
+of them from threads, and the results are put back in case order, so a
+parallel run writes the same predictions file as a serial one.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from finscore.contracts.formats.provenance import Producer
+from finscore.integrity import new_run_id, seal_prediction
 from finscore.runner.agent import Agent
 from finscore.runner.episode import AttemptResult, prediction_line, run_attempt
 from finscore.runner.errors import RunnerError
+from finscore.runner.isolation import Isolation
 from finscore.runner.limits import Limits
 
 MAX_PARALLEL = 64
@@ -22,11 +26,31 @@ MAX_ATTEMPTS = 100
 Job = tuple[Mapping[str, Any], int]
 
 
-def _guarded(case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int) -> AttemptResult:
+@dataclass(frozen=True)
+class TraceSealer:
+    """The evaluator's key and this run's id: every line the run writes is sealed with them.
+
+    The key stays in the runtime's process: agents run in their own processes and never get it.
+    """
+
+    key: bytes
+    run_id: str
+
+    @classmethod
+    def for_new_run(cls, key: bytes) -> "TraceSealer":
+        return cls(key, new_run_id())
+
+    def seal(self, result: AttemptResult) -> AttemptResult:
+        return AttemptResult(seal_prediction(result.prediction, self.key, self.run_id), result.seconds)
+
+
+def _guarded(
+    case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int, isolation: Isolation | None
+) -> AttemptResult:
     """An attempt whose line is written even if the runner itself fails, with the error in its detail."""
     started = time.monotonic()
     try:
-        return run_attempt(case, agent, limits, attempt)
+        return run_attempt(case, agent, limits, attempt, isolation)
     except Exception as error:  # a runner bug must still leave a row, with the error visible in it
         case_id = str(case.get("case_id", "<no case_id>"))
         trace = {"format": "finscore-trace/1", "case_id": case_id, "attempt": attempt, "entries": []}
@@ -44,8 +68,16 @@ def run_cases(
     attempts: int = 1,
     parallel: int = 1,
     on_result: Callable[[AttemptResult], None] | None = None,
+    sealer: TraceSealer | None = None,
+    isolation: Isolation | None = None,
+    producer: Producer | None = None,
 ) -> list[AttemptResult]:
-    """One result per case × attempt, ordered by case then attempt, whatever the completion order."""
+    """One result per case × attempt, ordered by case then attempt, whatever the completion order.
+
+    With a `sealer` every line carries its seal; without one the lines are unsealed
+    (the scorer then fails them unless told to accept unsealed traces). A `producer`
+    is written into every line before it is sealed, so the seal covers it.
+    """
     if not 1 <= attempts <= MAX_ATTEMPTS:
         raise RunnerError(f"attempts must be between 1 and {MAX_ATTEMPTS}, not {attempts}")
     if not 1 <= parallel <= MAX_PARALLEL:
@@ -54,17 +86,21 @@ def run_cases(
     results: list[AttemptResult | None] = [None] * len(jobs)
 
     def finished(index: int, result: AttemptResult) -> None:
+        if producer is not None:
+            result = AttemptResult(result.prediction | {"producer": producer.as_json()}, result.seconds)
+        if sealer is not None:
+            result = sealer.seal(result)
         results[index] = result
         if on_result is not None:
             on_result(result)
 
     if parallel == 1:
         for index, (case, attempt) in enumerate(jobs):
-            finished(index, _guarded(case, agent, limits, attempt))
+            finished(index, _guarded(case, agent, limits, attempt, isolation))
     else:
         with concurrent.futures.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="finscore-run") as pool:
             futures = {
-                pool.submit(_guarded, case, agent, limits, attempt): index for index, (case, attempt) in enumerate(jobs)
+                pool.submit(_guarded, case, agent, limits, attempt, isolation): index for index, (case, attempt) in enumerate(jobs)
             }
             for future in concurrent.futures.as_completed(futures):
                 finished(futures[future], future.result())

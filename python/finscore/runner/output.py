@@ -18,6 +18,7 @@ from finscore.contracts.formats.provenance import Producer
 from finscore.inputs import dumps_json
 from finscore.outputs import write_text_atomically
 from finscore.runner.episode import AttemptResult
+from finscore.runner.errors import RunnerError
 from finscore.runner.limits import Limits
 
 PREDICTIONS_FILE = "predictions.jsonl"
@@ -25,7 +26,13 @@ MANIFEST_FILE = "run.json"
 
 
 def predictions_text(results: Sequence[AttemptResult], producer: Producer | None = None) -> str:
-    """One line per attempt; each carries `producer` so that re-scoring the file keeps what made it."""
+    """One line per attempt; each carries `producer` so that re-scoring the file keeps what made it.
+
+    A sealed line already carries its producer (run_cases writes it before sealing):
+    adding one here would change what the seal covers, so that is refused.
+    """
+    if producer is not None and any("seal" in result.prediction for result in results):
+        raise RunnerError("sealed lines get their producer before sealing (run_cases(producer=...)), not here")
     extra = {} if producer is None else {"producer": producer.as_json()}
     return "".join(dumps_json(result.prediction | extra) + "\n" for result in results)
 

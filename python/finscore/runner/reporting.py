@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from finscore.contracts import build_report, evaluate, read_predictions, render_report_html
+from finscore.contracts.checks.integrity import Verification
 from finscore.contracts.stats import DEFAULT_REPLICATES, DEFAULT_SEED
 from finscore.inputs import FinscoreError, dumps_pretty
 from finscore.outputs import write_text_atomically
@@ -29,13 +30,16 @@ def score_predictions(
     seed: int = DEFAULT_SEED,
     replicates: int = DEFAULT_REPLICATES,
     scripted: bool = False,
+    verification: Verification | None = None,
 ) -> dict[str, Any]:
     """The scorer's JSON report of a predictions file against the case set it was run on.
 
     `scripted`: the predictions come from a scripted agent, and the report says so.
+    `verification`: the key the run was sealed with (None: seals not verified, replay only).
     """
+    check = verification if verification is not None else Verification(key=None, replay=True)
     try:
-        evaluation = evaluate(list(case_set.cases), read_predictions(predictions), attempts)
+        evaluation = evaluate(list(case_set.cases), read_predictions(predictions), attempts, check)
         return build_report(evaluation, seed=seed, replicates=replicates, scripted=scripted)
     except FinscoreError as error:
         raise RunnerError(f"scoring failed: {error}") from None

@@ -1,7 +1,7 @@
 """One case's sandbox: decides every attempted call and records it in the trusted trace.
 
-The decision order is docs/contracts-format.md section 3.4: unknown tool,
-schema, household scope, the tool's own refusals and errors, then execution.
+The decision is the world's (`finscore.world.decide_call`, the order of
+docs/contracts-format.md section 3.4), which the scorer's replay also uses.
 Every attempt is recorded whatever the decision, because an attempted write or
 an attempted out-of-scope read is exactly what the scorer must see. The agent
 gets a copy of what was recorded, so nothing it does can change the trace.
@@ -13,8 +13,8 @@ import copy
 from typing import Any, Mapping
 
 from finscore.inputs import JsonValueError, to_json_value
-from finscore.runner.agent import Observation, ToolCall, UnreadableArguments
-from finscore.world import CATALOGUE, CallFailed, CallRefused, CaseWorld, ToolState, validation_message
+from finscore.runner.agent import NotJsonArguments, Observation, ToolCall, UnreadableArguments
+from finscore.world import CaseWorld, ToolState, decide_call, offered_effect
 
 MAX_ENTRIES = 2000
 MAX_TOOL_NAME = 200
@@ -33,6 +33,8 @@ def _readable_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
     """The arguments as a JSON object to record, or `{}` and why they are not one."""
     if isinstance(raw, UnreadableArguments):
         return {}, f"arguments are not valid JSON: {raw.problem}"
+    if isinstance(raw, NotJsonArguments):
+        return {}, f"arguments are not JSON data: {raw.problem}"
     try:
         value = to_json_value(raw)
     except JsonValueError as error:
@@ -82,32 +84,17 @@ class Sandbox:
     def execute(self, turn: int, call: ToolCall) -> Observation:
         """Decide, execute if allowed, record, and return what the agent is shown."""
         arguments, unreadable = _readable_arguments(call.arguments)
-        offered = self.fixtures.world.tools.get(call.name) if isinstance(call.name, str) else None
-        if offered is None:
-            return self._record(turn, call, arguments, "error", "unknown tool", "none", None)
-        if unreadable is not None:
-            return self._record(turn, call, arguments, "error", unreadable, offered.effect, None)
-        implemented = CATALOGUE[offered.name]
-        problems = offered.schema.errors(arguments) or implemented.schema.errors(arguments)
-        if problems:
-            return self._record(turn, call, arguments, "error", validation_message(problems), offered.effect, None)
-        household = arguments.get("household_id")
-        if household is not None and household not in self.fixtures.world.household_scope:
-            message = f"household {household} is outside the session scope"
-            return self._record(turn, call, arguments, "refused", message, offered.effect, None)
-        try:
-            outcome = implemented.run(arguments, self.state)
-        except CallRefused as refusal:
-            return self._record(turn, call, arguments, "refused", str(refusal), offered.effect, None)
-        except CallFailed as failure:
-            return self._record(turn, call, arguments, "error", str(failure), offered.effect, None)
-        return self._record(turn, call, arguments, "ok", None, offered.effect, outcome)
+        world = self.fixtures.world
+        if unreadable is not None and isinstance(call.name, str) and call.name in world.tools:
+            return self._record(turn, call, arguments, "error", unreadable, offered_effect(world, call.name), None)
+        decision = decide_call(world, self.state, call.name, arguments)
+        return self._record(turn, call, arguments, decision.outcome, decision.message, decision.effect, decision.result)
 
     def record_unexecuted(self, turn: int, call: ToolCall, message: str) -> Observation:
         """Record a call the runtime did not execute (over the step limit): it was still attempted."""
         arguments, _ = _readable_arguments(call.arguments)
-        offered = self.fixtures.world.tools.get(call.name) if isinstance(call.name, str) else None
-        return self._record(turn, call, arguments, "error", message, offered.effect if offered else "none", None)
+        effect = offered_effect(self.fixtures.world, call.name)
+        return self._record(turn, call, arguments, "error", message, effect, None)
 
     def trace(self, attempt: int) -> dict[str, Any]:
         return {

@@ -2,8 +2,8 @@
 
 A scripted agent is a `ScriptedAgent` subclass with a `name`, registered with
 the `scripted` decorator where it is defined (`oracle.py`, `faulty.py`); the
-CLI's choices and `scripted_agent` read the registry, so adding one is one
-decorated class.
+CLI's choices and `scripted_agent` read the registry (`load_shipped_agents`
+fills it), so adding one is one decorated class.
 """
 
 from __future__ import annotations
@@ -20,6 +20,13 @@ AgentClass = TypeVar("AgentClass", bound="type[ScriptedAgent]")
 SCRIPTED_AGENTS: dict[str, "type[ScriptedAgent]"] = {}
 
 
+def load_shipped_agents() -> dict[str, "type[ScriptedAgent]"]:
+    """The registry, with the agents shipped in `oracle.py` and `faulty.py` registered."""
+    from finscore.runner import faulty, oracle  # noqa: F401  (they register themselves on import)
+
+    return SCRIPTED_AGENTS
+
+
 def scripted(agent_class: AgentClass) -> AgentClass:
     """Register a scripted agent class under its `name`."""
     if agent_class.name in SCRIPTED_AGENTS:
@@ -30,6 +37,7 @@ def scripted(agent_class: AgentClass) -> AgentClass:
 
 def scripted_agent(name: str, cases: Iterable[Mapping[str, Any]]) -> "ScriptedAgent":
     """A scripted agent that knows these cases' contracts; raises RunnerError for an unknown name."""
+    load_shipped_agents()
     try:
         agent_class = SCRIPTED_AGENTS[name]
     except KeyError:

@@ -8,6 +8,7 @@ travel with it to all three.
 """
 
 from finscore.world import catalogue as _catalogue  # noqa: F401  (registers the tools)
+from finscore.world.calls import CallDecision, decide_call, offered_effect
 from finscore.world.cases import CASE_FORMAT, parse_case_world, parse_world, read_case_world
 from finscore.world.model import CaseWorld, Holding, OfferedTool, Passage, Snapshot, World
 from finscore.world.schema import Schema, SchemaError, validation_message
@@ -16,6 +17,7 @@ from finscore.world.tools import CATALOGUE, CallFailed, CallRefused, Tool, ToolS
 __all__ = [
     "CASE_FORMAT",
     "CATALOGUE",
+    "CallDecision",
     "CallFailed",
     "CallRefused",
     "CaseWorld",
@@ -28,6 +30,8 @@ __all__ = [
     "Tool",
     "ToolState",
     "World",
+    "decide_call",
+    "offered_effect",
     "parse_case_world",
     "parse_world",
     "read_case_world",

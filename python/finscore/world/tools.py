@@ -57,6 +57,8 @@ class Tool:
     parameters: Mapping[str, Any]
     run: Implementation
     schema: Schema = field(compare=False)
+    #: Same arguments and same prior calls give the same result, so a recorded call can be replayed.
+    deterministic: bool = True
 
     def spec(self) -> dict[str, Any]:
         """The tool as a case offers it (`world.tools[]`)."""
@@ -73,15 +75,27 @@ CATALOGUE: dict[str, Tool] = {}
 
 
 def tool(
-    name: str, version: str, effect: Effect, description: str, **properties: Mapping[str, Any]
+    name: str,
+    version: str,
+    effect: Effect,
+    description: str,
+    *,
+    deterministic: bool = True,
+    **properties: Mapping[str, Any],
 ) -> Callable[[Implementation], Implementation]:
-    """Register the decorated function as the implementation of tool `name`."""
+    """Register the decorated function as the implementation of tool `name`.
+
+    `deterministic=False` marks a tool whose result may differ on a second call
+    (a live quote): the scorer then cannot replay its recorded calls.
+    """
 
     def register(run: Implementation) -> Implementation:
         if name in CATALOGUE:
             raise ValueError(f"tool {name} is registered twice")
         parameters = object_schema(properties)
-        CATALOGUE[name] = Tool(name, version, effect, description, parameters, run, Schema(parameters))
+        CATALOGUE[name] = Tool(
+            name, version, effect, description, parameters, run, Schema(parameters), deterministic=deterministic
+        )
         return run
 
     return register

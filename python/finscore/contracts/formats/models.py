@@ -173,7 +173,8 @@ class PredictionRecord:
     """One attempt as the runtime wrote it; `final` and `trace` stay raw until scored.
 
     They are parsed at scoring time so that a malformed answer or trace becomes a
-    typed failure of that attempt instead of an error for the whole run.
+    typed failure of that attempt instead of an error for the whole run. `raw` is
+    the whole line as read, which its seal covers.
     """
 
     case_id: str
@@ -184,4 +185,5 @@ class PredictionRecord:
     trace: Any
     line: int
     record_problem: str | None = None
+    raw: Mapping[str, Any] | None = None
     producer: Producer | None = None

@@ -31,6 +31,7 @@ _RECORD_FIELDS = {
     "raw_output",
     "trace",
     "producer",
+    "seal",
 }
 
 
@@ -81,6 +82,7 @@ def record_from_value(value: Any, line: int) -> PredictionRecord | RejectedLine:
         trace=value.get("trace"),
         line=line,
         record_problem=problem,
+        raw=value,
         producer=producer,
     )
 
@@ -113,7 +115,9 @@ def _recovered(line: JsonLine) -> PredictionRecord | None:
     record = record_from_value(value, line.number)
     if isinstance(record, RejectedLine):
         return None
-    return replace(record, record_problem=f"the line is not valid exact JSON: {line.problem}"[:300])
+    # raw=None: a line that is not exact JSON has no canonical form a seal could cover, so the
+    # seal check reports it as unsealed (integrity) instead of verifying a lenient reading of it.
+    return replace(record, record_problem=f"the line is not valid exact JSON: {line.problem}"[:300], raw=None)
 
 
 def read_predictions(path: Path) -> PredictionFile:

@@ -243,6 +243,7 @@ def build_report(
         "kind": kind,
         "statement": statement,
         "producers": [producer.as_json() for producer in evaluation.producers],
+        "integrity": evaluation.integrity,
         "case_set": {"count": len(evaluation.cases), "sha256": case_set_digest(evaluation.cases)},
         "predictions": {
             "source": evaluation.source,
@@ -284,4 +285,6 @@ def build_report(
         )
     if self_check is not None:
         report["self_check"] = self_check
+    elif evaluation.integrity["seals"] != "verified":
+        report = {"warning": evaluation.integrity["statement"], **report}
     return report

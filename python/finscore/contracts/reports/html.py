@@ -256,12 +256,19 @@ def _family_language_table(report: Mapping[str, Any]) -> str:
     return table(["family"] + languages, rows)
 
 
+def _integrity_paragraph(report: Mapping[str, Any]) -> list[str]:
+    """How far the traces were verified; when they were not, the warning banner already says so."""
+    integrity = report.get("integrity")
+    return [f"<p>{escape(integrity['statement'])}</p>"] if integrity and "warning" not in report else []
+
+
 def _rate_sections(report: Mapping[str, Any]) -> list[str]:
     """The pass-rate apparatus of a report that scores a candidate (never of the instrument)."""
     rate = report["pass_rate"]
     parts = [
         f"<p><b>{escape(rate['statement'])}</b></p>",
         f'<p class="note">{escape(report["row_pass_rate"]["statement"])}</p>',
+        *_integrity_paragraph(report),
         _counts_table(report),
         "<h2>Pass rate by family: rows of one family, not independent (95% exact intervals)</h2>",
         interval_chart("pass rate by family", _rate_rows(report["by_family"])),
@@ -287,13 +294,14 @@ def _instrument_sections(report: Mapping[str, Any]) -> list[str]:
     """The instrument's page: its verdict first, then what was checked; no pass-rate apparatus."""
     check = report.get("self_check")
     if check is not None:
-        return _self_check_section(check) + [_counts_table(report)]
+        return _self_check_section(check) + [*_integrity_paragraph(report), _counts_table(report)]
     counts = report["counts"]
     ok = counts["passed"] == counts["trials"]
     verdict = '<b class="ok">all as expected</b>' if ok else '<b class="bad">NOT as expected</b>'
     return [
         "<h2>Instrument records</h2>",
         f"<p>Verdict: {verdict}. Oracle records: {counts['passed']} of {counts['trials']} passed.</p>",
+        *_integrity_paragraph(report),
         _counts_table(report),
     ]
 
@@ -324,7 +332,10 @@ def _evidence_section(evidence: Mapping[str, Sequence[Mapping[str, Any]]]) -> li
 
 
 def render_report_html(report: Mapping[str, Any]) -> str:
-    body = [f'<p class="banner"><b>{escape(report["kind"].replace("_", " "))}</b>: {escape(report["statement"])}</p>']
+    # Traces not verified: that comes first, before anything the page says about them.
+    body = [f'<p class="banner"><b>{escape(report["warning"])}</b></p>'] if "warning" in report else []
+    kind = escape(report["kind"].replace("_", " "))
+    body.append(f'<p class="banner"><b>{kind}</b>: {escape(report["statement"])}</p>')
     if report["kind"] == "instrument_self_check":
         body.extend(_instrument_sections(report))
     else:

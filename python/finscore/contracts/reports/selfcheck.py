@@ -14,12 +14,19 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from finscore.contracts.checks.attempt import AttemptResult, score_attempt
+from finscore.contracts.checks.integrity import Verification
 from finscore.contracts.evaluation import evaluate
 from finscore.contracts.failures import Category
 from finscore.contracts.formats.models import Case, PredictionRecord
 from finscore.contracts.kit import load_kit_cases, load_kit_oracle, load_kit_probes
 from finscore.contracts.reports.contracts_report import build_report
 from finscore.contracts.stats.inference import DEFAULT_REPLICATES, DEFAULT_SEED
+
+INSTRUMENT_INTEGRITY = (
+    "Instrument data, not a run: the shipped oracle records were written by the kit generator, so "
+    "there is no run to seal; instead every recorded call of a deterministic tool was replayed "
+    "against the case fixtures and had to give the recorded result."
+)
 
 #: A mutation edits a copy of (final, trace) and returns the category it must cause, or None if
 #: it does not apply to this case.
@@ -174,7 +181,8 @@ def run_self_check(seed: int = DEFAULT_SEED, replicates: int = DEFAULT_REPLICATE
     """The self-check report: oracle run, mutations and probes, with a plain verdict."""
     cases = load_kit_cases()
     oracle = load_kit_oracle()
-    evaluation = evaluate(cases, oracle)
+    evaluation = evaluate(cases, oracle, verification=Verification(key=None, replay=True))
+    evaluation.integrity.update(seals="not applicable (instrument data)", statement=INSTRUMENT_INTEGRITY)
     mutations = run_mutations(cases, oracle.records)
     probes = run_probes(cases)
     passed = sum(result.passed for result in evaluation.results)

@@ -1,0 +1,128 @@
+"""The runtime's handle on one attempt's agent process: start, one turn at a time, kill.
+
+Every agent (scripted, a Python callable, the chat adapter) is pickled and
+started with multiprocessing `spawn` in a fresh interpreter; from then on
+only JSON messages cross the pipe (finscore.runner.wire). The runtime waits
+for each reply no longer than the attempt's deadline and then kills the
+process, so an agent that never returns costs its deadline and nothing else.
+Start-up (a new interpreter importing the agent) is not charged to the
+deadline; it has its own, generous limit.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import shutil
+import tempfile
+from typing import Any, Sequence
+
+from finscore.runner.agent import Agent, CaseView, TurnRecord
+from finscore.runner.agent_host import host
+from finscore.runner.isolation import Isolation
+from finscore.runner.limits import Deadline, call_before_deadline
+from finscore.runner.wire import (
+    MAX_REPLY_BYTES,
+    AgentFault,
+    Reply,
+    WireError,
+    decode,
+    encode,
+    history_data,
+    reply_from_data,
+    view_data,
+)
+
+#: Wall-clock seconds a new agent process may take to start and unpickle its agent.
+STARTUP_SECONDS = 300.0
+
+
+class TimedOut:
+    """No reply before the deadline."""
+
+
+TIMED_OUT = TimedOut()
+
+
+class AgentProcess:
+    """One agent process; use as a context manager so it is always killed and its folder removed."""
+
+    def __init__(self, agent: Agent, isolation: Isolation) -> None:
+        self.problem: str | None = None
+        try:
+            payload = pickle.dumps(agent)
+        except Exception as error:  # whatever pickling raises, the attempt records why it could not start
+            self.problem = (
+                f"the agent cannot be sent to its own process ({type(error).__name__}: {error}); "
+                "give a module-level function or an instance of a module-level class"
+            )
+            return
+        context = multiprocessing.get_context("spawn")
+        self._connection, child_end = context.Pipe()
+        self._folder = tempfile.mkdtemp(prefix="finscore-agent-")
+        self._process = context.Process(
+            target=host, args=(child_end, payload, self._folder, isolation), name="finscore-agent", daemon=True
+        )
+        self._process.start()
+        child_end.close()
+
+    def __enter__(self) -> "AgentProcess":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.problem is not None and not hasattr(self, "_process"):
+            return
+        self._process.kill()
+        self._process.join()
+        self._process.close()
+        self._connection.close()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def _receive(self, deadline: Deadline) -> dict[str, Any] | TimedOut | AgentFault:
+        outcome = call_before_deadline(lambda: self._connection.recv_bytes(MAX_REPLY_BYTES), deadline, "agent-reply")
+        if outcome.timed_out:
+            self._process.kill()
+            return TIMED_OUT
+        if isinstance(outcome.error, EOFError):
+            self._process.join()
+            code = self._process.exitcode
+            return AgentFault("crashed", f"the agent's process ended without answering (exit code {code})")
+        if outcome.error is not None or outcome.value is None:
+            return AgentFault("crashed", f"the agent's process sent no readable reply: {outcome.error}")
+        try:
+            return decode(outcome.value)
+        except WireError as error:
+            return AgentFault("crashed", f"the agent's process broke the message protocol: {error}")
+
+    def start(self) -> AgentFault | None:
+        """Wait until the agent is ready; a fault if it could not start."""
+        if self.problem is not None:
+            return AgentFault("crashed", self.problem)
+        message = self._receive(Deadline(STARTUP_SECONDS))
+        if isinstance(message, TimedOut):
+            return AgentFault("crashed", f"the agent's process did not start within {STARTUP_SECONDS:g} s")
+        if isinstance(message, AgentFault):
+            return message
+        if message["type"] == "ready":
+            return None
+        return AgentFault("crashed", str(message.get("detail", "the agent's process did not start")))
+
+    def turn(self, view: CaseView, history: Sequence[TurnRecord], deadline: Deadline) -> Reply | TimedOut:
+        """Send the view and history; the agent's reply, a fault, or TIMED_OUT (the process is then killed)."""
+        if deadline.expired():
+            return TIMED_OUT
+        try:
+            self._connection.send_bytes(encode({"type": "turn", "view": view_data(view), "history": history_data(history)}))
+        except OSError:
+            self._process.join()
+            return AgentFault("crashed", f"the agent's process ended (exit code {self._process.exitcode})")
+        message = self._receive(deadline)
+        if isinstance(message, (TimedOut, AgentFault)):
+            return message
+        try:
+            return reply_from_data(message)
+        except WireError as error:
+            return AgentFault("crashed", f"the agent's process broke the message protocol: {error}")

@@ -1,0 +1,204 @@
+"""What an agent's process may do: its folder, its environment, its resource limits, a Python guard.
+
+Applied inside the agent's process before the agent is unpickled:
+
+- an empty temporary working folder, removed by the runtime afterwards;
+- an environment reduced to the variables the agent is configured with
+  (proxy and certificate settings, and for the chat adapter its endpoint,
+  model and key variables); TMPDIR points into the folder;
+- `resource.setrlimit` on address space, CPU seconds, open files and file size
+  (soft = hard, so the agent cannot raise them unless it runs as root);
+- a `sys.addaudithook` guard that refuses, at the Python level: opening or
+  listing the protected paths (the shipped kit with its gold contracts and
+  fixtures, the case set, the trace key, the output folder) and other
+  processes' /proc entries; writing anywhere outside the folder; starting
+  processes, forking, sending signals, loading native code through ctypes and
+  changing resource limits.
+
+This is isolation of the runtime from a well-behaved-but-curious Python agent,
+not a security sandbox: native code (an extension module, a compiled library)
+is not bound by an audit hook. Run untrusted code in a container or VM.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+#: Variables an agent may need whatever it is: how to reach the network and trust its certificates.
+NETWORK_VARIABLES = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+)
+#: CPU seconds allowed on top of the deadline, for starting Python and unpickling the agent.
+STARTUP_CPU_SECONDS = 60
+_BLOCKED_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "pty.spawn",
+        "os.kill",
+        "os.killpg",
+        "signal.pthread_kill",
+        "ctypes.dlopen",
+        "ctypes.dlsym",
+        "ctypes.call_function",
+        "ctypes.cdata",
+        "ctypes.addressof",
+        "ctypes.string_at",
+        "ctypes.wstring_at",
+        "ctypes.PyObj_FromPtr",
+        "resource.setrlimit",
+        "resource.prlimit",
+        "sys.remote_exec",
+    }
+)
+_READ_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "os.chdir"})
+_WRITE_EVENTS = frozenset(
+    {
+        "os.remove",
+        "os.rename",
+        "os.rmdir",
+        "os.mkdir",
+        "os.chmod",
+        "os.chown",
+        "os.link",
+        "os.symlink",
+        "os.truncate",
+        "os.utime",
+        "os.setxattr",
+        "os.removexattr",
+        "shutil.copyfile",
+        "shutil.copymode",
+        "shutil.copystat",
+        "shutil.copytree",
+        "shutil.move",
+        "shutil.rmtree",
+        "shutil.chown",
+    }
+)
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The limits and the protected paths of one agent process."""
+
+    cpu_seconds: int
+    memory_bytes: int = 4 << 30
+    open_files: int = 256
+    file_bytes: int = 64 << 20
+    keep_environment: tuple[str, ...] = ()
+    protected_paths: tuple[str, ...] = ()
+
+    @classmethod
+    def for_deadline(cls, deadline_seconds: float, **options: Any) -> "Isolation":
+        return cls(cpu_seconds=math.ceil(deadline_seconds) + STARTUP_CPU_SECONDS, **options)
+
+
+def _path_text(value: Any) -> str | None:
+    if isinstance(value, int) or value is None:
+        return None
+    try:
+        return os.fsdecode(os.fspath(value))
+    except TypeError:
+        return None
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+class _Guard:
+    """The audit hook: refuses the events and paths listed in the module docstring."""
+
+    def __init__(self, folder: str, protected: tuple[str, ...]) -> None:
+        self.folder = os.path.realpath(folder)
+        self.protected = tuple(os.path.realpath(path) for path in protected)
+        self.own_proc = (f"/proc/{os.getpid()}", "/proc/self", "/proc/thread-self")
+        self.busy = False
+
+    def refuse(self, what: str) -> None:
+        raise PermissionError(f"refused in the agent's process: {what}")
+
+    def readable(self, path: str) -> bool:
+        if any(_inside(path, root) for root in self.protected):
+            return False
+        if path.startswith("/proc/"):
+            own = any(_inside(path, root) for root in self.own_proc)
+            return own and not path.endswith("/environ")
+        return True
+
+    def writable(self, path: str) -> bool:
+        return _inside(path, self.folder) or path == os.devnull
+
+    def check(self, event: str, value: Any, writing: bool) -> None:
+        text = _path_text(value)
+        if text is None:
+            return
+        path = os.path.realpath(text)
+        if not self.readable(path):
+            self.refuse(f"{event} {text}")
+        if writing and not self.writable(path):
+            self.refuse(f"{event} {text} (writes are allowed only in the agent's folder)")
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            self.inspect(event, args)
+        finally:
+            self.busy = False
+
+    def inspect(self, event: str, args: tuple[Any, ...]) -> None:
+        if event in _BLOCKED_EVENTS:
+            self.refuse(event)
+        if event == "open":
+            path, mode, flags = (tuple(args) + (None, None, 0))[:3]
+            writing = any(c in str(mode or "") for c in "wax+") or bool(int(flags or 0) & _WRITE_FLAGS)
+            self.check(event, path, writing)
+        elif event in _READ_EVENTS and args:
+            self.check(event, args[0], False)
+        elif event in _WRITE_EVENTS:
+            for value in args[:2]:
+                self.check(event, value, True)
+
+
+def _set_limit(kind: int, value: int) -> None:
+    soft, hard = resource.getrlimit(kind)
+    limit = value if hard == resource.RLIM_INFINITY else min(value, hard)
+    resource.setrlimit(kind, (limit, limit))
+
+
+def enter(isolation: Isolation, folder: str) -> None:
+    """Make this process the agent's: folder, environment, limits, then the guard (last, for good)."""
+    sys.path[:] = [os.path.abspath(entry) for entry in sys.path]
+    os.chdir(folder)
+    kept = {name: os.environ[name] for name in NETWORK_VARIABLES + isolation.keep_environment if name in os.environ}
+    os.environ.clear()
+    os.environ.update(kept, TMPDIR=folder, HOME=folder)
+    _set_limit(resource.RLIMIT_AS, isolation.memory_bytes)
+    _set_limit(resource.RLIMIT_CPU, isolation.cpu_seconds)
+    _set_limit(resource.RLIMIT_NOFILE, isolation.open_files)
+    _set_limit(resource.RLIMIT_FSIZE, isolation.file_bytes)
+    _set_limit(resource.RLIMIT_CORE, 0)
+    sys.addaudithook(_Guard(folder, isolation.protected_paths))
