@@ -14,13 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from finscore.finqa.joining import (
-    DUPLICATE_ID,
-    MALFORMED_ENTRY,
-    UNKNOWN_ID,
-    Exclusion,
-    PredictionsRejected,
-)
+from finscore.exclusions import DUPLICATE_ID, MALFORMED_ENTRY, UNKNOWN_ID
+from finscore.finqa.joining import Exclusion, PredictionsRejected
 
 COMPLETION, ANSWER = "completion", "answer"
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
+from finscore.exclusions import DUPLICATE_ID, EXCLUDED, EXCLUSION_KINDS, MALFORMED_ENTRY, MISSING, UNKNOWN_ID
 from finscore.finqa.inputs import (
     FinqaInputError,
     GoldExample,
@@ -26,15 +27,6 @@ from finscore.finqa.inputs import (
     PredictionFile,
     listing,
 )
-
-MALFORMED_ENTRY = "malformed_entry"
-UNKNOWN_ID = "unknown_id"
-DUPLICATE_ID = "duplicate_id"
-EXCLUSION_KINDS = (MALFORMED_ENTRY, UNKNOWN_ID, DUPLICATE_ID)
-
-#: Why a gold example has no scored prediction.
-MISSING = "missing"
-EXCLUDED = "excluded"
 
 
 @dataclass(frozen=True)

@@ -12,17 +12,9 @@ identical and well formed keep one copy; copies that differ are all excluded.
 
 from __future__ import annotations
 
+from finscore.exclusions import DUPLICATE_ID, EXCLUDED, EXCLUSION_KINDS, MALFORMED_ENTRY, MISSING, UNKNOWN_ID
 from finscore.tatqa.files import TatqaInputError
 from finscore.tatqa.inputs import Entry, GoldQuestion, listing
-
-MALFORMED_ENTRY = "malformed_entry"
-UNKNOWN_ID = "unknown_id"
-DUPLICATE_ID = "duplicate_id"
-EXCLUSION_KINDS = (MALFORMED_ENTRY, UNKNOWN_ID, DUPLICATE_ID)
-
-#: Why a gold question has no scored prediction.
-MISSING = "missing"
-EXCLUDED = "excluded"
 
 
 class Exclusion:

@@ -14,7 +14,8 @@ from typing import Any
 from finscore import __version__
 from finscore.tatqa import reasons
 from finscore.tatqa.inputs import Entry, GoldQuestion, read_entries, read_gold
-from finscore.tatqa.joining import EXCLUDED, join
+from finscore.exclusions import EXCLUDED
+from finscore.tatqa.joining import join
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.numbers import OfficialCrash
 from finscore.tatqa.official import Progress, overall, run_official
