@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import json
 import os
 import subprocess
@@ -12,6 +14,7 @@ from typing import Any
 import pytest
 
 from finscore.cli import main
+from support.cli import run_command, write_json
 
 from .fixtures import good_predictions, gold_file, prediction
 
@@ -19,16 +22,8 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 A, B = "Single_A/2019/page_1.pdf-1", "Double_B/2019/page_2.pdf"
 
 
-def _write(path: Path, data: Any) -> str:
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return str(path)
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["convfinqa", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
+_write = write_json
+_run = partial(run_command, "convfinqa")
 
 
 @pytest.fixture

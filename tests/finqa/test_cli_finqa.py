@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import io
 import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from finscore.cli import main
 from finscore.finqa.progress import ProgressBar, progress_bar
+from support.cli import run_command, write_json
 from support.shared import FINQA, require, vector_rows
 
 from .fixtures import gold_file, good_predictions, prediction
 
 
-def _write(path: Path, data: Any) -> str:
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return str(path)
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["finqa", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
+_write = write_json
+_run = partial(run_command, "finqa")
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import io
 import json
 import os
@@ -10,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from finscore.cli import main
 from finscore.tatqa import score_predictions
 from finscore.tatqa.decide_jsonl import stream_decisions
 from finscore.tatqa.files import MAX_FILE_BYTES
+from support.cli import run_command
 from support.shared import REPOSITORY
 
 EXAMPLE = REPOSITORY / "examples" / "tatqa"
@@ -36,11 +38,7 @@ def _write(path: Path, data: Any) -> str:
     return str(path)
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["tatqa", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
+_run = partial(run_command, "tatqa")
 
 
 @pytest.fixture
