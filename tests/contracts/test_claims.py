@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -123,3 +124,11 @@ def final_citation(result):
     """The entry the fv-en oracle answer cites: its one calculator call."""
     assert result.trace is not None
     return result.trace.entries[0].id
+
+
+def test_a_mismatching_json_number_is_shown_as_the_text_the_prediction_wrote():
+    # predictions are read with parse_float=Decimal, so 3345563.960 keeps its spelling; the
+    # failure shows it as that text (like the gold it is set against), never as a raw number
+    number = json.loads('{"v": 3345563.960}', parse_float=Decimal)["v"]
+    _, failures = compare({"future_value": dict(ISSUE_FIELDS, value=number)})
+    assert [(f.code.value, f.actual) for f in failures] == [("claim_value_mismatch", "3345563.960")]

@@ -76,3 +76,13 @@ def test_digits_of_a_declared_script_read_but_never_mixed_with_ascii() -> None:
     assert score(case, devanagari, "ratio").passed
     mixed = score(case, "0" + devanagari[1:], "ratio")
     assert not mixed.passed and codes(mixed) == {"claim_value_unreadable"}
+
+
+def test_normalizations_are_recorded_in_the_documented_reading_order() -> None:
+    # docs/contracts-format.md §4: percent_display first, then the currency sign, the digit
+    # script, the grouping; "६४.२५%" takes the percent sign and the Devanagari digits
+    case = conc_en(["percent_display", "digits_devanagari"])
+    value = "".join(chr(0x0966 + int(c)) if c.isdigit() else c for c in str(SHARE * 100)) + "%"
+    result = score(case, value, "ratio")
+    assert result.passed, result.failures
+    assert result.claim_checks[0].normalizations == ("percent_display", "digits_devanagari")
