@@ -14,7 +14,7 @@ import pytest
 from finscore.contracts import load_kit_cases
 from finscore.runner.agent import CallTools, CaseView, Finish, UnreadableArguments
 from finscore.runner.cases import CaseSet, load_fixtures
-from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint, parse_reply
+from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint, build_messages, parse_reply
 from finscore.runner.episode import case_view, run_attempt
 from finscore.runner.errors import EndpointError
 from finscore.runner.http_json import RetryPolicy
@@ -294,3 +294,10 @@ def test_an_http_timeout_is_a_timeout_not_a_crash(server: FakeServer, kit: CaseS
     line = run_attempt(fv_case(kit), agent, LIMITS).prediction
     assert line["status"] == "timeout", line["status_detail"]
     assert "timed out" in line["status_detail"]
+
+
+def test_a_model_is_shown_the_case_document_passages(kit: CaseSet) -> None:
+    case = next(c.raw for c in kit.cases if c.case_id == "conc-en")
+    system = build_messages(case_view(load_fixtures(case), 0), [])[0]["content"]
+    for passage in case["world"]["documents"]:
+        assert json.dumps(passage["text"], ensure_ascii=False)[1:-1] in system and passage["id"] in system

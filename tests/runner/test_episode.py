@@ -19,6 +19,7 @@ from support.agents import (
     view_reporter,
 )
 
+from finscore.contracts import load_kit_cases
 from finscore.runner.agent import CallTools, Finish
 from finscore.runner.episode import run_attempt
 from finscore.runner.errors import RunnerError
@@ -160,3 +161,13 @@ def test_an_unrunnable_case_is_recorded_as_incomplete(case_by_id: dict[str, Any]
 def test_limits_out_of_range_are_refused(arguments: dict[str, Any]) -> None:
     with pytest.raises(RunnerError):
         Limits(**arguments)
+
+
+def test_the_agent_in_its_process_is_given_the_case_document_passages() -> None:
+    # the kit's concentration cases give the household's investment policy as a passage, which
+    # an answer may cite (docs/contracts-format.md §2.1); the agent must be shown it, as written
+    case = next(c.raw for c in load_kit_cases() if c.case_id == "conc-en")
+    written = case["world"]["documents"]
+    assert written, "conc-en gives document passages"
+    line = run_attempt(json.loads(json.dumps(case)), view_reporter, SHORT).prediction
+    assert json.loads(line["final"]["text"])["documents"] == written

@@ -154,6 +154,7 @@ def view_reporter(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
         "today": view.today,
         "household_scope": list(view.household_scope),
         "tools": [tool.name for tool in view.tools],
+        "documents": [dict(passage) for passage in view.documents],
         "view": repr(view),
     }
     return Finish({"kind": "refusal", "reason": "out_of_scope", "text": json.dumps(shown)})

@@ -44,6 +44,8 @@ class CaseView:
     household_scope: tuple[str, ...]
     tools: tuple[ToolOffer, ...]
     cached_evidence: tuple[Mapping[str, Any], ...]
+    #: the case's document passages ({"id", "text", "source"}), which an answer may cite by id
+    documents: tuple[Mapping[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

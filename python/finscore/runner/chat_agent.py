@@ -83,6 +83,11 @@ def session_message(view: CaseView) -> str:
             "Results the runtime produced earlier in this session (cite them by id): "
             + dumps_json(list(view.cached_evidence))
         )
+    if view.documents:
+        lines.append(
+            "Document passages given with this question (cite them by id): "
+            + dumps_json([dict(passage) for passage in view.documents])
+        )
     return "\n".join(lines)
 
 

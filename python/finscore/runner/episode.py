@@ -53,6 +53,7 @@ def case_view(fixtures: CaseWorld, attempt: int) -> CaseView:
         household_scope=world.household_scope,
         tools=tools,
         cached_evidence=world.cached_evidence,
+        documents=tuple({"id": p.id, "text": p.text, "source": p.source} for p in world.documents),
     )
 
 

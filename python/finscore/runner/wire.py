@@ -84,6 +84,7 @@ def view_data(view: CaseView) -> dict[str, Any]:
             for t in view.tools
         ],
         "cached_evidence": list(view.cached_evidence),
+        "documents": [dict(passage) for passage in view.documents],
     }
 
 
@@ -97,6 +98,7 @@ def view_from_data(data: Mapping[str, Any]) -> CaseView:
         household_scope=tuple(data["household_scope"]),
         tools=tuple(ToolOffer(**tool) for tool in data["tools"]),
         cached_evidence=tuple(data["cached_evidence"]),
+        documents=tuple(data.get("documents", ())),
     )
 
 
