@@ -36,8 +36,8 @@ from tree_copy import REPOSITORY, copy_working_tree
 DEFAULT_WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "finscore-c-mutation"
 DEFAULT_TESTS = (
     "tests/core/test_rounding.py", "tests/core/test_pow.py", "tests/core/test_sum.py",
-    "tests/executor/test_literal_readings.py",
-    "tests/executor/test_vectors.py::test_every_row_matches_the_official_evaluator",
+    "tests/engine/test_literal_readings.py",
+    "tests/engine/test_vectors.py::test_every_row_matches_the_official_evaluator",
 )
 DEFAULT_TEST_FILTER = "gold or mutants or not test_every_row"
 NON_FMA = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-FMA"}
@@ -102,7 +102,22 @@ def _run(command: list[str], cwd: Path, timeout: float, env: dict[str, str] | No
     return "runtime error" not in done.stderr and "Sanitizer" not in done.stderr
 
 
-def judge(mutant: Mutant, tree: Path, tests: list[str], test_filter: str, timeout: float) -> str:
+def _tests_pass(command: list[str], cwd: Path, timeout: float, env: dict[str, str]) -> bool:
+    """Whether the selection passed. Only a failed test (pytest's exit 1) or a timeout kills a
+    mutant: a selection that cannot run (a moved file, a usage error, nothing collected) would
+    "kill" every mutant, so it stops the whole run instead."""
+    try:
+        done = subprocess.run(["nice", "-n", "10", *command], cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return False
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"c_mutants: the test selection could not run (pytest exit {done.returncode}):\n"
+                         f"{(done.stdout + done.stderr)[-2000:]}")
+    return done.returncode == 0
+
+
+def judge(tree: Path, tests: list[str], test_filter: str, timeout: float) -> str:
     """'stillborn', 'killed' (by which stage) or 'survived'."""
     native = tree / "build" / "out" / "mutant"
     if not _run(["bash", "build/build_native.sh", str(native)], tree, timeout):
@@ -115,7 +130,7 @@ def judge(mutant: Mutant, tree: Path, tests: list[str], test_filter: str, timeou
     env = dict(os.environ, PYTHONPATH=str(tree / "python"))
     env.pop("CI", None)
     pytest = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-k", test_filter, *tests]
-    if not _run(pytest, tree, timeout, env):
+    if not _tests_pass(pytest, tree, timeout, env):
         return "killed: suite"
     return "survived"
 
@@ -146,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     tree = args.work / "tree"
     copy_working_tree(tree)
     args.work.mkdir(parents=True, exist_ok=True)
+    baseline = judge(tree, args.tests, args.test_filter, args.timeout)
+    if baseline != "survived":  # the unmutated core must build and pass every stage
+        raise SystemExit(f"c_mutants: the unmutated tree does not pass ({baseline}); no mutant can be judged")
+    print("baseline: the unmutated tree builds and passes every stage", flush=True)
     results: dict[str, list[Mutant]] = {}
     stop_at = time.monotonic() + args.minutes * 60
     for count, mutant in enumerate(mutants, start=1):
@@ -154,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             break
         original = apply(mutant, tree)
         try:
-            verdict = judge(mutant, tree, args.tests, args.test_filter, args.timeout)
+            verdict = judge(tree, args.tests, args.test_filter, args.timeout)
         finally:
             (tree / mutant.file).write_text(original, encoding="utf-8")
         results.setdefault(verdict, []).append(mutant)

@@ -3,9 +3,9 @@
 
     python scripts/mutation/python_mutants.py reader finqa-scoring --minutes 20
     python scripts/mutation/python_mutants.py --name reader --modules python/finscore/engine/reader \\
-        --tests tests/executor/test_reading.py
+        --tests tests/engine/test_reading.py
     python scripts/mutation/python_mutants.py reader --rerun-survivors   # after adding tests
-    python scripts/mutation/python_mutants.py reader --rerun-survivors --tests tests/executor tests/finqa
+    python scripts/mutation/python_mutants.py reader --rerun-survivors --tests tests/engine tests/finqa
 
 Each target (scripts/mutation/targets.toml, or --name/--modules/--tests) is mutated in
 a copy of the working tree under --work (never in the checkout: cosmic-ray edits files
@@ -89,9 +89,13 @@ def python_files(root: Path, modules: tuple[str, ...]) -> list[str]:
     return files
 
 
+def selection_command(target: Target, python: str) -> str:
+    return " ".join([shlex.quote(python), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                     *map(shlex.quote, target.tests)])
+
+
 def write_config(folder: Path, target: Target, files: list[str], timeout: float, python: str) -> Path:
-    command = " ".join([shlex.quote(python), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                        *map(shlex.quote, target.tests)])
+    command = selection_command(target, python)
     config = folder / "config.toml"
     config.write_text(
         "[cosmic-ray]\n"
@@ -199,6 +203,10 @@ def run_target(target: Target, work: Path, minutes: float, timeout: float, rerun
     cosmic_ray = [sys.executable, "-m", "cosmic_ray.cli"]
     env = dict(os.environ, PYTHONPATH=str(tree / "python"))
     env.pop("CI", None)
+    baseline = subprocess.run(shlex.split(selection_command(target, sys.executable)), cwd=tree, env=env, check=False)
+    if baseline.returncode != 0:  # cosmic-ray calls any failure a kill: a selection that cannot pass
+        raise SystemExit(f"python_mutants: {target.name}'s tests fail on the unmutated tree "
+                         f"(pytest exit {baseline.returncode}); no mutant can be judged")
     if not session.exists():
         subprocess.run([*cosmic_ray, "init", str(config), str(session)], cwd=tree, env=env, check=True)
         print(f"{target.name}: {drop_excluded_operators(session, tree)} mutants of excluded operators or in "
