@@ -192,3 +192,20 @@ def test_the_prompts_carry_the_report_and_the_dialogue_so_far(runs: dict[str, An
     assert all(paragraph["text"] in prompt for paragraph in documents[0]["paragraphs"])
     assert all(cell.strip() in prompt for row in documents[0]["table"]["table"] for cell in row)
     assert prompt.rstrip().endswith("with its unit (thousand, million) when you use another one.")
+
+
+def test_few_shot_examples_come_first_and_in_order(runs: dict[str, Any]) -> None:
+    from finscore.integrations.lm_eval.prompts import finqa_fewshot
+
+    path, examples, _ = runs["subsets"]["finscore_finqa"]
+    ScriptedLM.prompts.clear()
+    manager = TaskManager(include_path=str(task_directory()), include_defaults=False,
+                          metadata={"finqa_file": str(path)})
+    lm_eval.simple_evaluate(model="finscore-scripted", tasks=["finscore_finqa"], task_manager=manager,
+                            num_fewshot=2, limit=2, bootstrap_iters=0)
+    prompt = ScriptedLM.prompts[examples[0]["id"]]
+    shots = finqa_fewshot()
+    first, second = (prompt.index(shot["question"]) for shot in shots)
+    assert first < prompt.index(shots[0]["target"]) < second < prompt.index(shots[1]["target"])
+    assert prompt.index(shots[1]["target"]) < prompt.index(examples[0]["qa"]["question"])
+    assert prompt.count("Report:\n") == 3

@@ -138,12 +138,12 @@ BUILDERS: dict[str, Callable[[list[Any], AnswerGoldFile, str], list[Document]]] 
 
 
 def read_documents(kind: str, path: str) -> list[Document]:
-    """Every scored document of a FinQA, ConvFinQA or TAT-QA file, in file order."""
+    """Every scored document of a FinQA, ConvFinQA or TAT-QA file, in file order.
+
+    Raises FinqaInputError (TaskDataError, or the gold reader's GoldFileError) naming the file or entry."""
     protocol = get_protocol(PROTOCOLS[kind])
     data = read_json_file(path, f"{kind} data file")
-    golds = read_answer_golds(data, protocol, reader_for(protocol))
-    if golds.kind != kind:
-        raise TaskDataError(f"{path} is a {golds.kind} file, but this task reads {kind}")
+    golds = read_answer_golds(data, protocol, reader_for(protocol))  # refuses a file of another dataset
     stamp = json.dumps(make_stamp(protocol), sort_keys=True)
     return BUILDERS[kind](data, golds, stamp)
 
