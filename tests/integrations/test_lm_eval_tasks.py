@@ -75,7 +75,7 @@ def _number(raw: Any) -> float | None:
 
 
 def scripted(position: int, raw: Any) -> str:
-    """Completion number `position` for a gold: the spellings cycle so every document count sees each kind."""
+    """The completion for the gold at `position`: the kinds cycle, so a few dozen documents see each of them."""
     value = _number(raw)
     if value is None:  # yes / no, or a text answer
         word = str(raw[0] if isinstance(raw, list) else raw)
@@ -152,6 +152,7 @@ def test_the_figures_equal_finscore_answers_on_the_same_completions(
     report = _oracle(task, runs, tmp_path, capsys)
     figures = runs["results"]["results"][task]
     golds = report["counts"]["golds"]
+    assert set(report["reasons"]) == set(REASONS)
     assert golds >= 24 and runs["results"]["n-samples"][task]["effective"] == golds
     assert figures["acc,none"] == report["accuracy"]
     for reason in REASONS:
