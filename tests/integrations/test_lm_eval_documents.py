@@ -57,3 +57,23 @@ def test_every_field_of_a_document_is_text_and_the_gold_is_the_entry_s_own(tmp_p
         assert isinstance(qa, dict)
         assert json.loads(document["gold"])["exe_ans"] == qa["exe_ans"]
         assert document["question"] == qa["question"]
+
+
+@pytest.mark.parametrize(("kind", "protocol", "golds"), [
+    # the golds, worked out here from the examples' tables: 1200 / 1000 revenue, 300 operating income
+    ("finqa", "finqa-answer/1", [{"exe_ans": (1200 - 1000) / 1000, "program": "divide(subtract(1200, 1000), 1000)"},
+                                 {"exe_ans": "yes" if 300 / 1200 > 0.25 else "no"}]),
+    ("convfinqa", "convfinqa-answer/1", [{"exe_ans": 1000.0}, {"exe_ans": float(1200 - 1000)}]),
+    # 1,315 / 1,102 service revenue and 5,240 / 4,870 product sales, in thousands
+    ("tatqa", "tatqa-answer/1", [{"answer": 1315 - 1102, "scale": "thousand", "answer_type": "arithmetic"},
+                                 {"answer": round((5240 - 4870) / 4870 * 100, 2), "scale": "percent",
+                                  "answer_type": "arithmetic"}]),
+])
+def test_each_few_shot_example_answers_its_own_question_right(kind: str, protocol: str,
+                                                               golds: list[dict[str, object]]) -> None:
+    from finscore.answers import decide
+    from finscore.integrations.lm_eval.prompts import FEWSHOT
+
+    for example, gold in zip(FEWSHOT[kind], golds, strict=True):
+        decision = decide(example["target"], gold, protocol, "answer-line")
+        assert decision.passed, (example["question"], decision)

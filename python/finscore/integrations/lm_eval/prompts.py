@@ -49,32 +49,39 @@ _REVENUE_TABLE = ("revenue grew on higher volumes .\n\n"
                   "|  | 2019 | 2018 |\n| revenue | $ 1200 | $ 1000 |\n| operating income | $ 300 | $ 240 |")
 
 
-def finqa_fewshot() -> list[dict[str, str]]:
-    return [
+_SALES_TABLE = ("|  | 2019 | 2018 |\n| Product sales | $ 5,240 | $ 4,870 |\n| Service revenue | 1,315 | 1,102 |\n\n"
+                "All amounts are in thousands of dollars.")
+
+#: The few-shot examples of each task, in the order they are shown.
+FEWSHOT: dict[str, tuple[dict[str, str], ...]] = {
+    "finqa": (
         _example(_REVENUE_TABLE, "what was the percentage change in revenue from 2018 to 2019?",
                  "(1200 - 1000) / 1000 = 0.2, an increase of 20%.\nAnswer: 20%"),
         _example(_REVENUE_TABLE, "was operating income more than 25% of revenue in 2019?",
                  "300 / 1200 = 0.25, which is not more than 25%.\nAnswer: no"),
-    ]
-
-
-def convfinqa_fewshot() -> list[dict[str, str]]:
-    return [
+    ),
+    "convfinqa": (
         _example(_REVENUE_TABLE, "and what was it in 2018?", "Answer: 1000",
                  dialogue="Q: what was the revenue in 2019?\nA: 1200"),
         _example(_REVENUE_TABLE, "what was the change over the year?", "1200 - 1000 = 200.\nAnswer: 200",
                  dialogue="Q: what was the revenue in 2019?\nA: 1200\nQ: and what was it in 2018?\nA: 1000"),
-    ]
-
-
-_SALES_TABLE = ("|  | 2019 | 2018 |\n| Product sales | $ 5,240 | $ 4,870 |\n| Service revenue | 1,315 | 1,102 |\n\n"
-                "All amounts are in thousands of dollars.")
-
-
-def tatqa_fewshot() -> list[dict[str, str]]:
-    return [
+    ),
+    "tatqa": (
         _example(_SALES_TABLE, "What was the change in service revenue between 2018 and 2019?",
                  "1,315 - 1,102 = 213.\nAnswer: 213 thousand"),
         _example(_SALES_TABLE, "What was the percentage change in product sales from 2018 to 2019?",
                  "(5,240 - 4,870) / 4,870 = 0.0760.\nAnswer: 7.60%"),
-    ]
+    ),
+}
+
+
+def finqa_fewshot() -> list[dict[str, str]]:
+    return list(FEWSHOT["finqa"])
+
+
+def convfinqa_fewshot() -> list[dict[str, str]]:
+    return list(FEWSHOT["convfinqa"])
+
+
+def tatqa_fewshot() -> list[dict[str, str]]:
+    return list(FEWSHOT["tatqa"])
