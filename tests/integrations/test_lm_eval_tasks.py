@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -132,9 +134,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"results": results, "subsets": subsets}
 
 
-def _oracle(task: str, runs: dict[str, Any], folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+def _oracle(task: str, path: Path, completions: dict[str, str], folder: Path,
+            capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     """`finscore answers --json` on the same completions and the same gold file."""
-    path, _, completions = runs["subsets"][task]
     predictions = folder / "predictions.jsonl"
     predictions.write_text("".join(json.dumps({"id": name, "completion": text}) + "\n"
                                    for name, text in completions.items()), encoding="utf-8")
@@ -149,7 +151,8 @@ def _oracle(task: str, runs: dict[str, Any], folder: Path, capsys: pytest.Captur
 @pytest.mark.parametrize("task", TASKS)
 def test_the_figures_equal_finscore_answers_on_the_same_completions(
         task: str, runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = _oracle(task, runs, tmp_path, capsys)
+    path, _, completions = runs["subsets"][task]
+    report = _oracle(task, path, completions, tmp_path, capsys)
     figures = runs["results"]["results"][task]
     golds = report["counts"]["golds"]
     assert set(report["reasons"]) == set(REASONS)
@@ -166,7 +169,8 @@ def test_the_figures_equal_finscore_answers_on_the_same_completions(
 @pytest.mark.parametrize("task", TASKS)
 def test_each_document_has_the_reason_and_the_stamp_of_finscore_answers(
         task: str, runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = _oracle(task, runs, tmp_path, capsys)
+    path, _, completions = runs["subsets"][task]
+    report = _oracle(task, path, completions, tmp_path, capsys)
     expected = {decision["id"]: decision["reason"] for decision in report["decisions"]}
     samples = runs["results"]["samples"][task]
     logged = {}
@@ -199,7 +203,6 @@ def test_few_shot_examples_come_first_and_in_order(runs: dict[str, Any]) -> None
     from finscore.integrations.lm_eval.prompts import finqa_fewshot
 
     path, examples, _ = runs["subsets"]["finscore_finqa"]
-    ScriptedLM.prompts.clear()
     manager = TaskManager(include_path=str(task_directory()), include_defaults=False,
                           metadata={"finqa_file": str(path)})
     lm_eval.simple_evaluate(model="finscore-scripted", tasks=["finscore_finqa"], task_manager=manager,
@@ -210,3 +213,29 @@ def test_few_shot_examples_come_first_and_in_order(runs: dict[str, Any]) -> None
     assert first < prompt.index(shots[0]["target"]) < second < prompt.index(shots[1]["target"])
     assert prompt.index(shots[1]["target"]) < prompt.index(examples[0]["qa"]["question"])
     assert prompt.count("Report:\n") == 3
+
+
+@pytest.mark.essential
+def test_the_documented_command_runs_with_lm_eval_s_own_dummy_model(
+        runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`lm_eval --include_path "$(python -m finscore.integrations.lm_eval)" --metadata ...` as docs/lm-eval.md shows."""
+    path = runs["subsets"]["finscore_tatqa"][0]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(task_directory().parents[3]),
+                                                                              os.environ.get("PYTHONPATH")]))}
+    folder = subprocess.run([sys.executable, "-m", "finscore.integrations.lm_eval"], capture_output=True, text=True,
+                            check=True, env=environment, timeout=120).stdout.strip()
+    ran = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--tasks", "finscore_tatqa",
+                          "--include_path", folder, "--metadata", json.dumps({"tatqa_file": str(path)}),
+                          "--output_path", str(tmp_path / "out"), "--log_samples"],
+                         capture_output=True, text=True, env=environment, timeout=300, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    figures = json.loads(next((tmp_path / "out").rglob("results_*.json")).read_text(encoding="utf-8"))
+    figures = figures["results"]["finscore_tatqa"]
+    # the oracle: finscore answers on what lm_eval logged as the dummy model's completions
+    samples = next((tmp_path / "out").rglob("samples_finscore_tatqa_*.jsonl")).read_text(encoding="utf-8")
+    completions = {row["doc"]["id"]: row["resps"][0][0] for row in map(json.loads, samples.splitlines())}
+    report = _oracle("finscore_tatqa", path, completions, tmp_path, capsys)
+    assert report["counts"]["golds"] == len(completions) >= 24
+    assert figures["acc,none"] == report["accuracy"]
+    for reason in REASONS:
+        assert figures[f"reason_{reason},none"] == report["reasons"][reason] / report["counts"]["golds"], reason
