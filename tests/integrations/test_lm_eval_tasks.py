@@ -147,19 +147,28 @@ def _oracle(task: str, path: Path, completions: dict[str, str], folder: Path,
     return dict(json.loads(report.read_text(encoding="utf-8")))
 
 
+@pytest.fixture
+def report(task: str, runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """The oracle's report for the task's subset and scripted completions."""
+    path, _, completions = runs["subsets"][task]
+    return _oracle(task, path, completions, tmp_path, capsys)
+
+
+def assert_same_figures(figures: dict[str, Any], report: dict[str, Any]) -> None:
+    """lm_eval's aggregated metrics equal the report's accuracy and each reason's count over the golds."""
+    assert set(report["reasons"]) == set(REASONS)
+    assert figures["acc,none"] == report["accuracy"]
+    for reason in REASONS:
+        assert figures[f"reason_{reason},none"] == report["reasons"][reason] / report["counts"]["golds"], reason
+
+
 @pytest.mark.essential
 @pytest.mark.parametrize("task", TASKS)
 def test_the_figures_equal_finscore_answers_on_the_same_completions(
-        task: str, runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path, _, completions = runs["subsets"][task]
-    report = _oracle(task, path, completions, tmp_path, capsys)
-    figures = runs["results"]["results"][task]
+        task: str, runs: dict[str, Any], report: dict[str, Any]) -> None:
     golds = report["counts"]["golds"]
-    assert set(report["reasons"]) == set(REASONS)
     assert golds >= 24 and runs["results"]["n-samples"][task]["effective"] == golds
-    assert figures["acc,none"] == report["accuracy"]
-    for reason in REASONS:
-        assert figures[f"reason_{reason},none"] == report["reasons"][reason] / golds, reason
+    assert_same_figures(runs["results"]["results"][task], report)
     # the scripted completions reach passes and many kinds of miss, so the equality above means something
     assert 0 < report["counts"]["passed"] < golds
     assert sum(count > 0 for count in report["reasons"].values()) >= 6
@@ -168,9 +177,7 @@ def test_the_figures_equal_finscore_answers_on_the_same_completions(
 @pytest.mark.essential
 @pytest.mark.parametrize("task", TASKS)
 def test_each_document_has_the_reason_and_the_stamp_of_finscore_answers(
-        task: str, runs: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path, _, completions = runs["subsets"][task]
-    report = _oracle(task, path, completions, tmp_path, capsys)
+        task: str, runs: dict[str, Any], report: dict[str, Any]) -> None:
     expected = {decision["id"]: decision["reason"] for decision in report["decisions"]}
     samples = runs["results"]["samples"][task]
     logged = {}
@@ -234,8 +241,6 @@ def test_the_documented_command_runs_with_lm_eval_s_own_dummy_model(
     # the oracle: finscore answers on what lm_eval logged as the dummy model's completions
     samples = next((tmp_path / "out").rglob("samples_finscore_tatqa_*.jsonl")).read_text(encoding="utf-8")
     completions = {row["doc"]["id"]: row["resps"][0][0] for row in map(json.loads, samples.splitlines())}
-    report = _oracle("finscore_tatqa", path, completions, tmp_path, capsys)
-    assert report["counts"]["golds"] == len(completions) >= 24
-    assert figures["acc,none"] == report["accuracy"]
-    for reason in REASONS:
-        assert figures[f"reason_{reason},none"] == report["reasons"][reason] / report["counts"]["golds"], reason
+    oracle = _oracle("finscore_tatqa", path, completions, tmp_path, capsys)
+    assert oracle["counts"]["golds"] == len(completions) >= 24
+    assert_same_figures(figures, oracle)
