@@ -36,6 +36,7 @@ from tree_copy import REPOSITORY, copy_working_tree
 DEFAULT_WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "finscore-c-mutation"
 DEFAULT_TESTS = (
     "tests/core/test_rounding.py", "tests/core/test_pow.py", "tests/core/test_sum.py",
+    "tests/core/test_abi_misuse.py",
     "tests/engine/test_literal_readings.py",
     "tests/engine/test_vectors.py::test_every_row_matches_the_official_evaluator",
 )

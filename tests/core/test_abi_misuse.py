@@ -151,14 +151,69 @@ def test_grammar_of_plain_literals(host: ForeignHost) -> None:
         call = ReadCall(host, US.join([b"add(", literal, b"0", b")", b"EOF"]), [-1])
         assert call() == 1400 and call.result(0)[:1] == (1400,) and call.result(0)[4] == value + 0.0, literal
         assert value == float(literal.replace(b",", b"").rstrip(b"%")) / (100 if literal.endswith(b"%") else 1)
+    # 1422 is only for a literal without "const" (docs/abi.md): one holding it, even at its end, is deferred
     for literal, status in [(b"1e3", 1419), (b" 1 ", 1419), (b"1_000", 1419), (b"1,0000", 1419), (b"inf", 1419),
-                            (b"0x10", 1422), (b"$ 100", 1422)]:
+                            (b"0x10", 1422), (b"$ 100", 1422), (b"1const", 1419), (b"xconst_1", 1419)]:
         call = ReadCall(host, US.join([b"add(", literal, b"0", b")", b"EOF"]), [-1])
         assert call() == 1400 and call.result(0)[0] == status, literal
     for cell, value in [(b"$ 100", 100.0), (b"13053 (1)", 13053.0), (b"18,874 ( a )", 18874.0), (b"12%", 0.12)]:
         table = b"r" + US + cell
         call = ReadCall(host, TABLE_STEP, [0], table, (0, len(table)))
         assert call() == 1400 and call.result(0)[0] == 1400 and call.result(0)[4] == value, cell
+
+
+def test_plain_grammar_at_its_bounds(host: ForeignHost) -> None:
+    """docs/abi.md's bounds of the plain form, each side: digits making an integer up to 2**53,
+    a cell of at most 64 bytes, a reference to a step that is not a greater. Values are CPython's."""
+    def literal_status(literal: bytes) -> tuple[int, float]:
+        call = ReadCall(host, US.join([b"add(", literal, b"0", b")", b"EOF"]), [-1])
+        assert call() == 1400
+        return call.result(0)[0], call.result(0)[4]
+
+    assert int(b"9007199254740992") == 2**53
+    assert literal_status(b"9007199254740992") == (1400, float(b"9007199254740992"))
+    assert literal_status(b"9007199254740993")[0] == 1419
+    assert literal_status(b"900719925474099.2") == (1400, float(b"900719925474099.2"))
+    for cell, status in [(b" " * 61 + b"100", 1400), (b" " * 62 + b"100", 1419), (b"$" * 70 + b"100", 1400)]:
+        table = b"r" + US + cell
+        call = ReadCall(host, TABLE_STEP, [0], table, (0, len(table)))
+        assert call() == 1400 and call.result(0)[0] == status, (len(cell), cell[-8:])
+        if status == 1400:  # '$' removed, then stripped: what the official evaluator reads
+            assert call.result(0)[4] == float(cell.replace(b"$", b"").strip())
+    for steps, status in [
+        ([b"greater(", b"5", b"3", b")", b"add(", b"#0", b"1", b")"], 1419),  # officially text flows on
+        ([b"greater(", b"5", b"3", b")", b"add(", b"2", b"1", b")", b"add(", b"#0", b"1", b")"], 1419),
+        ([b"greater(", b"5", b"3", b")", b"add(", b"2", b"1", b")", b"add(", b"#1", b"1", b")"], 1400),
+    ]:
+        call = ReadCall(host, US.join([*steps, b"EOF"]), [-1])
+        assert call() == 1400 and call.result(0)[0] == status, steps
+
+
+#: Boundary sequences of every UTF-8 lead byte: overlong forms, the surrogates, the last code
+#: point, and past it. Whether each is UTF-8 is what CPython's decoder says (surrogatepass:
+#: lone surrogates written in three bytes are accepted, docs/abi.md).
+UTF8_EDGES = [b"\x7f", b"\x80", b"\xc0\x80", b"\xc1\xbf", b"\xc2\x80", b"\xdf\xbf", b"\xe0\x80\x80",
+              b"\xe0\x9f\xbf", b"\xe0\xa0\x80", b"\xe1\x80\x80", b"\xec\xbf\xbf", b"\xed\x80\x80",
+              b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xee\x80\x80", b"\xef\xbf\xbf", b"\xf0\x80\x80\x80",
+              b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80", b"\xf1\x80\x80\x80", b"\xf3\xbf\xbf\xbf",
+              b"\xf4\x80\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
+              b"\xf8\x88\x80\x80\x80", b"\xff", b"\xe1\x80", b"\xf1\x80\x80", b"\xc2\xc2\x80"]
+
+
+@pytest.mark.parametrize("sequence", UTF8_EDGES, ids=lambda b: b.hex())
+def test_utf8_is_what_cpythons_decoder_accepts(host: ForeignHost, sequence: bytes) -> None:
+    try:
+        sequence.decode("utf-8", "surrogatepass")
+        expected = 1400  # the call runs; a literal holding non-ASCII is then deferred
+    except UnicodeDecodeError:
+        expected = 1466
+    call = ReadCall(host, ONE.replace(b"1", b"7" + sequence), [-1])
+    assert call() == expected
+    if expected == 1466:
+        assert call.untouched()
+    else:
+        # non-ASCII literals go to the host; DEL is ASCII that no float() text holds: 1422
+        assert call.result(0)[0] == (1422 if sequence == b"\x7f" else 1419)
 
 
 def test_negative_lengths_and_sum_rules(host: ForeignHost) -> None:
