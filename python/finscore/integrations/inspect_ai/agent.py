@@ -36,6 +36,8 @@ PREDICTION_KEY = "finscore:prediction"
 #: The endpoint a producer names when inspect's model has no base URL of its own.
 INSPECT_ENDPOINT = "inspect_ai"
 STOPPED = "inspect stopped the sample before a final response (one of its own limits, or a cancellation)"
+#: The status of an attempt stopped by one of inspect's limits: its clocks are deadlines, the rest budgets.
+LIMIT_STATUS = {"time": "timeout", "working": "timeout"}
 
 
 def producer_of(model: Model) -> Producer:
@@ -50,9 +52,8 @@ async def _drive(record: AttemptRecord, state: TaskState, model: Model, tools: l
         with anyio.move_on_after(deadline.remaining()) as waiting:
             try:
                 output = await model.generate(state.messages, tools=tools)
-            except LimitExceededError as limit:
-                record.end("step_limit", f"inspect's {limit.type} limit: {limit.message}")
-                raise
+            except LimitExceededError:
+                raise  # one of inspect's own limits: the solver records it
             except Exception as error:  # the model's failure is this attempt's outcome, recorded as `finscore run` does
                 return record.agent_raised(error)
         if waiting.cancelled_caught:
@@ -97,6 +98,10 @@ def kit_agent(
         try:
             if isinstance(started, AttemptRecord):
                 await _drive(started, state, model, offered_tools(started.view))
+        except LimitExceededError as limit:  # recorded, then left to inspect, which notes it and scores the sample
+            if isinstance(started, AttemptRecord) and started.status is None:
+                started.end(LIMIT_STATUS.get(limit.type, "step_limit"), f"inspect's {limit.type} limit: {limit.message}")
+            raise
         finally:  # also on cancellation: the attempt keeps its line, and its place in the denominator
             if isinstance(started, AttemptRecord):
                 if started.status is None:
