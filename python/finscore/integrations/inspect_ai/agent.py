@@ -82,7 +82,8 @@ def kit_agent(
 
     `cases`: the case set the dataset was made from (@kit, a folder or a case-set file);
     `key_file`: the evaluator's key (created if absent), which every line is sealed with.
-    One run id for every sample and epoch of this solver: the scorer refuses lines of another run.
+    One run id for every sample and epoch of this solver, so the lines a log exports are one run
+    (`finscore contracts` fails a line of another run as integrity_other_run).
     """
     limits = Limits(deadline_seconds=deadline_seconds, max_turns=max_turns, max_tool_calls=max_tool_calls)
     case_set = load_case_set(cases)
