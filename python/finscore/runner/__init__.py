@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     )
     from finscore.runner.cases import CaseSet, load_case_set, load_fixtures
     from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint
-    from finscore.runner.episode import AttemptResult, run_attempt
+    from finscore.runner.episode import AttemptRecord, AttemptResult, run_attempt, start_attempt
     from finscore.runner.errors import CaseFixtureError, CaseSetError, EndpointError, RunnerError, SchemaError
     from finscore.runner.http_json import RetryPolicy
     from finscore.runner.limits import Limits
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 _WHERE: dict[str, str] = {
     "Agent": "finscore.runner.agent",
+    "AttemptRecord": "finscore.runner.episode",
     "AttemptResult": "finscore.runner.episode",
     "CallTools": "finscore.runner.agent",
     "CaseFixtureError": "finscore.runner.errors",
@@ -79,6 +80,7 @@ _WHERE: dict[str, str] = {
     "score_predictions": "finscore.runner.reporting",
     "scripted": "finscore.runner.scripted",
     "scripted_agent": "finscore.runner.scripted",
+    "start_attempt": "finscore.runner.episode",
     "write_manifest": "finscore.runner.output",
     "write_predictions": "finscore.runner.output",
     "write_report": "finscore.runner.reporting",
@@ -98,6 +100,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Agent",
+    "AttemptRecord",
     "AttemptResult",
     "CallTools",
     "CaseFixtureError",
@@ -131,6 +134,7 @@ __all__ = [
     "score_predictions",
     "scripted",
     "scripted_agent",
+    "start_attempt",
     "write_manifest",
     "write_predictions",
     "write_report",

@@ -24,7 +24,7 @@ from finscore.runner.final_output import read_final
 from finscore.runner.isolation import Isolation
 from finscore.runner.limits import Deadline, Limits
 from finscore.runner.sandbox import Sandbox, TraceFull
-from finscore.runner.wire import AgentFault, UnusableOutput
+from finscore.runner.wire import AgentFault, UnusableOutput, raised_data
 from finscore.world import CaseWorld
 
 MAX_DETAIL = 2000
@@ -87,14 +87,17 @@ def prediction_line(
     }
 
 
-class _Episode:
-    """The turn loop of one attempt; `status` stays None until the attempt ends."""
+class AttemptRecord:
+    """One attempt's runtime state, whoever asks for the turns: the sandbox, the history, the ending.
 
-    def __init__(self, fixtures: CaseWorld, agent: Agent, limits: Limits, attempt: int, isolation: Isolation) -> None:
+    `status` stays None until the attempt ends. The process-driven episode below
+    and the harness adapters (finscore.integrations) feed it turns the same way,
+    so calls are executed, limited and recorded one way and the line is the same.
+    """
+
+    def __init__(self, fixtures: CaseWorld, limits: Limits, attempt: int) -> None:
         self.fixtures = fixtures
-        self.agent = agent
         self.limits = limits
-        self.isolation = isolation
         self.attempt = attempt
         self.sandbox = Sandbox(fixtures)
         self.view = case_view(fixtures, attempt)
@@ -108,28 +111,17 @@ class _Episode:
     def end(self, status: str, detail: str | None = None) -> None:
         self.status, self.detail = status, detail
 
-    def run(self) -> None:
-        with AgentProcess(self.agent, self.isolation) as process:
-            self.drive(process)
+    def timed_out(self, turn: int) -> None:
+        seconds = f"{self.limits.deadline_seconds:g} s"
+        self.end("timeout", f"no response from the agent within the {seconds} deadline (turn {turn})")
 
-    def drive(self, process: AgentProcess) -> None:
-        fault = process.start()
-        if fault is not None:
-            return self.end(fault.status, fault.detail)
-        deadline = Deadline(self.limits.deadline_seconds)
-        for number in range(1, self.limits.max_turns + 1):
-            reply = process.turn(self.view, tuple(self.history), deadline)
-            if isinstance(reply, TimedOut):
-                seconds = f"{self.limits.deadline_seconds:g} s"
-                return self.end("timeout", f"no response from the agent within the {seconds} deadline (turn {number})")
-            if isinstance(reply, AgentFault):
-                return self.end(reply.status, reply.detail)
-            if isinstance(reply, Finish):
-                return self.finish(reply)
-            self.call_tools(number, reply)
-            if self.status is not None:
-                return None
-        return self.end("step_limit", f"no final response within the limit of {self.limits.max_turns} turns")
+    def out_of_turns(self) -> None:
+        self.end("step_limit", f"no final response within the limit of {self.limits.max_turns} turns")
+
+    def agent_raised(self, error: BaseException) -> None:
+        """The agent failed with `error` (a harness's model call, say): crashed, or timeout for a TimeoutError."""
+        fault = raised_data(error)
+        self.end(str(fault["status"]), str(fault["detail"]))
 
     def finish(self, turn: Finish) -> None:
         if isinstance(turn.output, UnusableOutput):
@@ -171,9 +163,52 @@ class _Episode:
         )
 
 
+class _Episode(AttemptRecord):
+    """The turn loop of one attempt, with the agent in its own process."""
+
+    def __init__(self, fixtures: CaseWorld, agent: Agent, limits: Limits, attempt: int, isolation: Isolation) -> None:
+        super().__init__(fixtures, limits, attempt)
+        self.agent = agent
+        self.isolation = isolation
+
+    def run(self) -> None:
+        with AgentProcess(self.agent, self.isolation) as process:
+            self.drive(process)
+
+    def drive(self, process: AgentProcess) -> None:
+        fault = process.start()
+        if fault is not None:
+            return self.end(fault.status, fault.detail)
+        deadline = Deadline(self.limits.deadline_seconds)
+        for number in range(1, self.limits.max_turns + 1):
+            reply = process.turn(self.view, tuple(self.history), deadline)
+            if isinstance(reply, TimedOut):
+                return self.timed_out(number)
+            if isinstance(reply, AgentFault):
+                return self.end(reply.status, reply.detail)
+            if isinstance(reply, Finish):
+                return self.finish(reply)
+            self.call_tools(number, reply)
+            if self.status is not None:
+                return None
+        return self.out_of_turns()
+
+
 def _case_id(case: Any) -> str:
     value = case.get("case_id") if isinstance(case, Mapping) else None
     return value if isinstance(value, str) else "<no case_id>"
+
+
+def start_attempt(case: Mapping[str, Any], limits: Limits, attempt: int) -> AttemptRecord | dict[str, Any]:
+    """The attempt's record, or, for a case whose fixtures cannot be run, its finished `incomplete` line."""
+    try:
+        fixtures = load_fixtures(case)
+    except CaseFixtureError as error:
+        empty = {"format": "finscore-trace/1", "case_id": _case_id(case), "attempt": attempt, "entries": []}
+        return prediction_line(
+            _case_id(case), attempt, "incomplete", f"the case cannot be run: {error}", None, None, empty
+        )
+    return AttemptRecord(fixtures, limits, attempt)
 
 
 def run_attempt(
@@ -185,14 +220,9 @@ def run_attempt(
     the shipped kit as the protected path.
     """
     started = time.monotonic()
-    try:
-        fixtures = load_fixtures(case)
-    except CaseFixtureError as error:
-        empty = {"format": "finscore-trace/1", "case_id": _case_id(case), "attempt": attempt, "entries": []}
-        line = prediction_line(
-            _case_id(case), attempt, "incomplete", f"the case cannot be run: {error}", None, None, empty
-        )
-        return AttemptResult(line, time.monotonic() - started)
-    episode = _Episode(fixtures, agent, limits, attempt, isolation or default_isolation(limits))
+    started_attempt = start_attempt(case, limits, attempt)
+    if not isinstance(started_attempt, AttemptRecord):
+        return AttemptResult(started_attempt, time.monotonic() - started)
+    episode = _Episode(started_attempt.fixtures, agent, limits, attempt, isolation or default_isolation(limits))
     episode.run()
     return AttemptResult(episode.prediction(), time.monotonic() - started)

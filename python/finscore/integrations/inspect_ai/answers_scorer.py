@@ -1,0 +1,86 @@
+"""Free-text answers scored under a finscore answer protocol, on any inspect dataset that carries the gold.
+
+Where the gold is: `Sample.metadata["gold"]`, the mapping `finscore.answers.decide`
+takes: `{"exe_ans", "program"?, "question"?, "answer"?}` for finqa-answer/1 and
+convfinqa-answer/1 (exe_ans as in the dataset: a number, or "yes" / "no"),
+`{"answer", "scale", "answer_type"?, "question"?}` for tatqa-answer/1.
+`Sample.metadata["cluster"]`, when given, names the samples that are not
+independent (a ConvFinQA conversation, a TAT-QA table) for the clustered stderr.
+
+The completion is the model's final output. The denominator policy is
+`finscore answers`': a sample with no output at all (its generation failed; run
+with `score_on_error`, or `--score-on-error`, so that inspect scores it) is a
+missing_prediction miss, an output without the declared marker a
+no_final_answer miss. A TAT-QA gold that is not one number is outside the
+protocol: like `finscore answers`, the scorer does not score it (no Score) and
+says so in the transcript. A gold that is missing or malformed is an error
+naming the sample.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.log import transcript
+from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer
+from inspect_ai.solver import TaskState
+
+from finscore.answers import FORMATS, Decision, Gold, GoldError, ProtocolError, as_gold, decide, get_protocol
+from finscore.answers.protocol import Protocol
+
+from finscore.integrations.inspect_ai.metrics import cluster_stderr, reasons
+
+#: The sample-metadata key that holds the gold mapping.
+GOLD_KEY = "gold"
+TATQA_READER = "tatqa_answer"
+
+
+class OutOfProtocol(Exception):
+    """A gold the protocol does not cover (a TAT-QA answer that is not one number)."""
+
+
+def sample_gold(metadata: dict[str, Any], protocol: Protocol, sample: object) -> Gold:
+    """The sample's gold under the protocol; GoldError naming the sample, or OutOfProtocol."""
+    data = metadata.get(GOLD_KEY)
+    if not isinstance(data, dict):
+        raise GoldError(f"sample {sample!r}: metadata[{GOLD_KEY!r}] holds no gold mapping")
+    try:
+        return as_gold(data, protocol)
+    except GoldError as error:
+        if protocol.gold_reader == TATQA_READER and "answer" in data:
+            raise OutOfProtocol(str(error)) from None
+        raise GoldError(f"sample {sample!r}: {error}") from None
+
+
+def completion_of(state: TaskState) -> str | None:
+    """The model's final text; None when the model gave no output at all."""
+    return state.output.completion if state.output.choices else None
+
+
+def to_score(decision: Decision, protocol: Protocol, answer_format: str) -> Score:
+    return Score(
+        value=CORRECT if decision.passed else INCORRECT,
+        answer=decision.read,
+        explanation=f"{decision.reason}: {decision.detail} (gold {decision.gold}; {protocol.name}, {answer_format})",
+        metadata={"reason": decision.reason, "protocol": protocol.name, "format": answer_format,
+                  "decision": decision.to_json()},
+    )
+
+
+@scorer(metrics=[accuracy(), cluster_stderr(), reasons()])
+def answers(protocol: str = "finqa-answer/1", answer_format: str = "answer-line") -> Scorer:
+    """Decide each completion against `metadata["gold"]` under `protocol`, reading `answer_format`
+    (answer-line: the last 'Answer:' line; boxed; json; whole)."""
+    chosen = get_protocol(protocol)
+    if answer_format not in FORMATS:
+        raise ProtocolError(f"no answer format {answer_format!r}; the formats are {', '.join(FORMATS)}")
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        try:
+            gold = sample_gold(state.metadata, chosen, state.sample_id)
+        except OutOfProtocol as outside:
+            transcript().info(f"not scored: the gold is outside {chosen.name} ({outside})")
+            return None
+        return to_score(decide(completion_of(state), gold, chosen, answer_format), chosen, answer_format)
+
+    return score

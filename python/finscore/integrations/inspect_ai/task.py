@@ -1,0 +1,41 @@
+"""`inspect eval finscore/kit`: the 24-case kit as an inspect task (registered through the entry point).
+
+The task's options (`-T NAME=VALUE`) are those of `finscore run`: the case set,
+the evaluator's key file (default: the same file `finscore run` and
+`finscore contracts` use), the attempt's deadline, and the turn and tool-call
+limits. inspect's epochs are the attempts. Errored samples are scored
+(`score_on_error`): an attempt that failed still counts, as a miss.
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Epochs, Task, task
+
+from finscore.contracts import KIT_ALIAS
+from finscore.integrity import default_key_path
+from finscore.runner import Limits
+
+from finscore.integrations.inspect_ai.agent import kit_agent
+from finscore.integrations.inspect_ai.contracts_scorer import contracts
+from finscore.integrations.inspect_ai.dataset import kit_dataset
+from finscore.integrations.inspect_ai.metrics import attempts
+
+
+@task
+def kit(
+    cases: str = KIT_ALIAS,
+    key_file: str | None = None,
+    deadline_seconds: float = Limits.deadline_seconds,
+    max_turns: int = Limits.max_turns,
+    max_tool_calls: int = Limits.max_tool_calls,
+) -> Task:
+    """The kit's cases, run by the task's model under finscore's runtime, scored on the sealed traces."""
+    key = key_file or str(default_key_path())
+    agent = kit_agent(cases, key, deadline_seconds, max_turns, max_tool_calls)  # creates the key if needed
+    return Task(
+        dataset=kit_dataset(cases),
+        solver=agent,
+        scorer=contracts(cases, key),
+        epochs=Epochs(1, attempts()),  # `--epochs K` runs K attempts and keeps this reducer
+        score_on_error=True,
+    )
