@@ -132,3 +132,25 @@ def test_a_mismatching_json_number_is_shown_as_the_text_the_prediction_wrote():
     number = json.loads('{"v": 3345563.960}', parse_float=Decimal)["v"]
     _, failures = compare({"future_value": dict(ISSUE_FIELDS, value=number)})
     assert [(f.code.value, f.actual) for f in failures] == [("claim_value_mismatch", "3345563.960")]
+
+
+@pytest.mark.parametrize("field, wrong", [("subject", "scenario-B"), ("source", 7), ("as_of", None)])
+def test_a_mismatching_text_integer_or_null_is_shown_as_it_was_written(field, wrong):
+    _, failures = compare({"future_value": dict(ISSUE_FIELDS, **{field: wrong})})
+    assert [(f.expected, f.actual) for f in failures] == [(ISSUE_FIELDS[field], wrong)]
+
+
+def test_an_unreadable_value_says_why():
+    _, failures = compare({"future_value": dict(ISSUE_FIELDS, value="64.25%")})
+    assert [(f.code.value, f.message) for f in failures] == [
+        ("claim_value_unreadable", "a percent sign, and the case does not declare percent_display")]
+
+
+def test_every_claim_is_checked_after_a_missing_one():
+    contracts = {
+        name: ClaimContract(name, ISSUE_FIELDS, Decimal(ISSUE_FIELDS["value"]), None, frozenset(), name)
+        for name in ("first", "second")
+    }
+    _, failures = compare_claims(contracts, {"second": dict(ISSUE_FIELDS, value="1")})
+    assert [(f.code.value, f.part) for f in failures] == [
+        ("claim_missing", "claims.first"), ("claim_value_mismatch", "claims.second.value")]

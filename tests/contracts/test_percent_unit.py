@@ -86,3 +86,17 @@ def test_normalizations_are_recorded_in_the_documented_reading_order() -> None:
     result = score(case, value, "ratio")
     assert result.passed, result.failures
     assert result.claim_checks[0].normalizations == ("percent_display", "digits_devanagari")
+
+
+@pytest.mark.parametrize("unit", ["usd", "pct", "INR", "percentage"])
+def test_a_percent_written_value_in_another_unit_is_a_unit_mismatch(unit: str) -> None:
+    # only "ratio" and "percent" name the ratio's unit (docs/contracts-format.md, percent_display)
+    result = score(conc_en(["percent_display"]), str(SHARE * 100) + "%", unit)
+    assert codes(result) == {"claim_unit_mismatch"}
+
+
+def test_three_normalizations_are_recorded_in_reading_order() -> None:
+    case = conc_en(["percent_display", "digits_devanagari", "grouping_western"])
+    value = "".join(chr(0x0966 + int(c)) if c.isdigit() else c for c in "1,234.5") + "%"
+    result = score(case, value, "ratio")
+    assert result.claim_checks[0].normalizations == ("percent_display", "digits_devanagari", "grouping_western")

@@ -221,3 +221,23 @@ def test_tolerance_boundaries_by_hand():
     assert within_tolerance(Decimal("101"), Decimal("100"), one_percent)
     assert not within_tolerance(Decimal("101.0001"), Decimal("100"), one_percent)
     assert not within_tolerance(Decimal("3345563.95"), Decimal("3345563.94"), None)
+
+
+def test_a_value_text_over_200_characters_is_refused_for_its_length():
+    # docs/contracts-format.md §2.3 (accept): a bound on model output, said in the reason
+    assert read_value("1" * 201, NONE, "INR").problem == "value text longer than 200 characters"
+    at_bound = read_value("1" * 200, NONE, "INR")
+    assert at_bound.value is None and at_bound.problem == "not a decimal number within bounds"
+
+
+def test_text_without_digits_is_not_a_number_rather_than_a_script_problem():
+    for text in ("abc", "-", "."):
+        assert read_value(text, frozenset(ALL), "INR").problem == "not a decimal number within bounds", text
+
+
+def test_any_ascii_digit_mixed_with_a_declared_script_is_unreadable():
+    # the ASCII digits are 0-9, the nine included: "9" beside Devanagari digits is two scripts
+    for ascii_digit in "0123456789":
+        text = ascii_digit + "\u0967"
+        reading = read_value(text, frozenset({"digits_devanagari"}), "INR")
+        assert reading.problem == "digits of an undeclared script, or of several scripts", text
