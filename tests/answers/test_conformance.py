@@ -84,9 +84,9 @@ def test_the_examples_are_what_their_generator_builds() -> None:
 
 @pytest.mark.parametrize("name", sorted(STEMS))
 def test_the_batch_decides_every_row_as_labelled_with_repeats_and_shared_golds(name: str) -> None:
-    """decide_batch keeps one decision per distinct (completion, gold) and per distinct (answer, gold):
-    every row, given three times in a shuffled order with one Gold object per distinct gold (so both
-    memos are hit, across rows of different completions too), still gets its labelled decision, and
+    """decide_batch judges each distinct (answer text, gold) once per call: every row, given three
+    times in a shuffled order with one Gold object per distinct gold (so the memo is hit, by repeats
+    and across different completions with the same answer), still gets its labelled decision, and
     the same span, value and detail as `decide` gives it alone."""
     protocol = get_protocol(name)
     table = rows(STEMS[name])

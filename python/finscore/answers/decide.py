@@ -137,31 +137,26 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
     chosen = _checked(protocol, format)
     reader, locate = reader_for(chosen), LOCATORS[format]
     ready = [g if type(g) is Gold else _gold_at(i, g, chosen) for i, g in enumerate(golds)]
-    # Decisions are pure functions of (completion, gold) and of (answer text, gold): each distinct
-    # pair is decided once per call (a GRPO group shares its gold and often its answers). The
-    # memos live for this call only, so they hold at most one entry per row; `ready` keeps every
-    # gold alive meanwhile, so its id() names it.
-    decided: dict[tuple[str, int], Decision] = {}
+    # A decision is a pure function of (answer text, gold), placed by where the answer was found:
+    # each distinct pair is judged once per call (a GRPO group shares its gold object and often its
+    # answer). The memo lives for this call only, so it holds at most one entry per row; `ready`
+    # keeps every gold alive meanwhile, so its id() names it.
     judged: dict[tuple[str, int], _Judged] = {}
     out: list[Decision] = []
+    append = out.append
     for completion, gold in zip(completions, ready):
         if type(completion) is not str:
-            out.append(_decide_other(completion, gold, chosen, reader, locate))
+            append(_decide_other(completion, gold, chosen, reader, locate))
             continue
-        key = (completion, id(gold))
-        decision = decided.get(key)
-        if decision is None:
-            located = locate(completion)
-            if isinstance(located, Refusal):
-                decision = _miss(located.reason, gold, located.detail)
-            else:
-                answer = (located.text, key[1])
-                verdict = judged.get(answer)
-                if verdict is None:
-                    verdict = judged[answer] = _judged(located.text, gold, chosen, reader)
-                decision = _placed(verdict, located, gold)
-            decided[key] = decision
-        out.append(decision)
+        located = locate(completion)
+        if isinstance(located, Refusal):
+            append(_miss(located.reason, gold, located.detail))
+            continue
+        key = (located.text, id(gold))
+        verdict = judged.get(key)
+        if verdict is None:
+            verdict = judged[key] = _judged(located.text, gold, chosen, reader)
+        append(_placed(verdict, located, gold))
     return out
 
 
