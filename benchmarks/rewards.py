@@ -18,6 +18,7 @@ Run: python benchmarks/rewards.py [--rows 1000000] [--skip-ray]
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
 import json
 import os
@@ -117,10 +118,11 @@ def answer_rollouts(rows: int) -> pa.Table:
 
 
 def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> tuple[float, float]:
-    """(rows per CPU second, rows per wall second), medians of `runs`."""
+    """(rows per CPU second, rows per wall second), medians of `runs` (CPU: the process's time)."""
     score_arrow(table.slice(0, 64), config)  # the core loaded, outside the timing
     cpu, wall = [], []
     for _ in range(runs):
+        gc.collect()  # each run starts from a collected heap, so none pays for the garbage of another
         c, w = time.process_time(), time.perf_counter()
         score_arrow(table, config)
         cpu.append(time.process_time() - c)
