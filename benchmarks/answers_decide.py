@@ -25,7 +25,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPOSITORY / "python"))
+# --package DIR: import finscore from DIR (e.g. another checkout's python/) to measure two versions
+# side by side with the same script and the same completions.
+_PACKAGE = sys.argv[sys.argv.index("--package") + 1] if "--package" in sys.argv else str(REPOSITORY / "python")
+sys.path.insert(0, _PACKAGE)
 
 from finscore.answers import decide, decide_batch, get_protocol  # noqa: E402
 from finscore.answers.decide import reader_for  # noqa: E402
@@ -49,7 +52,8 @@ def reference_loop() -> float:
     return time.process_time() - start
 
 
-def realistic() -> tuple[list[str], list[Any]]:
+def realistic(copy: int = 0) -> tuple[list[str], list[Any]]:
+    """One completion per FinQA test gold; copy k > 0 draws each template choice with another seed."""
     examples = _tool("make_examples")
     protocol = get_protocol("finqa-answer/1")
     data = json.loads(gzip.decompress((REPOSITORY / "tests/data/finqa/finqa_test.json.gz").read_bytes()))
@@ -59,7 +63,7 @@ def realistic() -> tuple[list[str], list[Any]]:
         qa = example["qa"]
         points = bool(examples.LAST_TIMES_100.search(qa["program"]))
         percentage = points or "percent" in qa["question"].lower() or str(qa.get("answer", "")).endswith("%")
-        rng = random.Random(hashlib.sha256(example["id"].encode()).digest())
+        rng = random.Random(hashlib.sha256((example["id"] + (f"#{copy}" if copy else "")).encode()).digest())
         _, text = examples.completion_for(qa["exe_ans"], percentage, points,
                                           examples.ARGUMENT.findall(qa["program"]), qa["question"], rng, " million")
         completions.append(text)
@@ -110,16 +114,42 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--copies", type=int, default=40, help="copies of the 1,147 completions per batch")
+    parser.add_argument("--package", help="import finscore from this folder (default: the repository's python/)")
+    parser.add_argument("--speed-only", action="store_true", help="skip the hostile inputs")
     args = parser.parse_args()
     protocol = get_protocol("finqa-answer/1")
     completions, golds = realistic()
     batch_c, batch_g = completions * args.copies, golds * args.copies
     reference = min(reference_loop() for _ in range(3))
-    seconds = best(args.repeat, lambda: decide_batch(batch_c, batch_g, protocol, "answer-line"))
     mean = sum(map(len, completions)) / len(completions)
+    print(f"finscore from {_PACKAGE}")
     print(f"reference loop (2,000,000 additions): {reference:.3f} CPU s")
-    print(f"decide_batch: {len(batch_c):,} decisions of {mean:.0f}-character completions in {seconds:.3f} CPU s "
+    # 1. Every decision new: one batch of the 1,147 distinct completions (no completion, and no
+    #    answer under the same gold, repeats), decided --copies times, a new call each time.
+    seconds = best(args.repeat, lambda: [decide_batch(completions, golds, protocol, "answer-line")
+                                         for _ in range(args.copies)])
+    print(f"distinct, {args.copies} calls of {len(completions):,}: {len(completions) * args.copies:,} decisions of "
+          f"{mean:.0f}-character completions in {seconds:.3f} CPU s = "
+          f"{len(completions) * args.copies / seconds:,.0f} decisions/s/core")
+    # 2. GRPO-shaped: each gold with 8 completions drawn by 8 seeds, in one batch (template answers
+    #    repeat within a group as a model's right answers do).
+    grouped_c: list[str] = []
+    grouped_g: list[Any] = []
+    drawn = [realistic(copy) for copy in range(8)]
+    for i in range(len(completions)):
+        for texts, _ in drawn:
+            grouped_c.append(texts[i])
+            grouped_g.append(golds[i])
+    distinct = len(set(zip(grouped_c, map(id, grouped_g))))
+    seconds = best(args.repeat, lambda: decide_batch(grouped_c, grouped_g, protocol, "answer-line"))
+    print(f"GRPO-shaped, one call of {len(grouped_c):,} (8 seeds per gold, {distinct:,} distinct pairs): "
+          f"{seconds:.3f} CPU s = {len(grouped_c) / seconds:,.0f} decisions/s/core")
+    # 3. The same 1,147 completions --copies times in one batch (every row repeated).
+    seconds = best(args.repeat, lambda: decide_batch(batch_c, batch_g, protocol, "answer-line"))
+    print(f"repeated, one call of {len(batch_c):,} ({args.copies} copies): {seconds:.3f} CPU s "
           f"= {len(batch_c) / seconds:,.0f} decisions/s/core")
+    if args.speed_only:
+        return 0
     print("\n| hostile input | format | 1 MB | 2 MB | 4 MB | 8 MB | reason |")
     print("|---|---|---|---|---|---|---|")
     for name, make in HOSTILE.items():

@@ -18,6 +18,7 @@ Run: python benchmarks/rewards.py [--rows 1000000] [--skip-ray]
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
 import json
 import os
@@ -61,6 +62,18 @@ def _variants(program: str) -> list[str]:
     ]
 
 
+def _table(completions: list[str], golds: list[str], rows: int) -> pa.Table:
+    """`rows` rows cycling through the rollouts; from the second pass on each gold JSON carries the
+    pass number (a key the readers ignore), so no row repeats an earlier pass's (completion, gold)
+    and a memo of repeated rows gains nothing beyond the repeats within a group."""
+    pairs = []
+    for number, (completion, gold) in enumerate(islice(cycle(zip(completions, golds)), rows)):
+        rollout = number // len(completions)
+        pairs.append((completion, gold if rollout == 0 else f'{gold[:-1]}, "pass": {rollout}}}'))
+    return pa.table({"completion": [c for c, _ in pairs], "gold": [g for _, g in pairs],
+                     "data_source": ["finqa"] * rows})
+
+
 def rollouts(rows: int) -> pa.Table:
     with gzip.open(DATA, "rt", encoding="utf-8") as handle:
         examples = json.load(handle)
@@ -71,18 +84,47 @@ def rollouts(rows: int) -> pa.Table:
         for text in _variants(example["qa"]["program"])[:GROUP]:
             completions.append(text)
             golds.append(gold)
-    pairs = list(islice(cycle(zip(completions, golds)), rows))
-    return pa.table({"completion": [c for c, _ in pairs], "gold": [g for _, g in pairs],
-                     "data_source": ["finqa"] * rows})
+    return _table(completions, golds, rows)
 
 
-def cpu_rate(table: pa.Table, runs: int) -> tuple[float, float]:
-    """(rows per CPU second, rows per wall second), medians of `runs`."""
-    score_arrow(table.slice(0, 64))  # the core loaded, outside the timing
+def answer_rollouts(rows: int) -> pa.Table:
+    """Free-text rollouts: every FinQA test question with GROUP completions of about 170 characters
+    (a two-line working and an answer line, right or wrong in the ways of
+    tools/answers/make_examples.py, one seed per completion), each with the question's gold JSON."""
+    import hashlib
+    import importlib.util
+    import random
+
+    spec = importlib.util.spec_from_file_location("make_examples", DATA.parents[3] / "tools/answers/make_examples.py")
+    assert spec is not None and spec.loader is not None
+    examples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(examples)
+    with gzip.open(DATA, "rt", encoding="utf-8") as handle:
+        data = json.load(handle)
+    completions, golds = [], []
+    for example in data:
+        qa = example["qa"]
+        gold = json.dumps({key: qa.get(key, "") for key in ("exe_ans", "program", "question", "answer")})
+        points = bool(examples.LAST_TIMES_100.search(qa["program"]))
+        percentage = points or "percent" in qa["question"].lower() or str(qa.get("answer", "")).endswith("%")
+        for copy in range(GROUP):
+            rng = random.Random(hashlib.sha256(f"{example['id']}#{copy}".encode()).digest())
+            _, text = examples.completion_for(qa["exe_ans"], percentage, points,
+                                              examples.ARGUMENT.findall(qa["program"]), qa["question"], rng,
+                                              " million")
+            completions.append(text)
+            golds.append(gold)
+    return _table(completions, golds, rows)
+
+
+def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> tuple[float, float]:
+    """(rows per CPU second, rows per wall second), medians of `runs` (CPU: the process's time)."""
+    score_arrow(table.slice(0, 64), config)  # the core loaded, outside the timing
     cpu, wall = [], []
     for _ in range(runs):
+        gc.collect()  # each run starts from a collected heap, so none pays for the garbage of another
         c, w = time.process_time(), time.perf_counter()
-        score_arrow(table)
+        score_arrow(table, config)
         cpu.append(time.process_time() - c)
         wall.append(time.perf_counter() - w)
     return table.num_rows / statistics.median(cpu), table.num_rows / statistics.median(wall)
@@ -130,8 +172,12 @@ def main() -> int:
     step = rollouts(8192)
     reasons = step.column("completion").to_pylist()
     print(f"rollouts: {len(reasons):,} rows of {GROUP} completions per FinQA test question")
-    for label, table in (("one training step, 8,192 rows", step), ("100,000 rows", rollouts(100_000))):
-        per_cpu, per_wall = cpu_rate(table, args.runs)
+    answers = RewardConfig(input="answer")
+    for label, table, config in (("programs, one training step, 8,192 rows", step, None),
+                                 ("programs, 100,000 rows", rollouts(100_000), None),
+                                 ("answers, one training step, 8,192 rows", answer_rollouts(8192), answers),
+                                 ("answers, 100,000 rows", answer_rollouts(100_000), answers)):
+        per_cpu, per_wall = cpu_rate(table, args.runs, config)
         print(f"{label}: {per_cpu:,.0f} rows per CPU second ({per_wall:,.0f} per wall second)")
     scored = score_arrow(step)
     counts: dict[str, int] = {}

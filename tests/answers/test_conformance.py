@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import importlib.util
 import json
+import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from finscore.answers import decide, get_protocol, reasons
+from finscore.answers import as_gold, decide, decide_batch, get_protocol, reasons
+from finscore.answers.locate import LOCATORS, Located
 from finscore.answers.stamp import make_stamp
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -78,3 +80,37 @@ def test_the_examples_are_what_their_generator_builds() -> None:
     generator = tool("make_examples")
     for name, data in generator.outputs().items():
         assert (REPOSITORY / "examples" / "answers" / name).read_bytes() == data, name
+
+
+@pytest.mark.parametrize("name", sorted(STEMS))
+def test_the_batch_decides_every_row_as_labelled_with_repeats_and_shared_golds(name: str) -> None:
+    """decide_batch judges each distinct (answer text, gold) once per call: every row, given three
+    times in a shuffled order with one Gold object per distinct gold (so the memo is hit, by repeats
+    and across different completions with the same answer), still gets its labelled decision, and
+    the same span, value and detail as `decide` gives it alone."""
+    protocol = get_protocol(name)
+    table = rows(STEMS[name])
+    by_format: dict[str, list[dict[str, Any]]] = {}
+    for row in table:
+        by_format.setdefault(row["format"], []).append(row)
+    checked, pairs, answers = 0, 0, 0
+    for answer_format, chosen in by_format.items():
+        shared: dict[str, Any] = {}
+        golds = [shared.setdefault(json.dumps(row["gold"], sort_keys=True), as_gold(row["gold"], protocol))
+                 for row in chosen]
+        located = [LOCATORS[answer_format](row["completion"]) if isinstance(row["completion"], str) else None
+                   for row in chosen]
+        pairs += len({(row["completion"], id(gold)) for row, gold in zip(chosen, golds)
+                      if isinstance(row["completion"], str)})
+        answers += len({(found.text, id(gold)) for found, gold in zip(located, golds) if isinstance(found, Located)})
+        order = [i for i in range(len(chosen)) for _ in range(3)]
+        random.Random(name + answer_format).shuffle(order)
+        decided = decide_batch([chosen[i]["completion"] for i in order], [golds[i] for i in order], protocol,
+                               answer_format)
+        for i, decision in zip(order, decided):
+            row = chosen[i]
+            assert {"passed": decision.passed, "reason": decision.reason, "k": decision.k} == row["expect"], row
+            assert decision == decide(row["completion"], row["gold"], protocol, answer_format), row
+            checked += 1
+    assert checked == 3 * len(table)
+    assert answers < pairs  # some different completions share an answer under one gold: that memo is hit

@@ -8,13 +8,14 @@ own per-example decisions (the reward must never drift from the evaluator).
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
 from finscore.finqa.scoring import score_predictions
-from finscore.rewards import RewardConfig, score_arrow
+from finscore.rewards import RewardConfig, decide_rows, score_arrow
 from support.reward_rows import recorded_convfinqa_reward_rows, recorded_reward_rows
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -66,3 +67,26 @@ def test_same_decisions_as_finscore_finqa_on_the_shipped_example() -> None:
     program = score_arrow(pa.table({"completion": completions, "gold": golds}), RewardConfig(match="program"))
     assert program.column("passed").to_pylist() == [
         row.execution_correct and row.equivalence.equal for row in scored_rows]
+
+
+def test_repeated_rows_in_one_batch_keep_the_official_decision() -> None:
+    """Rows with the same program and gold are decided once per batch (a GRPO group often repeats
+    a program): 4,000 recorded rows and every row whose program is recorded against other golds too
+    (some of them pass with one gold and fail with another), each given three times in a shuffled
+    order (as a list or a tuple of tokens), still get the official decision, and each row its own
+    detail object."""
+    recorded = recorded_reward_rows()
+    golds_of: dict[tuple[str, ...], set[str]] = {}
+    for row in recorded:
+        golds_of.setdefault(tuple(row.program), set()).add(row.gold)
+    shared = [row for row in recorded if len(golds_of[tuple(row.program)]) > 1]
+    assert len({(tuple(r.program), r.official_pass) for r in shared}) > len({tuple(r.program) for r in shared})
+    rows = [*recorded[:4000], *shared]
+    order = [i for i in range(len(rows)) for _ in range(3)]
+    random.Random(1201).shuffle(order)
+    completions = [list(rows[i].program) if n % 2 else tuple(rows[i].program) for n, i in enumerate(order)]
+    golds = [rows[i].gold for i in order]
+    decided = decide_rows(completions, golds, [None] * len(order), RewardConfig())
+    assert [d.passed for d, _ in decided] == [rows[i].official_pass for i in order]
+    assert len({id(d.detail) for d, _ in decided}) == len(order)
+    assert len({(tuple(c), g) for c, g in zip(completions, golds)}) <= len(rows)  # so the memo was reached

@@ -33,17 +33,15 @@ def _shown(value: Decimal) -> str:
     return format(value, "f")
 
 
-def _within(value: Decimal, gold: Gold, tolerance: Tolerance) -> bool:
-    target = gold.value
-    assert target is not None
-    gap = EXACT.subtract(value, target).copy_abs()
+def _bound(gold: Gold, tolerance: Tolerance) -> Decimal:
+    """The largest |value - gold| the tolerance accepts (the same for every value tried against this gold)."""
     if tolerance.kind == "relative":
-        assert tolerance.value is not None
-        return gap <= EXACT.multiply(tolerance.value, target.copy_abs())
+        assert tolerance.value is not None and gold.value is not None
+        return EXACT.multiply(tolerance.value, gold.value.copy_abs())
     if tolerance.kind == "absolute":
         assert tolerance.value is not None
-        return gap <= tolerance.value
-    return gap <= gold.half_unit
+        return tolerance.value
+    return gold.half_unit
 
 
 def compared_value(reading: Reading, gold: Gold, protocol: Protocol) -> Decimal:
@@ -58,14 +56,14 @@ def compared_value(reading: Reading, gold: Gold, protocol: Protocol) -> Decimal:
     return value
 
 
-def _scale_miss(value: Decimal, gold: Gold, protocol: Protocol, percent_read: bool) -> tuple[str, int] | None:
+def _scale_miss(value: Decimal, gold: Gold, bound: Decimal, percent_read: bool) -> tuple[str, int] | None:
     target = gold.value
     assert target is not None
     if not value or not target or value.is_signed() != target.is_signed():
         return None
     guess = value.adjusted() - target.adjusted()
     for k in (guess, guess - 1, guess + 1):
-        if k and abs(k) <= MAX_SCALE_K and _within(value.scaleb(-k, EXACT), gold, protocol.tolerance):
+        if k and abs(k) <= MAX_SCALE_K and EXACT.subtract(value.scaleb(-k, EXACT), target).copy_abs() <= bound:
             percent = abs(k) == 2 and (gold.percentage or percent_read)
             return (R.PERCENT_VS_RATIO if percent else R.SCALE_OFF), k
     return None
@@ -79,12 +77,13 @@ def compare_number(reading: Reading, gold: Gold, protocol: Protocol) -> Verdict:
     tolerance = protocol.tolerance
     if value == target:
         return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.EXACT, None, value, "equal to the gold")
-    if _within(value, gold, tolerance):
+    bound = _bound(gold, tolerance)  # computed once: every test below is |something - gold| <= bound
+    if EXACT.subtract(value, target).copy_abs() <= bound:
         return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.WITHIN_TOLERANCE, None, value,
                        f"within the tolerance ({tolerance.text})")
-    if target and _within(-value, gold, tolerance):
+    if target and EXACT.subtract(-value, target).copy_abs() <= bound:
         return Verdict(False, R.SIGN_FLIPPED, None, value, "the negated value passes")
-    scaled = _scale_miss(value, gold, protocol, reading.percent)
+    scaled = _scale_miss(value, gold, bound, reading.percent)
     if scaled is not None:
         reason, k = scaled
         return Verdict(False, reason, k, value, f"the value times 10^{-k} passes")

@@ -60,31 +60,37 @@ def _miss(reason: str, gold: Gold, detail: str, span: tuple[int, int] | None = N
     return Decision(False, reason, None, None, None, gold.text, span, detail)
 
 
-def _decide_located(located: Located, gold: Gold, protocol: Protocol, reader: NumberReader) -> Decision:
-    span = (located.start, located.end)
+def _judged(text: str, gold: Gold, protocol: Protocol, reader: NumberReader) -> _Judged:
+    """The decision on an answer text, its span relative to the text (None: the whole answer).
+
+    A pure function of (text, gold, protocol): `decide_batch` keeps it per distinct pair."""
     if gold.yes_no is not None:
-        word = read_yes_no(located.text, protocol.max_answer_chars)
+        word = read_yes_no(text, protocol.max_answer_chars)
         if isinstance(word, Refusal):
-            return _miss(word.reason, gold, word.detail, span)
+            return False, word.reason, None, None, None, word.detail, None
         passed = word == gold.yes_no
-        return Decision(passed, R.EXACT if passed else R.WRONG_YES_NO, None, word, word, gold.text, span,
-                        f"reads {word}")
-    reading = reader.read(located.text)
+        return passed, R.EXACT if passed else R.WRONG_YES_NO, None, word, word, f"reads {word}", None
+    reading = reader.read(text)
     if isinstance(reading, Refusal):
-        return _miss(reading.reason, gold, reading.detail, span)
+        return False, reading.reason, None, None, None, reading.detail, None
     verdict = compare_number(reading, gold, protocol)
-    value = format(verdict.value, "f")
-    if located.verbatim:
-        span = (located.start + reading.start, located.start + reading.end)
-    return Decision(verdict.passed, verdict.reason, verdict.k, value, reading.text, gold.text, span, verdict.detail)
+    return (verdict.passed, verdict.reason, verdict.k, format(verdict.value, "f"), reading.text, verdict.detail,
+            (reading.start, reading.end))
 
 
-def _decide_one(completion: Any, gold: Gold, protocol: Protocol, reader: NumberReader, locate: Any) -> Decision:
-    if type(completion) is str:  # the common case first
-        located = locate(completion)
-        if isinstance(located, Refusal):
-            return _miss(located.reason, gold, located.detail)
-        return _decide_located(located, gold, protocol, reader)
+#: (passed, reason, k, value, read, detail, span of the number within the answer text or None)
+_Judged = tuple[bool, str, Union[int, None], Union[str, None], Union[str, None], str, Union[tuple[int, int], None]]
+
+
+def _placed(judged: _Judged, located: Located, gold: Gold) -> Decision:
+    passed, reason, k, value, read, detail, within = judged
+    start = located.start
+    span = (start + within[0], start + within[1]) if within is not None and located.verbatim else (start, located.end)
+    return Decision(passed, reason, k, value, read, gold.text, span, detail)
+
+
+def _decide_other(completion: Any, gold: Gold, protocol: Protocol, reader: NumberReader, locate: Any) -> Decision:
+    """A completion that is not a str: missing, bytes (decoded as UTF-8) or something else."""
     if completion is None:
         return _miss(R.MISSING_PREDICTION, gold, "no prediction")
     if isinstance(completion, (bytes, bytearray)):
@@ -94,10 +100,14 @@ def _decide_one(completion: Any, gold: Gold, protocol: Protocol, reader: NumberR
             return _miss(R.UNPARSEABLE, gold, f"the completion is not UTF-8 text (byte {error.start})")
     if not isinstance(completion, str):
         return _miss(R.UNPARSEABLE, gold, f"the completion is a {type(completion).__name__}, not text")
+    return _decide_text(completion, gold, protocol, reader, locate)
+
+
+def _decide_text(completion: str, gold: Gold, protocol: Protocol, reader: NumberReader, locate: Any) -> Decision:
     located = locate(completion)
     if isinstance(located, Refusal):
         return _miss(located.reason, gold, located.detail)
-    return _decide_located(located, gold, protocol, reader)
+    return _placed(_judged(located.text, gold, protocol, reader), located, gold)
 
 
 def _checked(protocol: str | Protocol, format: str) -> Protocol:
@@ -110,7 +120,10 @@ def decide(completion: Completion, gold: GoldLike, protocol: str | Protocol = "f
            format: str = "answer-line") -> Decision:
     """Decide one completion against one gold under a protocol and one declared answer format."""
     chosen = _checked(protocol, format)
-    return _decide_one(completion, as_gold(gold, chosen), chosen, reader_for(chosen), LOCATORS[format])
+    ready, reader, locate = as_gold(gold, chosen), reader_for(chosen), LOCATORS[format]
+    if type(completion) is str:
+        return _decide_text(completion, ready, chosen, reader, locate)
+    return _decide_other(completion, ready, chosen, reader, locate)
 
 
 def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
@@ -124,7 +137,27 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
     chosen = _checked(protocol, format)
     reader, locate = reader_for(chosen), LOCATORS[format]
     ready = [g if type(g) is Gold else _gold_at(i, g, chosen) for i, g in enumerate(golds)]
-    return [_decide_one(c, g, chosen, reader, locate) for c, g in zip(completions, ready)]
+    # A decision is a pure function of (answer text, gold), placed by where the answer was found:
+    # each distinct pair is judged once per call (a GRPO group shares its gold object and often its
+    # answer). The memo lives for this call only, so it holds at most one entry per row; `ready`
+    # keeps every gold alive meanwhile, so its id() names it.
+    judged: dict[tuple[str, int], _Judged] = {}
+    out: list[Decision] = []
+    append = out.append
+    for completion, gold in zip(completions, ready):
+        if type(completion) is not str:
+            append(_decide_other(completion, gold, chosen, reader, locate))
+            continue
+        located = locate(completion)
+        if isinstance(located, Refusal):
+            append(_miss(located.reason, gold, located.detail))
+            continue
+        key = (located.text, id(gold))
+        verdict = judged.get(key)
+        if verdict is None:
+            verdict = judged[key] = _judged(located.text, gold, chosen, reader)
+        append(_placed(verdict, located, gold))
+    return out
 
 
 def _gold_at(index: int, gold: Any, protocol: Protocol) -> Gold:

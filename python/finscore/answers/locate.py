@@ -36,6 +36,8 @@ class Located(NamedTuple):
 
 def _stripped(completion: str, start: int, end: int) -> Located:
     text = completion[start:end]
+    if len(text.strip(_EMPHASIS)) == len(text):  # the common case: nothing to strip
+        return Located(text, start, end)
     lead = len(text) - len(text.lstrip(_EMPHASIS))
     trail = len(text) - len(text.rstrip(_EMPHASIS))
     return Located(text[lead:len(text) - trail], start + lead, end - trail)

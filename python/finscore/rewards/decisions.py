@@ -26,8 +26,11 @@ class RewardDecision(NamedTuple):
 
     def detail_json(self) -> str:
         """The detail as canonical JSON text: the same bytes on every host and in any batch."""
-        return json.dumps(self.detail, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                          allow_nan=False)
+        return _CANONICAL.encode(self.detail)
+
+
+#: json.dumps with these arguments builds a new encoder per call; one shared encoder writes the same bytes.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def not_scored(data_source: str | None) -> RewardDecision:

@@ -43,13 +43,21 @@ def _length(program: str | list[str] | tuple[str, ...]) -> int:
     return len(program) if isinstance(program, str) else sum(map(len, program)) + len(program)
 
 
+def _key(program: str | list[str] | tuple[str, ...], gold: ProgramGold) -> tuple[Any, int]:
+    """Rows with equal programs and the same gold object get one decision (a GRPO group's
+    completions share the gold object, see gold_json.read_golds, and often a program)."""
+    return (program if isinstance(program, str) else tuple(program)), id(gold)
+
+
 def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, profile: str, python: str,
                     match: str) -> list[RewardDecision]:
     """One decision per program: a token list, or program text (its whole text, surrounding
     white space removed, read as the official evaluator reads gold programs); None when missing."""
     programs = [p.strip() if isinstance(p, str) else p for p in programs]
     decisions: list[RewardDecision | None] = [None] * len(programs)
-    runnable = []
+    runnable: list[int] = []  # the first row of each distinct (program, gold)
+    copies: list[tuple[int, int]] = []  # (row, the row it repeats)
+    first: dict[tuple[Any, int], int] = {}
     for index, program in enumerate(programs):
         if program is None:
             decisions[index] = RewardDecision(0.0, False, MISSING_PREDICTION, {})
@@ -59,7 +67,11 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
             decisions[index] = RewardDecision(0.0, False, TOO_LONG, {"chars": _length(program),
                                                                      "max_chars": MAX_PROGRAM_CHARS})
         else:
-            runnable.append(index)
+            seen = first.setdefault(_key(program, golds[index]), index)
+            if seen == index:
+                runnable.append(index)
+            else:
+                copies.append((index, seen))
     batch = execute_batch(((programs[i], golds[i].table) for i in runnable), profile=profile, python=python,
                           chunk_size=CHUNK)
     comparer = None
@@ -67,15 +79,19 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
         from finscore.finqa.equivalence import ProgramComparer
 
         comparer = ProgramComparer()
+    labels: dict[int, str] = {}
     for k, index in enumerate(runnable):
         gold = golds[index]
-        invalid, result, status = batch.invalid[k], batch.results[k], Status(batch.statuses[k])
+        invalid, result, code = batch.invalid[k], batch.results[k], batch.statuses[k]
         correct = invalid == 0 and result == gold.answer
-        detail: dict[str, Any] = {"gold": gold.answer, "status": status.label,
+        label = labels.get(code)
+        if label is None:
+            label = labels[code] = Status(code).label
+        detail: dict[str, Any] = {"gold": gold.answer, "status": label,
                                   "value": None if invalid else json_value(result)}
         if invalid:
             detail["failed_step"] = batch[k].failed_step
-            reason = refusal_category(status)
+            reason = refusal_category(Status(code))
         elif correct:
             reason = CORRECT
         else:
@@ -83,6 +99,10 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
         if comparer is not None and correct:
             correct, reason = _equivalence(comparer, programs[index], gold, detail)
         decisions[index] = RewardDecision(1.0 if correct else 0.0, correct, reason, detail)
+    for index, seen in copies:
+        decided = decisions[seen]
+        assert decided is not None
+        decisions[index] = decided._replace(detail=dict(decided.detail))  # a row's detail is its own
     return [decision for decision in decisions if decision is not None]
 
 
