@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +22,7 @@ from support.agents import (
 
 from finscore.contracts import load_kit_cases
 from finscore.runner.agent import CallTools, Finish
-from finscore.runner.episode import run_attempt
+from finscore.runner.episode import MAX_DETAIL, _detail, run_attempt
 from finscore.runner.errors import RunnerError
 from finscore.runner.faulty import HangingAgent
 from finscore.runner.limits import Limits
@@ -171,3 +172,17 @@ def test_the_agent_in_its_process_is_given_the_case_document_passages() -> None:
     assert written, "conc-en gives document passages"
     line = run_attempt(json.loads(json.dumps(case)), view_reporter, SHORT).prediction
     assert json.loads(line["final"]["text"])["documents"] == written
+
+
+def test_an_attempt_reports_the_time_it_took(case_by_id: dict[str, Any]) -> None:
+    before = time.monotonic()
+    result = run_attempt(case_by_id["t-fv"], answer_agent, SHORT)
+    wall = time.monotonic() - before
+    assert 0.0 < result.seconds <= wall
+
+
+def test_a_status_detail_is_kept_whole_up_to_its_bound_and_cut_past_it() -> None:
+    whole = "x" * MAX_DETAIL
+    assert _detail(whole) == whole
+    cut = _detail(whole + "y")
+    assert len(cut) == MAX_DETAIL and cut.endswith("...") and whole.startswith(cut[:-3])
