@@ -11,14 +11,14 @@ fails loudly rather than testing nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
-from finscore.answers import FORMATS, Located, decide, protocol_names
+from finscore.answers import FORMATS, GoldError, Located, decide, protocol_names
 from finscore.answers.locate import LOCATORS
 
-from .conftest import PYTHON_READY_MS, watch
+from .conftest import PYTHON_READY_MS, artifact_path, watch
 
 #: a claim rests on these tests: under CI a skip fails the run (tests/conftest.py)
 pytestmark = pytest.mark.essential
@@ -71,10 +71,15 @@ def _gold_mapping(protocol: str, fields: dict[str, str]) -> dict[str, Any]:
             "program": fields["gold_program"], "question": fields["gold_question"]}
 
 
-def _show_answer_mode(page: Any) -> None:
+@pytest.fixture()
+def answer_page(page: Any) -> Iterator[Any]:
+    """The session's page in answer mode, put back in program mode afterwards (other tests use it)."""
     page.check('input[name="mode"][value="answer"]')
     page.wait_for_selector("#answer-view:not([hidden])")
     page.wait_for_function("() => document.querySelectorAll('#answer-protocol option').length > 1")
+    yield page
+    page.check('input[name="mode"][value="program"]')
+    page.wait_for_selector("#step-view:not([hidden])")
 
 
 def _fill(page: Any, protocol: str, answer_format: str, fields: dict[str, str], completion: str) -> None:
@@ -104,20 +109,20 @@ def _shown_fields(page: Any) -> dict[str, Any]:
         "#answer-fields tr", "rows => rows.map(r => [r.dataset.field, JSON.parse(r.querySelector('td').dataset.json)])"))
 
 
-def test_the_page_offers_the_packages_protocols_and_formats(page: Any) -> None:
-    _show_answer_mode(page)
+def test_the_page_offers_the_packages_protocols_and_formats(answer_page: Any) -> None:
+    page = answer_page
     assert page.eval_on_selector_all("#answer-protocol option", "o => o.map(x => x.value)") == protocol_names()
     assert page.eval_on_selector_all("#answer-format option", "o => o.map(x => x.value)") == list(FORMATS)
 
 
 @pytest.mark.parametrize("protocol, answer_format, fields, completion, reason", CASES,
                          ids=[f"{case[4]}-{n}" for n, case in enumerate(CASES)])
-def test_a_typed_completion_is_decided_as_the_package_decides_it(page: Any, protocol: str, answer_format: str,
+def test_a_typed_completion_is_decided_as_the_package_decides_it(answer_page: Any, protocol: str, answer_format: str,
                                                                  fields: dict[str, str], completion: str,
                                                                  reason: str) -> None:
+    page = answer_page
     expected = decide(completion, _gold_mapping(protocol, fields), protocol=protocol, format=answer_format)
     assert expected.reason == reason, f"the case no longer shows {reason}: {expected}"
-    _show_answer_mode(page)
     _fill(page, protocol, answer_format, fields, completion)
     _settled(page)
     assert page.is_hidden("#answer-error"), page.text_content("#answer-error")
@@ -140,19 +145,19 @@ def test_a_typed_completion_is_decided_as_the_package_decides_it(page: Any, prot
         assert page.text_content("#answer-marked mark[data-role=number]") == completion[start:end]
 
 
-def test_a_bad_gold_is_a_readable_message(page: Any) -> None:
-    _show_answer_mode(page)
+def test_a_bad_gold_is_a_readable_message(answer_page: Any) -> None:
+    page = answer_page
     _fill(page, "finqa-answer/1", "answer-line", {**POINTS, "gold_answer": "maybe"}, "Answer: 3")
     _settled(page)
-    with pytest.raises(Exception) as raised:
+    with pytest.raises(GoldError) as raised:
         decide("Answer: 3", {"exe_ans": "maybe"}, protocol="finqa-answer/1")
     assert page.text_content("#answer-error") == f"the gold cannot be used under finqa-answer/1: {raised.value}"
     assert page.is_hidden("#answer-outcome")
 
 
-def test_the_answer_state_is_shared_by_link(browser_context: Any, server: Any, page: Any) -> None:
+def test_the_answer_state_is_shared_by_link(browser_context: Any, server: Any, answer_page: Any) -> None:
+    page = answer_page
     protocol, answer_format, fields, completion, reason = CASES[-1]
-    _show_answer_mode(page)
     _fill(page, protocol, answer_format, fields, completion)
     _settled(page)
     page.wait_for_function("() => location.hash.startsWith('#1:')")
@@ -175,4 +180,18 @@ def test_the_answer_state_is_shared_by_link(browser_context: Any, server: Any, p
         assert not watched.console_errors
     finally:
         opened.close()
-    page.check('input[name="mode"][value="program"]')
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_answer_mode_is_readable_at_width(answer_page: Any, width: int) -> None:
+    page = answer_page
+    protocol, answer_format, fields, completion, _ = CASES[1]
+    _fill(page, protocol, answer_format, fields, completion)
+    _settled(page)
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
+        page.locator("#answer-view").screenshot(path=str(artifact_path(f"playground-answer-{width}.png")))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

@@ -280,6 +280,8 @@ def test_share_link_round_trips_many_states(page: Any) -> None:
         page.wait_for_function("want => JSON.stringify(window.finscore.currentState()) === want",
                                arg=json.dumps(state, separators=(",", ":"), ensure_ascii=False))
         page.wait_for_selector("body:not([data-busy])")
+    page.check('input[name="mode"][value="program"]')  # the tests after this one type programs
+    page.wait_for_selector("#step-view:not([hidden])")
     assert page.evaluate("() => window.finscore.decodeState('#9:abc').catch(e => e.message)").startswith(
         "this link was made by a newer playground")
     assert "damaged" in page.evaluate("() => window.finscore.decodeState('#1:AAAA').catch(e => e.message)")

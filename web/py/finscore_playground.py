@@ -346,11 +346,16 @@ _TATQA_FIGURES = (
     ("official", "official (denominator: gold questions; a missing uid scores 0)", "gold questions"),
     ("per_prediction", "over the scored predictions only", "scored predictions"),
 )
+#: In place of the official figures when the official script would stop (it prints none).
+_TATQA_HONEST = ("honest", "over every gold question (the official script would stop and print none)",
+                 "gold questions")
 
 
 def _tatqa_cards(report_json: dict[str, Any]) -> list[dict[str, Any]]:
     cards = []
     for group, words, unit in _TATQA_FIGURES:
+        if report_json[group] is None:
+            group, words, unit = _TATQA_HONEST
         figures = report_json[group]
         for metric, name in (("em", "Exact match"), ("f1", "F1"), ("scale", "Scale score")):
             value = figures[metric]

@@ -171,14 +171,14 @@ function runFromForm(event) {
     if (answer === null) {
       if (!pythonNow) {
         document.body.dataset.queued = "run";
-        showRunStatus(`Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
+        showStatus("#run-status", `Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
       }
       answer = await runProgram(request);
       if (number !== runNumber) return answer; // superseded while it waited
       delete document.body.dataset.queued;
       answer.path = "python";
     }
-    showRunStatus("");
+    showStatus("#run-status", "");
     if (!answer.ok) {
       $("#outcome").hidden = true;
       markProgram(null);
@@ -303,8 +303,9 @@ function reasonText(reason) {
   return words[reason] ?? reason;
 }
 
-function showRunStatus(text) {
-  const node = $("#run-status");
+/** A status line under a form (#run-status, #answer-status): shown while it has text. */
+function showStatus(selector, text) {
+  const node = $(selector);
   node.textContent = text;
   node.hidden = !text;
 }
@@ -463,12 +464,6 @@ async function loadAnswerOptions(ready) {
   showAnswerFields();
 }
 
-function showAnswerStatus(text) {
-  const node = $("#answer-status");
-  node.textContent = text;
-  node.hidden = !text;
-}
-
 let answerNumber = 0; // a newer reading supersedes an older one still waiting for Python
 
 function decideFromForm(event) {
@@ -478,13 +473,13 @@ function decideFromForm(event) {
   return busy("answer", async () => {
     if (!pythonNow) {
       document.body.dataset.queued = "answer";
-      showAnswerStatus("Waiting for Python: the answer is read as soon as Python is ready.");
+      showStatus("#answer-status", "Waiting for Python: the answer is read as soon as Python is ready.");
     }
     const answer = await decideAnswer(request);
     if (number !== answerNumber) return answer; // superseded while it waited
     if (document.body.dataset.queued === "answer") delete document.body.dataset.queued;
     $("#answer-view").dataset.request = JSON.stringify(request); // what is shown answers this (for tests)
-    showAnswerStatus("");
+    showStatus("#answer-status", "");
     if (!answer.ok) {
       $("#answer-outcome").hidden = true;
       showError($("#answer-error"), answer.error);
@@ -504,7 +499,7 @@ async function decideAnswer(request) {
 
 function fieldText(value) {
   if (value === null) return "none";
-  if (Array.isArray(value)) return `${value[0]} to ${value[1]} (characters)`;
+  if (Array.isArray(value)) return `characters ${value[0]} to ${value[1]} (counted from 0, the end excluded)`;
   return String(value);
 }
 

@@ -90,8 +90,13 @@ function failingList(failing, opens, what, open) {
   ];
 }
 
+/** Where the official script would stop: FinQA's and ConvFinQA's list, TAT-QA's one uid. */
 function officialStops(report) {
-  if (!report.official_stops.length) return [];
+  if (report.official_stop) {
+    return [el("p", { className: "hint", id: "official-stop" }, "The official tatqa_eval.py would stop at ",
+      el("code", { text: report.official_stop.uid }), ` (${report.official_stop.exception}) and print no figures.`)];
+  }
+  if (!report.official_stops?.length) return [];
   return [
     el("h4", { text: `Where the official evaluator would have crashed (${report.official_stops.length})` }),
     el("ul", {}, report.official_stops.map((stop) => el("li", {}, el("code", { text: stop.id }), `: ${stop.reason}`))),
@@ -130,7 +135,7 @@ export function renderReport(panel, answer, { predictions, gold, open, round4 })
     el("p", { className: "hint", text: settingsLine(answer) }),
     figures(answer.cards, round4),
     categoryChart(answer.chart, CHART_TITLES[answer.benchmark]),
-    ...(report.official_stops ? officialStops(report) : []),
+    ...officialStops(report),
     ...failingList(answer.failing, answer.failing_opens, FAILING[answer.benchmark], open),
     el("details", { open: answer.benchmark !== "finqa" },
       el("summary", { text: "The report as the command line prints it" }),
