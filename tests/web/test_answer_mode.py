@@ -18,7 +18,7 @@ import pytest
 from finscore.answers import FORMATS, GoldError, Located, decide, protocol_names
 from finscore.answers.locate import LOCATORS
 
-from .conftest import PYTHON_READY_MS, artifact_path, watch
+from .conftest import PYTHON_READY_MS, assert_readable_at_width, watch
 
 #: a claim rests on these tests: under CI a skip fails the run (tests/conftest.py)
 pytestmark = pytest.mark.essential
@@ -188,10 +188,4 @@ def test_the_answer_mode_is_readable_at_width(answer_page: Any, width: int) -> N
     protocol, answer_format, fields, completion, _ = CASES[1]
     _fill(page, protocol, answer_format, fields, completion)
     _settled(page)
-    page.set_viewport_size({"width": width, "height": 900})
-    try:
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
-        page.locator("#answer-view").screenshot(path=str(artifact_path(f"playground-answer-{width}.png")))
-    finally:
-        page.set_viewport_size({"width": 1280, "height": 900})
+    assert_readable_at_width(page, width, "#answer-view", f"playground-answer-{width}.png")
