@@ -211,3 +211,14 @@ def screenshot(page: Any, name: str) -> Path:
     path = artifact_path(name)
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def assert_readable_at_width(page: Any, width: int, selector: str, name: str) -> None:
+    """At `width` px the page does not scroll sideways; `selector`'s screenshot is kept as `name`."""
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
+        page.locator(selector).screenshot(path=str(artifact_path(name)))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

@@ -22,7 +22,7 @@ import pytest
 
 from finscore import execute
 
-from .conftest import FINQA, artifact_path as screenshot_path, require
+from .conftest import FINQA, assert_readable_at_width, require
 
 #: a claim rests on these tests: under CI a skip fails the run (tests/conftest.py)
 pytestmark = pytest.mark.essential
@@ -135,13 +135,7 @@ def test_failing_example_opens_in_the_step_view(page: Any, scored_page: Any,
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_report_is_readable_at_width(page: Any, scored_page: Any, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 900})
-    try:
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
-        page.locator("#report").screenshot(path=str(screenshot_path(f"playground-report-{width}.png")))
-    finally:
-        page.set_viewport_size({"width": 1280, "height": 900})
+    assert_readable_at_width(page, width, "#report", f"playground-report-{width}.png")
 
 
 DROP = """([kind, name, text]) => {

@@ -8,9 +8,11 @@ process, and the recorded vectors. The first answer's time is recorded as an art
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import struct
+import zlib
 from typing import Any
 
 from finscore import execute
@@ -236,9 +238,35 @@ def _states() -> list[dict[str, str]]:
                 "table_format": ["auto", "json", "tab", "pipe"][k % 4],
                 "profile": ["official", "strict"][k % 2], "python": ["3.11", "3.12"][(k // 2) % 2],
                 "example": "" if k % 3 == 0 else EXAMPLES[k % len(EXAMPLES)]["key"],
+                # the answer mode's fields (its inputs are one line each; the completion is not)
+                "mode": ["program", "answer"][(k // 3) % 2],
+                "completion": texts[(k + 1) % len(texts)],
+                "answer_protocol": ["finqa-answer/1", "convfinqa-answer/1", "tatqa-answer/1"][k % 3],
+                "answer_format": ["answer-line", "boxed", "json", "whole"][(k // 2) % 4],
+                "gold_answer": ["16.93811", "yes", "1,496.5", ""][k % 4],
+                "gold_program": ["", "divide(10.4, 61.4), multiply(#0, const_100)"][(k // 4) % 2],
+                "gold_question": ["", "what percent?", "caf\u00e9 \U0001f600"][(k // 5) % 3],
+                "gold_scale": ["", "million", "percent"][(k // 6) % 3],
+                "gold_answer_type": ["arithmetic", "span", "count", "multi-span"][(k // 7) % 4],
             })
             k += 1
     return states
+
+
+#: The answer mode's fields of a link made in program mode, as an older link reads (share.js's defaults).
+PROGRAM_MODE = {"mode": "program", "completion": "", "answer_protocol": "finqa-answer/1",
+                "answer_format": "answer-line", "gold_answer": "", "gold_program": "", "gold_question": "",
+                "gold_scale": "", "gold_answer_type": "arithmetic"}
+
+
+def test_a_link_made_before_the_answer_mode_reads_as_program_mode(page: Any) -> None:
+    """A state without the answer mode's fields (a link from before it) decodes with their defaults."""
+    old = {"program": "add(1, 2)", "table": "", "table_format": "auto", "profile": "official", "python": "3.11",
+           "example": ""}
+    packer = zlib.compressobj(wbits=-15)  # deflate-raw, as CompressionStream writes it
+    packed = packer.compress(json.dumps(old).encode("utf-8")) + packer.flush()
+    fragment = "#1:" + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+    assert page.evaluate("f => window.finscore.decodeState(f)", fragment) == {**old, **PROGRAM_MODE}
 
 
 def test_share_link_round_trips_many_states(page: Any) -> None:
@@ -252,6 +280,8 @@ def test_share_link_round_trips_many_states(page: Any) -> None:
         page.wait_for_function("want => JSON.stringify(window.finscore.currentState()) === want",
                                arg=json.dumps(state, separators=(",", ":"), ensure_ascii=False))
         page.wait_for_selector("body:not([data-busy])")
+    page.check('input[name="mode"][value="program"]')  # the tests after this one type programs
+    page.wait_for_selector("#step-view:not([hidden])")
     assert page.evaluate("() => window.finscore.decodeState('#9:abc').catch(e => e.message)").startswith(
         "this link was made by a newer playground")
     assert "damaged" in page.evaluate("() => window.finscore.decodeState('#1:AAAA').catch(e => e.message)")
@@ -276,7 +306,7 @@ def test_opening_a_link_restores_the_state_and_answers_at_once(browser_context: 
                                                                page: Any) -> None:
     shipped = next(e for e in EXAMPLES if e["table"])
     state = {"program": shipped["program"], "table": json.dumps(shipped["table"]), "table_format": "json",
-             "profile": "strict", "python": "3.12", "example": shipped["key"]}
+             "profile": "strict", "python": "3.12", "example": shipped["key"], **PROGRAM_MODE}
     fragment = page.evaluate("s => window.finscore.encodeState(s)", state)
     watched = _held_page(browser_context, server)
     opened = watched.page

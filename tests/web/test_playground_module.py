@@ -7,13 +7,15 @@ tests/web/test_playground_page.py checks that it answers exactly as here.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from finscore import execute, execute_many
+from support.cli import run_command
 
-from .conftest import load_playground_module
+from .conftest import REPOSITORY, load_playground_module
 
 
 playground = load_playground_module()
@@ -122,3 +124,50 @@ def test_execute_rows_keeps_order_across_summation_rules() -> None:
     assert answer["answers"][2] == {"invalid": 1, "result": {"str": "n/a"}}
     expected = execute_many([(rows[1]["program"], rows[1]["table"])], python="3.12")[0]
     assert answer["answers"][1]["result"] == expected.vector_result()
+
+
+# -- the file scorer's shapes, and what it shows when the official TAT-QA script would stop --------
+
+EXAMPLES = REPOSITORY / "examples"
+
+
+@pytest.mark.parametrize("benchmark", ["finqa", "convfinqa", "tatqa"])
+def test_each_shipped_example_is_recognised_by_its_shape(benchmark: str) -> None:
+    predictions = json.loads((EXAMPLES / benchmark / "predictions.json").read_text(encoding="utf-8"))
+    gold = json.loads((EXAMPLES / benchmark / "gold.json").read_text(encoding="utf-8"))
+    assert playground.decide_benchmark(predictions, gold)[0] == benchmark
+
+
+@pytest.mark.parametrize("predictions, gold, words", [
+    ({}, [{"id": "a", "qa": {}}], "The two files are of different benchmarks"),
+    ([{"id": "x#t0", "predicted": []}], [{"id": "a", "qa": {}}], "ConvFinQA prediction file"),
+    ([], [{"id": "a", "qa": {}}, {"table": {}, "questions": []}], "The gold file mixes entries of FinQA and TAT-QA"),
+    ([], [], "Cannot tell from these files whether they are ConvFinQA or FinQA"),
+    (None, [], "The prediction file is a JSON number or null, not a shape the page scores"),
+    ([], {"x": 1}, "The gold file is a JSON object of no shape the page knows"),
+])
+def test_a_shape_that_decides_nothing_says_what_was_expected(predictions: Any, gold: Any, words: str) -> None:
+    with pytest.raises(playground.PlaygroundInputError, match=words):
+        playground.decide_benchmark(predictions, gold)
+
+
+def test_when_tatqa_eval_would_stop_the_page_shows_the_honest_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 3-item prediction stops tatqa_eval.py (it unpacks two); excluded, the rest is scored, and the
+    page's cards are the command's honest figures, not official ones it does not have."""
+    predictions = json.loads((EXAMPLES / "tatqa" / "predictions.json").read_text(encoding="utf-8"))
+    predictions[next(iter(predictions))] = ["a", "b", "c"]
+    path = tmp_path / "predictions.json"
+    path.write_text(json.dumps(predictions), encoding="utf-8")
+    gold = EXAMPLES / "tatqa" / "gold.json"
+    out = tmp_path / "report.json"
+    status, _, err = run_command("tatqa", capsys, str(path), str(gold), "--exclude-bad-ids", "--json", str(out),
+                                 "--quiet")
+    assert status == 0, err
+    expected = json.loads(out.read_text(encoding="utf-8"))
+    assert expected["official"] is None and expected["official_stop"] is not None
+    answer = json.loads(playground.score_files(path.read_bytes(), "predictions.json", gold.read_bytes(), "gold.json",
+                                               json.dumps({"exclude_bad_ids": True})))
+    assert answer["ok"] and answer["report"] == expected
+    assert [card["value"] for card in answer["cards"]] == [
+        expected[group][metric] for group in ("honest", "per_prediction") for metric in ("em", "f1", "scale")]

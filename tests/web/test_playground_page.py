@@ -245,12 +245,12 @@ def test_keyboard_alone_runs_a_program(browser_context: Any, server: Any) -> Non
         page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
         order = []
         page.wait_for_selector("#outcome:not([hidden])")  # the first example's step view, from the core
-        for _ in range(15):
+        for _ in range(17):
             page.keyboard.press("Tab")
             order.append(page.evaluate("() => document.activeElement.id || document.activeElement.name || 'link'"))
-        assert order == ["link", "readme-link", "theme", "example", "program", "table", "table-format", "profile",
-                         "python", "run", "copy-link", "token-view-toggle", "predictions-file", "gold-file",
-                         "exclude-bad-ids"]
+        assert order == ["link", "readme-link", "theme", "mode", "example", "program", "table", "table-format",
+                         "profile", "python", "run", "copy-link", "token-view-toggle", "predictions-file", "gold-file",
+                         "exclude-bad-ids", "score-benchmark"]
         page.fill("#program", "")  # the first example is in it already
         page.focus("#program")
         page.keyboard.type("divide(1, 8)")

@@ -13,6 +13,7 @@ are compared with the package's.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -32,8 +33,10 @@ from finscore.engine.text_input import (
     read_table_text,
 )
 
-__all__ = ["TABLE_FORMATS", "PlaygroundInputError", "detect_table_format", "execute_rows", "execution_view",
-           "prepare_scorer", "read_program_text", "read_table_text", "run_program", "score_files", "value_text"]
+__all__ = ["BENCHMARKS", "TABLE_FORMATS", "PlaygroundInputError", "answer_gold", "answer_options", "decide_answer",
+           "decide_benchmark", "detect_table_format",
+           "execute_rows", "execution_view", "prepare_scorer", "read_program_text", "read_table_text", "run_program",
+           "score_files", "value_text"]
 
 #: Bounds on what one request may hold: the page is a tool, not a bulk service. Programs and
 #: tables have the bounds of `finscore.engine.text_input`, as on the command line.
@@ -151,12 +154,46 @@ def execute_rows(rows_json: str, profile: str = "official") -> str:
 #: Failing examples listed by the text report (the command line's default).
 TEXT_REPORT_EXAMPLES = 10
 
+#: The benchmarks the file scorer takes, each scored by its own command's code: what the page
+#: says it used, what its files look like (for messages), and the command line it reproduces.
+BENCHMARKS: dict[str, dict[str, str]] = {
+    "finqa": {
+        "name": "FinQA",
+        "protocol": "Scored under FinQA's official protocol (evaluate.py), as finscore finqa scores it.",
+        "predictions": 'a FinQA prediction file (a JSON list of {"id", "predicted": [tokens]}, one per example)',
+        "gold": 'a FinQA gold file (a JSON list of examples with "id", "qa" and "table")',
+        "command": "finscore finqa",
+    },
+    "convfinqa": {
+        "name": "ConvFinQA",
+        "protocol": "Scored under ConvFinQA's official protocol (the authors' evaluate_result), "
+                    "as finscore convfinqa scores it.",
+        "predictions": 'a ConvFinQA prediction file (a JSON list of {"id": "<conversation id>#t<turn>", '
+                       '"predicted": [tokens]}, one per turn)',
+        "gold": 'a ConvFinQA conversation file (a JSON list of conversations with "id", "annotation" and "table")',
+        "command": "finscore convfinqa",
+    },
+    "tatqa": {
+        "name": "TAT-QA",
+        "protocol": "Scored under TAT-QA's official protocol (tatqa_eval.py), as finscore tatqa scores it.",
+        "predictions": "a TAT-QA prediction file (a JSON object {question uid: [answer, scale]})",
+        "gold": 'a TAT-QA gold file (a JSON list of tables with "table", "paragraphs" and "questions")',
+        "command": "finscore tatqa",
+    },
+}
+#: ConvFinQA turn ids: `<conversation id>#t<turn>`, or the turn files' `<conversation id>_<turn>`.
+_TURN_ID = re.compile(r".+(?:#t|_)(?:0|[1-9][0-9]{0,5})")
+#: How many entries the shape is read from: a file's kind shows in its first entries.
+SHAPE_SAMPLE = 1000
+
 
 def prepare_scorer() -> None:
-    """Import the file scorer and sympy now, while the page waits, not on the first click."""
+    """Import the file scorers and sympy now, while the page waits, not on the first click."""
     import sympy  # noqa: F401  (program equivalence falls back to it)
 
+    import finscore.convfinqa.scoring  # noqa: F401
     import finscore.finqa.scoring  # noqa: F401
+    import finscore.tatqa.scoring  # noqa: F401
 
 
 def _upload_name(name: str, fallback: str) -> str:
@@ -165,37 +202,167 @@ def _upload_name(name: str, fallback: str) -> str:
     return base if base not in ("", ".", "..") else fallback
 
 
-def _decode(data: bytes, name: str, what: str) -> Any:
-    """Decode an uploaded file exactly as `finscore finqa` decodes a file on disk.
+class _Uploads:
+    """The two uploaded files in a scratch folder of Pyodide's in-memory file system (nothing
+    leaves the browser), so each command's own reader reads them from a path, exactly as on the
+    command line; the scratch folder is cut from its messages."""
 
-    The bytes go to Pyodide's in-memory file system (nothing leaves the browser)
-    and through the command line's own reader, so the encoding rules and the
-    error messages are the command line's; the scratch folder is cut from them.
-    """
-    from finscore.finqa.files import read_json_file
-    from finscore.finqa.inputs import FinqaInputError
+    def __init__(self, scratch: str, predictions: bytes, predictions_name: str, gold: bytes, gold_name: str):
+        self.scratch = scratch
+        self.predictions = self._place("predictions", predictions, predictions_name, "prediction_file.json")
+        self.gold = self._place("gold", gold, gold_name, "gold_file.json")
 
-    with tempfile.TemporaryDirectory(prefix="finscore-upload-") as scratch:
-        path = Path(scratch) / _upload_name(name, f"{what.replace(' ', '_')}.json")
+    def _place(self, folder: str, data: bytes, name: str, fallback: str) -> Path:
+        # one folder per file, so two uploads of one name do not overwrite each other
+        path = Path(self.scratch) / folder / _upload_name(name, fallback)
+        path.parent.mkdir()
         path.write_bytes(data)
+        return path
+
+    def message(self, error: Exception) -> str:
+        text = str(error)
+        for folder in ("predictions", "gold"):
+            text = text.replace(f"{self.scratch}/{folder}/", "")
+        return text
+
+    def read(self, read: Callable[[], Any], errors: type[Exception] | tuple[type[Exception], ...]) -> Any:
+        """Run a command's reader or scorer; its input error becomes the page's, with the command's words."""
         try:
-            return read_json_file(path, what)
-        except FinqaInputError as error:
-            raise PlaygroundInputError(str(error).replace(f"{scratch}/", "")) from None
+            return read()
+        except errors as error:
+            raise PlaygroundInputError(self.message(error)) from None
 
 
-def _figure_texts(report_json: dict[str, Any]) -> dict[str, Any]:
-    """Each accuracy as Python prints it (0.0 stays 0.0), by profile, denominator and metric."""
-    return {
-        profile: {
-            denominator: {
-                metric: "undefined (no denominator)" if figure["value"] is None else repr(figure["value"])
-                for metric, figure in metrics.items()
-            }
-            for denominator, metrics in by_denominator.items()
-        }
-        for profile, by_denominator in report_json["figures"].items()
-    }
+def _prediction_kinds(data: Any) -> set[str]:
+    """The benchmarks whose prediction file could look like this (empty: none)."""
+    if isinstance(data, dict):
+        return {"tatqa"}
+    if not isinstance(data, list) or not all(isinstance(entry, dict) for entry in data[:SHAPE_SAMPLE]):
+        return set()
+    ids = [entry.get("id") for entry in data[:SHAPE_SAMPLE]]
+    turns = sum(isinstance(i, str) and _TURN_ID.fullmatch(i) is not None for i in ids)
+    if ids and turns == len(ids):
+        return {"convfinqa"}
+    if ids and turns == 0:
+        return {"finqa"}
+    return {"finqa", "convfinqa"}  # empty, or ids of both forms: the gold file decides
+
+
+def _gold_kinds(data: Any) -> set[str]:
+    """The benchmarks whose gold file could look like this (empty: none)."""
+    if not isinstance(data, list):
+        return set()
+    if not data:
+        return set(BENCHMARKS)
+    kinds = set()
+    for entry in data[:SHAPE_SAMPLE]:
+        if isinstance(entry, dict):
+            if "annotation" in entry:  # a ConvFinQA conversation may carry a FinQA "qa" as well
+                kinds.add("convfinqa")
+            elif "questions" in entry:
+                kinds.add("tatqa")
+            elif "qa" in entry:
+                kinds.add("finqa")
+    return kinds
+
+
+def _json_kind(data: Any) -> str:
+    names = {dict: "a JSON object", list: "a JSON list", str: "a JSON string", bool: "a JSON boolean"}
+    return "an empty JSON list" if data == [] else names.get(type(data), "a JSON number or null")
+
+
+def _described(kinds: set[str], what: str, data: Any) -> str:
+    if len(kinds) == 1:
+        return BENCHMARKS[next(iter(kinds))][what]
+    return _json_kind(data) + ("" if kinds else " of no shape the page knows")
+
+
+def decide_benchmark(predictions: Any, gold: Any) -> tuple[str, str]:
+    """(benchmark, the sentence saying how it was decided) from the decoded files' shapes.
+
+    Raises PlaygroundInputError naming what was expected when a file has no known shape, when
+    the two files are of different benchmarks, or when the shapes fit more than one."""
+    expected_predictions = "; ".join(b["predictions"] for b in BENCHMARKS.values())
+    expected_gold = "; ".join(b["gold"] for b in BENCHMARKS.values())
+    from_predictions, from_gold = _prediction_kinds(predictions), _gold_kinds(gold)
+    if not from_predictions:
+        raise PlaygroundInputError(f"The prediction file is {_json_kind(predictions)}, not a shape the page scores. "
+                                   f"Expected {expected_predictions}.")
+    if not from_gold:
+        raise PlaygroundInputError(f"The gold file is {_json_kind(gold)} of no shape the page knows. "
+                                   f"Expected {expected_gold}.")
+    if len(from_gold) > 1 and len(from_gold) < len(BENCHMARKS):
+        raise PlaygroundInputError("The gold file mixes entries of " + " and ".join(
+            BENCHMARKS[k]["name"] for k in sorted(from_gold)) + f" files. Expected {expected_gold}.")
+    both = from_predictions & from_gold
+    if not both:
+        raise PlaygroundInputError(
+            f"The two files are of different benchmarks: the prediction file is "
+            f"{_described(from_predictions, 'predictions', predictions)}, but the gold file is "
+            f"{_described(from_gold, 'gold', gold)}.")
+    if len(both) > 1:
+        raise PlaygroundInputError(
+            "Cannot tell from these files whether they are " + " or ".join(BENCHMARKS[k]["name"] for k in sorted(both))
+            + " files (the prediction file is " + _json_kind(predictions) + ", the gold file "
+            + _json_kind(gold) + "); choose the benchmark under Protocol.")
+    benchmark = both.pop()
+    return benchmark, (f"Decided from the files' shape: the prediction file is {BENCHMARKS[benchmark]['predictions']}, "
+                       f"the gold file is {BENCHMARKS[benchmark]['gold']}.")
+
+
+def _figure_card(label: str, figure: dict[str, Any], unit: str) -> dict[str, Any]:
+    """A figure as the page shows it: the float (for rounding by the core), Python's repr of it,
+    and its numerator and denominator."""
+    value = figure["value"]
+    return {"label": label, "value": value,
+            "text": "undefined (no denominator)" if value is None else repr(value),
+            "fraction": f"{figure['correct']} / {figure['total']} {unit}"}
+
+
+_PROGRAM_DENOMINATORS = {
+    "per_prediction": ("per prediction (the official denominator)", "predictions"),
+    "per_gold_example": ("per gold example (a missing prediction counts as a failure)", "gold examples"),
+}
+
+
+def _program_cards(report_json: dict[str, Any], turns: bool) -> list[dict[str, Any]]:
+    """Execution and program accuracy over both denominators (FinQA, and ConvFinQA's turns)."""
+    own = report_json["figures"][report_json["profile"]]
+    cards = []
+    for denominator, (words, unit) in _PROGRAM_DENOMINATORS.items():
+        if turns:
+            words, unit = words.replace("gold example", "gold turn"), unit.replace("gold examples", "gold turns")
+        for metric, name in (("execution_accuracy", "Execution accuracy"), ("program_accuracy", "Program accuracy")):
+            cards.append(_figure_card(f"{name}, {words}", own[denominator][metric], unit))
+    if turns:
+        everything = report_json["conversations"][0]
+        for key, name in (("every_turn_execution_correct", "executed right"),
+                          ("every_turn_program_correct", "with an equivalent program")):
+            cards.append(_figure_card(f"Conversations with every turn {name}", everything[key], "conversations"))
+    return cards
+
+
+_TATQA_FIGURES = (
+    ("official", "official (denominator: gold questions; a missing uid scores 0)", "gold questions"),
+    ("per_prediction", "over the scored predictions only", "scored predictions"),
+)
+#: In place of the official figures when the official script would stop (it prints none).
+_TATQA_HONEST = ("honest", "over every gold question (the official script would stop and print none)",
+                 "gold questions")
+
+
+def _tatqa_cards(report_json: dict[str, Any]) -> list[dict[str, Any]]:
+    cards = []
+    for group, words, unit in _TATQA_FIGURES:
+        if report_json[group] is None:
+            group, words, unit = _TATQA_HONEST
+        figures = report_json[group]
+        for metric, name in (("em", "Exact match"), ("f1", "F1"), ("scale", "Scale score")):
+            value = figures[metric]
+            cards.append({"label": f"{name}, {words}", "value": value,
+                          "text": "undefined (no denominator)" if value is None else repr(value),
+                          "fraction": f"over {figures['denominator']} {unit}"})
+    return cards
 
 
 def _failing_examples(report: Any, gold: Any) -> list[dict[str, Any]]:
@@ -225,39 +392,233 @@ def _failing_examples(report: Any, gold: Any) -> list[dict[str, Any]]:
     return failing
 
 
-def score_files(predictions: Any, predictions_name: str, gold: Any, gold_name: str, options_json: str = "{}",
-                progress: Callable[[str, int, int], None] | None = None) -> str:
-    """Score a prediction file against a gold file, as `finscore finqa PREDICTIONS GOLD --json OUT` does.
+def _failing_turns(report: Any) -> list[dict[str, Any]]:
+    """ConvFinQA's failing turns, listed (the step view runs FinQA's profiles, not ConvFinQA's)."""
+    return [{"id": row["id"], "category": row["category"],
+             "outcome": row["status"] if row["status"] != "ok" else
+             f"predicted {value_text(row['predicted_answer'])}, gold {value_text(row['gold_answer'])}"}
+            for row in report["examples"] if row["category"] not in ("correct", "missing_prediction")
+            and not row["execution_correct"]]
 
-    `predictions` and `gold` are the files' bytes (a JavaScript Uint8Array under
-    Pyodide). options: {"profile", "python", "exclude_bad_ids"}. The answer holds
-    the command line's JSON report, its text report, and the failing predictions
-    ready for the step view.
-    """
+
+def _failing_questions(report_json: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"id": row["uid"], "category": row["reason"],
+             "outcome": f"“{row['question']}” gold {json.dumps(row['gold_answer'], ensure_ascii=False)} "
+                        f"{row['gold_scale']!r}, predicted {json.dumps(row['predicted_answer'], ensure_ascii=False)} "
+                        f"{row['predicted_scale']!r}" + (f" ({row['detail']})" if row["detail"] else "")}
+            for row in report_json["questions"] if row["reason"] != "correct"]
+
+
+def _score_program_files(uploads: _Uploads, benchmark: str, options: dict[str, Any],
+                         progress: Callable[[str, int, int], None] | None) -> dict[str, Any]:
+    """FinQA or ConvFinQA: read and scored by `finscore finqa` / `finscore convfinqa`'s own code."""
+    from finscore.convfinqa.scoring import score_convfinqa
+    from finscore.convfinqa.terminal import render_convfinqa
+    from finscore.finqa.files import read_json_file
     from finscore.finqa.inputs import FinqaInputError
     from finscore.finqa.scoring import score_predictions
     from finscore.finqa.terminal import render_report
 
+    profile, python = options.get("profile", "official"), options.get("python", "3.11")
+    _check_options(profile, python)
+    exclude = bool(options.get("exclude_bad_ids", False))
+    predictions = uploads.read(lambda: read_json_file(uploads.predictions, "prediction file"), FinqaInputError)
+    gold = uploads.read(lambda: read_json_file(uploads.gold, "gold file"), FinqaInputError)
+    if benchmark == "convfinqa":
+        report = uploads.read(lambda: score_convfinqa(predictions, gold, python=python, exclude_bad_ids=exclude,
+                                                      progress=progress), FinqaInputError)
+        report_json = report.to_json()
+        return {"report": report_json, "text": render_convfinqa(report, examples=TEXT_REPORT_EXAMPLES),
+                "cards": _program_cards(report_json, turns=True), "chart": report_json["categories"],
+                "failing": _failing_turns(report_json), "failing_opens": False}
+    report = uploads.read(lambda: score_predictions(predictions, gold, profile=profile, python=python,
+                                                    exclude_bad_ids=exclude, progress=progress), FinqaInputError)
+    report_json = report.to_json()
+    return {"report": report_json, "text": render_report(report, examples=TEXT_REPORT_EXAMPLES),
+            "cards": _program_cards(report_json, turns=False), "chart": report_json["categories"],
+            "failing": _failing_examples(report, gold), "failing_opens": True}
+
+
+def _score_tatqa_files(uploads: _Uploads, options: dict[str, Any],
+                       progress: Callable[[str, int, int], None] | None) -> dict[str, Any]:
+    """TAT-QA: read and scored by `finscore tatqa`'s own code (its reader keeps repeated uids)."""
+    from finscore.tatqa.files import TatqaInputError, read_gold_file, read_predictions_file
+    from finscore.tatqa.scoring import score_predictions
+    from finscore.tatqa.terminal import render_report
+
+    predictions, pairs = uploads.read(lambda: read_predictions_file(uploads.predictions), TatqaInputError)
+    gold = uploads.read(lambda: read_gold_file(uploads.gold), TatqaInputError)
+    report = uploads.read(lambda: score_predictions(predictions, pairs, gold,
+                                                    exclude_bad_ids=bool(options.get("exclude_bad_ids", False)),
+                                                    progress=progress), TatqaInputError)
+    report_json = report.to_json()
+    return {"report": report_json, "text": render_report(report, examples=TEXT_REPORT_EXAMPLES),
+            "cards": _tatqa_cards(report_json), "chart": report_json["reasons"],
+            "failing": _failing_questions(report_json), "failing_opens": False}
+
+
+def _shapes(uploads: _Uploads) -> tuple[str, str]:
+    """Decode both files with the command line's JSON reader and decide the benchmark from their shapes."""
+    from finscore.finqa.files import read_json_file
+    from finscore.finqa.inputs import FinqaInputError
+
+    predictions = uploads.read(lambda: read_json_file(uploads.predictions, "prediction file"), FinqaInputError)
+    gold = uploads.read(lambda: read_json_file(uploads.gold, "gold file"), FinqaInputError)
+    return decide_benchmark(predictions, gold)
+
+
+def score_files(predictions: Any, predictions_name: str, gold: Any, gold_name: str, options_json: str = "{}",
+                progress: Callable[[str, int, int], None] | None = None) -> str:
+    """Score a prediction file against a gold file, as `finscore finqa|convfinqa|tatqa PREDICTIONS GOLD
+    --json OUT` does; the benchmark is decided from the files' shapes unless options name it.
+
+    `predictions` and `gold` are the files' bytes (a JavaScript Uint8Array under
+    Pyodide). options: {"benchmark": "auto"|"finqa"|"convfinqa"|"tatqa", "profile",
+    "python" (FinQA; ConvFinQA takes python), "exclude_bad_ids"}. The answer holds
+    the command line's JSON report and text report, the figures as the page shows
+    them, and the failing entries.
+    """
+
     def work() -> dict[str, Any]:
         options = json.loads(options_json)
-        profile, python = options.get("profile", "official"), options.get("python", "3.11")
-        _check_options(profile, python)
-        predictions_data = _decode(_as_bytes(predictions), predictions_name, "prediction file")
-        gold_data = _decode(_as_bytes(gold), gold_name, "gold file")
-        try:
-            report = score_predictions(predictions_data, gold_data, profile=profile, python=python,
-                                       exclude_bad_ids=bool(options.get("exclude_bad_ids", False)),
-                                       progress=progress)
-        except FinqaInputError as error:
-            raise PlaygroundInputError(str(error)) from None
-        report_json = report.to_json()
+        if not isinstance(options, dict):
+            raise PlaygroundInputError("the options must be a JSON object")
+        chosen = options.get("benchmark", "auto")
+        if chosen != "auto" and chosen not in BENCHMARKS:
+            raise PlaygroundInputError(f"no benchmark {chosen!r}; choose auto, {', '.join(BENCHMARKS)}")
+        with tempfile.TemporaryDirectory(prefix="finscore-upload-") as scratch:
+            uploads = _Uploads(scratch, _as_bytes(predictions), predictions_name, _as_bytes(gold), gold_name)
+            if chosen == "auto":
+                benchmark, decided = _shapes(uploads)
+            else:
+                benchmark, decided = chosen, f"{BENCHMARKS[chosen]['name']} was chosen under Protocol."
+            answer = (_score_tatqa_files(uploads, options, progress) if benchmark == "tatqa"
+                      else _score_program_files(uploads, benchmark, options, progress))
         return {
-            "report": report_json,
-            # the JSON report as `finscore finqa --json OUT` writes it, for the page's "save" link
-            "report_file": json.dumps(report_json, ensure_ascii=False, indent=1) + "\n",
-            "figure_texts": _figure_texts(report_json),
-            "text": render_report(report, examples=TEXT_REPORT_EXAMPLES),
-            "failing": _failing_examples(report, gold_data),
+            **answer,
+            "benchmark": benchmark,
+            "benchmark_name": BENCHMARKS[benchmark]["name"],
+            "protocol_text": BENCHMARKS[benchmark]["protocol"],
+            "decided_text": decided,
+            "command": BENCHMARKS[benchmark]["command"],
+            # the JSON report as the command's --json OUT writes it, for the page's "save" link
+            "report_file": json.dumps(answer["report"], ensure_ascii=False, indent=1) + "\n",
+        }
+
+    return _answer(work)
+
+
+# -- answer mode: how a pasted completion was read ------------------------------------
+
+#: A completion and its gold, pasted: protocols refuse an answer of more than 10,000 characters,
+#: and the page needs no more than this to show that.
+MAX_ANSWER_REQUEST_CHARS = 200_000
+#: TAT-QA answer types whose gold is a JSON number in the data (the others are text spans).
+_NUMERIC_ANSWER_TYPES = ("arithmetic", "count")
+
+
+def answer_options() -> str:
+    """The protocols (`finscore.answers.protocol_names()`) and answer formats (`FORMATS`) the
+    answer mode offers, with what the page shows of each protocol."""
+    from finscore.answers import FORMATS, get_protocol, protocol_names
+
+    def work() -> dict[str, Any]:
+        protocols = []
+        for name in protocol_names():
+            protocol = get_protocol(name)
+            protocols.append({"name": name, "title": protocol.title, "gold_reader": protocol.gold_reader,
+                              "tolerance": protocol.tolerance.describe(),
+                              "formats": dict(protocol.data.get("formats", {}))})
+        return {"protocols": protocols, "formats": list(FORMATS)}
+
+    return _answer(work)
+
+
+def _gold_value(text: str, numeric: bool) -> Any:
+    """The gold as a data file writes it: a JSON number stays a number (exe_ans, a TAT-QA arithmetic
+    answer), anything else is the text typed (yes / no, a span)."""
+    stripped = text.strip()
+    if not numeric:
+        return stripped
+    try:
+        value = json.loads(stripped)
+    except (json.JSONDecodeError, RecursionError):
+        return stripped
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else stripped
+
+
+def answer_gold(request: dict[str, Any], gold_reader: str) -> dict[str, Any]:
+    """The gold mapping `finscore.answers.decide` takes, from the page's gold fields."""
+    fields = {name: request.get(name, "") for name in ("gold_answer", "gold_program", "gold_question",
+                                                       "gold_scale", "gold_answer_type")}
+    for name, value in fields.items():
+        if not isinstance(value, str):
+            raise PlaygroundInputError(f"{name} must be text")
+    if gold_reader == "tatqa_answer":
+        answer_type = fields["gold_answer_type"] or "arithmetic"
+        return {"answer": _gold_value(fields["gold_answer"], answer_type in _NUMERIC_ANSWER_TYPES),
+                "scale": fields["gold_scale"], "answer_type": answer_type, "question": fields["gold_question"]}
+    return {"exe_ans": _gold_value(fields["gold_answer"], True), "program": fields["gold_program"],
+            "question": fields["gold_question"]}
+
+
+def _marked_parts(completion: str, answer: tuple[int, int] | None, number: tuple[int, int] | None) -> list[list[str]]:
+    """The completion cut at the located answer and the number read: [[text, "" | "answer" | "number"], ...].
+    Cut here, not in JavaScript, whose string offsets count UTF-16 units, not characters."""
+    cuts = sorted({0, len(completion), *(answer or ()), *(number or ())})
+    parts = []
+    for start, end in zip(cuts, cuts[1:]):
+        role = ("number" if number and number[0] <= start and end <= number[1] else
+                "answer" if answer and answer[0] <= start and end <= answer[1] else "")
+        parts.append([completion[start:end], role])
+    return [part for part in parts if part[0]]
+
+
+def decide_answer(request_json: str) -> str:
+    """One completion decided as `finscore.answers.decide` decides it, with how it was read.
+
+    request: {"completion", "protocol", "format", "gold_answer", "gold_program", "gold_question",
+    "gold_scale", "gold_answer_type"}. The answer holds the Decision's fields as it writes them
+    (`Decision.to_json`), the answer the format located (`Located`) or why none was, the gold as
+    the protocol read it (`Gold`), the protocol's tolerance, and the completion cut for marking.
+    """
+    from finscore.answers import Located, ProtocolError, as_gold, decide, get_protocol
+    from finscore.answers.gold import GoldError
+    from finscore.answers.locate import LOCATORS
+
+    def work() -> dict[str, Any]:
+        request = json.loads(bounded_text(request_json, "the request", MAX_ANSWER_REQUEST_CHARS))
+        if not isinstance(request, dict):
+            raise PlaygroundInputError("the request must be a JSON object")
+        completion, name, answer_format = (request.get(key) for key in ("completion", "protocol", "format"))
+        if not isinstance(completion, str) or not isinstance(name, str) or not isinstance(answer_format, str):
+            raise PlaygroundInputError("completion, protocol and format must be text")
+        try:
+            protocol = get_protocol(name)
+            gold_mapping = answer_gold(request, protocol.gold_reader)
+            gold = as_gold(gold_mapping, protocol)
+            decision = decide(completion, gold_mapping, protocol=name, format=answer_format)
+        except GoldError as error:
+            raise PlaygroundInputError(f"the gold cannot be used under {name}: {error}") from None
+        except ProtocolError as error:
+            raise PlaygroundInputError(str(error)) from None
+        located = LOCATORS[answer_format](completion)
+        answer_span = (located.start, located.end) if isinstance(located, Located) else None
+        return {
+            "protocol": protocol.name,
+            "format": answer_format,
+            "tolerance": protocol.tolerance.describe(),
+            "decision": decision.to_json(),
+            "located": located._asdict() if isinstance(located, Located) else None,
+            "not_located": None if isinstance(located, Located) else {"reason": located.reason,
+                                                                       "detail": located.detail},
+            "gold_mapping": gold_mapping,
+            "gold_read": {"value": None if gold.value is None else format(gold.value, "f"),
+                          "yes_no": gold.yes_no, "text": gold.text, "points": gold.points,
+                          "percentage": gold.percentage, "half_unit": format(gold.half_unit, "f"),
+                          "scale": gold.scale},
+            # a refusal's span is the answer's: no number was read there
+            "parts": _marked_parts(completion, answer_span, decision.span if decision.read is not None else None),
         }
 
     return _answer(work)

@@ -94,6 +94,7 @@ function startPython(coreModule) {
         $("#versions").textContent = `Pyodide ${message.pyodide}, Python ${message.python}; the WebAssembly core of the finscore package.`;
         pythonNow = worker;
         python.resolve(worker);
+        loadAnswerOptions(worker);
       } else {
         enable($("#score"), true, "Score");
         scorer.resolve(worker);
@@ -170,14 +171,14 @@ function runFromForm(event) {
     if (answer === null) {
       if (!pythonNow) {
         document.body.dataset.queued = "run";
-        showRunStatus(`Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
+        showStatus("#run-status", `Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
       }
       answer = await runProgram(request);
       if (number !== runNumber) return answer; // superseded while it waited
       delete document.body.dataset.queued;
       answer.path = "python";
     }
-    showRunStatus("");
+    showStatus("#run-status", "");
     if (!answer.ok) {
       $("#outcome").hidden = true;
       markProgram(null);
@@ -197,7 +198,13 @@ function runFromForm(event) {
 // -- the state in the address ------------------------------------------------------------
 
 function currentState() {
-  return cleanState({ ...programRequest(), example: $("#example").value });
+  const answer = answerRequest();
+  return cleanState({
+    ...programRequest(), example: $("#example").value, mode: checked("mode"),
+    completion: answer.completion, answer_protocol: answer.protocol, answer_format: answer.format,
+    gold_answer: answer.gold_answer, gold_program: answer.gold_program, gold_question: answer.gold_question,
+    gold_scale: answer.gold_scale, gold_answer_type: answer.gold_answer_type,
+  });
 }
 
 let savedFragment = null;
@@ -230,6 +237,30 @@ function applyState(state) {
   $("#example").value = example ? example.key : "";
   $("#example-note").textContent = "";
   shownExample = null;
+  $("#completion").value = state.completion;
+  chooseOption($("#answer-protocol"), state.answer_protocol);
+  chooseOption($("#answer-format"), state.answer_format);
+  for (const name of ["gold_answer", "gold_program", "gold_question"]) $(`#${name.replace("_", "-")}`).value = state[name];
+  chooseOption($("#gold-scale"), state.gold_scale);
+  chooseOption($("#gold-answer-type"), state.gold_answer_type);
+  const mode = document.querySelector(`input[name="mode"][value="${CSS.escape(state.mode)}"]`);
+  (mode ?? document.querySelector('input[name="mode"][value="program"]')).checked = true;
+  applyMode();
+  showAnswerFields();
+}
+
+/** Select `value`, adding it as an option when the list lacks it (a link read before Python named
+ * the protocols); Python then answers for it, or says it does not know it. */
+function chooseOption(select, value) {
+  if (![...select.options].some((option) => option.value === value)) {
+    select.append(el("option", { value, text: value }));
+  }
+  select.value = value;
+}
+
+/** Run what the restored mode shows. */
+function runRestored() {
+  return checked("mode") === "answer" ? decideFromForm() : runFromForm();
 }
 
 /** Restore the state a link holds; true when there was one. */
@@ -272,8 +303,9 @@ function reasonText(reason) {
   return words[reason] ?? reason;
 }
 
-function showRunStatus(text) {
-  const node = $("#run-status");
+/** A status line under a form (#run-status, #answer-status): shown while it has text. */
+function showStatus(selector, text) {
+  const node = $(selector);
   node.textContent = text;
   node.hidden = !text;
 }
@@ -378,6 +410,135 @@ async function loadExamples() {
   });
 }
 
+// -- answer mode: how a pasted completion was read -----------------------------------------
+
+let answerOptions = null; // {protocols, formats}: finscore.answers' own lists, from Python
+
+function applyMode() {
+  const mode = checked("mode");
+  $("#step-view").hidden = mode !== "program";
+  $("#answer-view").hidden = mode !== "answer";
+  document.body.dataset.mode = mode;
+}
+
+function answerRequest() {
+  return {
+    completion: $("#completion").value,
+    protocol: $("#answer-protocol").value,
+    format: $("#answer-format").value,
+    gold_answer: $("#gold-answer").value,
+    gold_program: $("#gold-program").value,
+    gold_question: $("#gold-question").value,
+    gold_scale: $("#gold-scale").value,
+    gold_answer_type: $("#gold-answer-type").value,
+  };
+}
+
+function chosenProtocol() {
+  return answerOptions?.protocols.find((p) => p.name === $("#answer-protocol").value) ?? null;
+}
+
+/** The gold fields the chosen protocol's gold reader reads, and the chosen format's declared rule. */
+function showAnswerFields() {
+  const protocol = chosenProtocol();
+  const tatqa = protocol ? protocol.gold_reader === "tatqa_answer" : $("#answer-protocol").value.startsWith("tatqa");
+  for (const node of document.querySelectorAll("[data-gold=tatqa]")) node.hidden = !tatqa;
+  for (const node of document.querySelectorAll("[data-gold=program]")) node.hidden = tatqa;
+  const rule = protocol?.formats[$("#answer-format").value];
+  $("#answer-format-rule").textContent = rule ? `${$("#answer-format").value}: ${rule}` : "";
+}
+
+function fillSelect(select, names) {
+  const wanted = select.value;
+  select.replaceChildren(...names.map((name) => el("option", { value: name, text: name })));
+  if (names.includes(wanted)) select.value = wanted;
+}
+
+/** The protocols (finscore.answers.protocol_names()) and formats (FORMATS), from Python. */
+async function loadAnswerOptions(ready) {
+  const options = await ready.call("answer_options");
+  if (!options.ok) { showError($("#answer-error"), options.error); return; }
+  answerOptions = options;
+  fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
+  fillSelect($("#answer-format"), options.formats);
+  showAnswerFields();
+}
+
+let answerNumber = 0; // a newer reading supersedes an older one still waiting for Python
+
+function decideFromForm(event) {
+  if (event) event.preventDefault();
+  const request = answerRequest();
+  const number = ++answerNumber;
+  return busy("answer", async () => {
+    if (!pythonNow) {
+      document.body.dataset.queued = "answer";
+      showStatus("#answer-status", "Waiting for Python: the answer is read as soon as Python is ready.");
+    }
+    const answer = await decideAnswer(request);
+    if (number !== answerNumber) return answer; // superseded while it waited
+    if (document.body.dataset.queued === "answer") delete document.body.dataset.queued;
+    $("#answer-view").dataset.request = JSON.stringify(request); // what is shown answers this (for tests)
+    showStatus("#answer-status", "");
+    if (!answer.ok) {
+      $("#answer-outcome").hidden = true;
+      showError($("#answer-error"), answer.error);
+    } else {
+      showError($("#answer-error"), "");
+      renderAnswer(answer);
+    }
+    saveState();
+    return answer;
+  });
+}
+
+async function decideAnswer(request) {
+  const ready = await python.promise;
+  return ready.call("decide_answer", JSON.stringify(request));
+}
+
+function fieldText(value) {
+  if (value === null) return "none";
+  if (Array.isArray(value)) return `characters ${value[0]} to ${value[1]} (counted from 0, the end excluded)`;
+  return String(value);
+}
+
+/** The decision, the completion with what was located and read marked, and every field as Python wrote it. */
+function renderAnswer(answer) {
+  const decision = answer.decision;
+  const outcome = $("#answer-outcome");
+  outcome.dataset.passed = String(decision.passed);
+  outcome.dataset.reason = decision.reason;
+  $("#answer-decision").replaceChildren(
+    el("span", { className: `verdict ${decision.passed ? "valid" : "invalid"}`, text: decision.passed ? "Pass" : "Miss" }),
+    ": ", el("code", { className: "reason", text: decision.reason }),
+    decision.k === null ? "" : ` (k = ${decision.k})`,
+    ` under ${answer.protocol}, format ${answer.format}`);
+  $("#answer-detail").textContent = decision.detail;
+  $("#answer-marked").replaceChildren(...answer.parts.map(([text, role]) =>
+    role ? el("mark", { className: role === "number" ? "number" : "located", "data-role": role }, text) : text));
+  const gold = answer.gold_read;
+  const located = answer.located;
+  const rows = [
+    ...Object.entries(decision).map(([name, value]) => [name, value, `decision.${name}`]),
+    ["tolerance", answer.tolerance, "the protocol's tolerance"],
+    ["located", located ? located.text : `none: ${answer.not_located.reason} (${answer.not_located.detail})`,
+      "the answer the format found"],
+    ["located span", located ? [located.start, located.end] : null, "where the format found it"],
+    ["located verbatim", located ? located.verbatim : null, "the located text is the completion's own (not decoded)"],
+    ["gold value", gold.yes_no ?? gold.value, "the gold as the protocol reads it (in the compared unit)"],
+    ["gold in points", gold.points, "a % in the answer is a label, not a division by 100"],
+    ["gold a percentage", gold.percentage, "for telling percent_vs_ratio from scale_off"],
+    ["gold half unit", gold.half_unit, "half a unit of the last place the gold shows"],
+    ["gold scale", gold.scale, "the power of ten of the gold's scale"],
+  ];
+  $("#answer-fields tbody").replaceChildren(...rows.map(([name, value, title]) =>
+    el("tr", { "data-field": name },
+      el("th", { scope: "row", text: name, title }),
+      el("td", { "data-json": JSON.stringify(value), text: fieldText(value) }))));
+  outcome.hidden = false;
+}
+
 // -- the file scorer --------------------------------------------------------------------
 
 const files = { predictions: null, gold: null };
@@ -428,7 +589,8 @@ async function scoreFiles() {
   const button = $("#score");
   enable(button, false, "Scoring…");
   try {
-    const options = { profile: checked("profile"), python: checked("python"), exclude_bad_ids: $("#exclude-bad-ids").checked };
+    const options = { benchmark: $("#score-benchmark").value, profile: checked("profile"), python: checked("python"),
+      exclude_bad_ids: $("#exclude-bad-ids").checked };
     $("#score-status").hidden = false;
     const answer = await scoreBytes(await fileBytes(files.predictions), files.predictions.name,
       await fileBytes(files.gold), files.gold.name, options);
@@ -437,7 +599,7 @@ async function scoreFiles() {
       showError(error, answer.error);
       return answer;
     }
-    goldExamples = await goldById(files.gold);
+    goldExamples = answer.benchmark === "finqa" ? await goldById(files.gold) : new Map();
     renderReport($("#report"), answer, {
       predictions: files.predictions.name,
       gold: files.gold.name,
@@ -554,6 +716,7 @@ async function showComparison(example, golds) {
 // -- start ------------------------------------------------------------------------------
 
 let liveTimer = null;
+let answerTimer = null;
 
 function wireForms() {
   $("#round-form").addEventListener("submit", roundWithCore);
@@ -576,10 +739,26 @@ function wireForms() {
       liveTimer = setTimeout(() => { if (coreNow) runFromForm(); }, LIVE_DELAY_MS);
     });
   }
+  // answer mode: the reading follows typing and every choice, after the same pause
+  $("#answer-form").addEventListener("submit", decideFromForm);
+  for (const node of document.querySelectorAll("#answer-form textarea, #answer-form input, #answer-form select")) {
+    node.addEventListener(node.matches("select") ? "change" : "input", () => {
+      showAnswerFields();
+      clearTimeout(answerTimer);
+      answerTimer = setTimeout(() => decideFromForm(), LIVE_DELAY_MS);
+    });
+  }
+  for (const node of document.querySelectorAll('input[name="mode"]')) {
+    node.addEventListener("change", () => {
+      applyMode();
+      if (checked("mode") === "answer") decideFromForm();
+      else if (coreNow) runFromForm();
+    });
+  }
   wireDropZones();
   $("#copy-link").addEventListener("click", copyLink);
   window.addEventListener("hashchange", async () => {
-    if (location.hash !== savedFragment && await restoreFromAddress()) runFromForm();
+    if (location.hash !== savedFragment && await restoreFromAddress()) runRestored();
   });
 }
 
@@ -593,6 +772,9 @@ window.finscore = {
   executeRows: async (rows, profile = "official") =>
     (await python.promise).call("execute_rows", JSON.stringify(rows), profile),
   scoreBytes,
+  decideAnswer,
+  answerRequest,
+  answerOptions: async () => (await python.promise).call("answer_options"),
   roundHalfEven: async (x, places) => roundHalfEven(await core.promise, x, places),
   doubleHex,
   quickRows: async (rows) => quickRows(await core.promise, rows),
@@ -609,13 +791,14 @@ window.finscore = {
 
 wireTheme();
 wireForms();
+applyMode(); // a browser may restore the chosen mode's radio on reload
 showVersion().catch(() => {});
 const examplesLoaded = loadExamples();
 examplesLoaded.catch((error) => showError($("#program-error"), error.message));
 // the first step view: the first example, read and run by the core as soon as it is compiled
 Promise.all([examplesLoaded, core.promise]).then(async () => {
   if (await restoreFromAddress()) {
-    runFromForm();
+    runRestored();
   } else if ($("#program").value.trim() === "" && examples.length) {
     $("#example").value = examples[0].key;
     $("#example").dispatchEvent(new Event("change"));

@@ -3,13 +3,20 @@
 // shares the link themselves.
 //
 // Format, version 1: "#1:" then base64url (no padding) of the deflate-raw compressed UTF-8 of
-// JSON {program, table, table_format, profile, python, example}. A later format takes another
-// leading version, and this one keeps being read, so old links keep working.
+// JSON {program, table, table_format, profile, python, example, and the answer mode's mode,
+// completion, answer_protocol, answer_format, gold_answer, gold_program, gold_question,
+// gold_scale, gold_answer_type}. Every field is optional text with a default, so a link made
+// before the answer mode existed reads as it did (mode "program"). A later, incompatible format
+// takes another leading version, and this one keeps being read, so old links keep working.
 
 export const STATE_VERSION = 1;
 /** Longest fragment written: far below what browsers and chat tools keep of an address. */
 export const FRAGMENT_LIMIT = 8000;
-const FIELDS = { program: "", table: "", table_format: "auto", profile: "official", python: "3.11", example: "" };
+const FIELDS = {
+  program: "", table: "", table_format: "auto", profile: "official", python: "3.11", example: "",
+  mode: "program", completion: "", answer_protocol: "finqa-answer/1", answer_format: "answer-line",
+  gold_answer: "", gold_program: "", gold_question: "", gold_scale: "", gold_answer_type: "arithmetic",
+};
 
 async function through(stream, bytes) {
   const piped = new Blob([bytes]).stream().pipeThrough(stream);
