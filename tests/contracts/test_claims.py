@@ -154,3 +154,15 @@ def test_every_claim_is_checked_after_a_missing_one():
     _, failures = compare_claims(contracts, {"second": dict(ISSUE_FIELDS, value="1")})
     assert [(f.code.value, f.part) for f in failures] == [
         ("claim_missing", "claims.first"), ("claim_value_mismatch", "claims.second.value")]
+
+
+def test_a_declared_field_beyond_the_five_is_compared_exactly_too():
+    # a claim needs value and unit; any other declared field must be equal (docs/contracts-format.md
+    # §2.3), whatever its name sorts after ("year" comes after "unit" and "value")
+    fields = dict(ISSUE_FIELDS, year="2026")
+    contracts = {"future_value": ClaimContract("future_value", fields, Decimal(fields["value"]), None, frozenset(),
+                                               "future_value")}
+    assert compare_claims(contracts, {"future_value": dict(fields)})[1] == []
+    _, failures = compare_claims(contracts, {"future_value": dict(fields, year="2025")})
+    assert [(f.code.value, f.part, f.actual) for f in failures] == [
+        ("claim_fields_mismatch", "claims.future_value.year", "2025")]
