@@ -175,10 +175,12 @@ def test_the_agent_in_its_process_is_given_the_case_document_passages() -> None:
 
 
 def test_an_attempt_reports_the_time_it_took(case_by_id: dict[str, Any]) -> None:
-    before = time.monotonic()
-    result = run_attempt(case_by_id["t-fv"], answer_agent, SHORT)
-    wall = time.monotonic() - before
-    assert 0.0 < result.seconds <= wall
+    for case in (case_by_id["t-fv"], {"case_id": "t-broken"}):  # run, and refused before it starts
+        before = time.monotonic()
+        result = run_attempt(case, answer_agent, SHORT)
+        wall = time.monotonic() - before
+        assert 0.0 < result.seconds <= wall
+    assert result.prediction["status"] == "incomplete"
 
 
 def test_a_status_detail_is_kept_whole_up_to_its_bound_and_cut_past_it() -> None:
