@@ -92,13 +92,19 @@ def apply(mutant: Mutant, tree: Path) -> str:
     return original
 
 
-def _run(command: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None) -> bool:
+def _niced(command: list[str], cwd: Path, timeout: float,
+           env: dict[str, str] | None) -> subprocess.CompletedProcess[str] | None:
+    """The finished command, niced, with its output; None when it outlasted `timeout`."""
     try:
-        done = subprocess.run(["nice", "-n", "10", *command], cwd=cwd, env=env, capture_output=True, text=True,
+        return subprocess.run(["nice", "-n", "10", *command], cwd=cwd, env=env, capture_output=True, text=True,
                               timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        return False
-    if done.returncode != 0:
+        return None
+
+
+def _run(command: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None) -> bool:
+    done = _niced(command, cwd, timeout, env)
+    if done is None or done.returncode != 0:
         return False
     return "runtime error" not in done.stderr and "Sanitizer" not in done.stderr
 
@@ -107,10 +113,8 @@ def _tests_pass(command: list[str], cwd: Path, timeout: float, env: dict[str, st
     """Whether the selection passed. Only a failed test (pytest's exit 1) or a timeout kills a
     mutant: a selection that cannot run (a moved file, a usage error, nothing collected) would
     "kill" every mutant, so it stops the whole run instead."""
-    try:
-        done = subprocess.run(["nice", "-n", "10", *command], cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
+    done = _niced(command, cwd, timeout, env)
+    if done is None:
         return False
     if done.returncode not in (0, 1):
         raise SystemExit(f"c_mutants: the test selection could not run (pytest exit {done.returncode}):\n"

@@ -89,13 +89,13 @@ def python_files(root: Path, modules: tuple[str, ...]) -> list[str]:
     return files
 
 
-def selection_command(target: Target, python: str) -> str:
-    return " ".join([shlex.quote(python), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                     *map(shlex.quote, target.tests)])
+def selection_command(target: Target, python: str) -> list[str]:
+    """The target's test selection as one pytest run (cosmic-ray's test command, and the baseline)."""
+    return [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *target.tests]
 
 
 def write_config(folder: Path, target: Target, files: list[str], timeout: float, python: str) -> Path:
-    command = selection_command(target, python)
+    command = shlex.join(selection_command(target, python))
     config = folder / "config.toml"
     config.write_text(
         "[cosmic-ray]\n"
@@ -203,7 +203,7 @@ def run_target(target: Target, work: Path, minutes: float, timeout: float, rerun
     cosmic_ray = [sys.executable, "-m", "cosmic_ray.cli"]
     env = dict(os.environ, PYTHONPATH=str(tree / "python"))
     env.pop("CI", None)
-    baseline = subprocess.run(shlex.split(selection_command(target, sys.executable)), cwd=tree, env=env, check=False)
+    baseline = subprocess.run(selection_command(target, sys.executable), cwd=tree, env=env, check=False)
     if baseline.returncode != 0:  # cosmic-ray calls any failure a kill: a selection that cannot pass
         raise SystemExit(f"python_mutants: {target.name}'s tests fail on the unmutated tree "
                          f"(pytest exit {baseline.returncode}); no mutant can be judged")
