@@ -65,6 +65,9 @@ const char *fs_status_name(int32_t status) {
     case 1466: return "bad_utf8";
     case 1467: return "bad_table_index";
     case 1468: return "not_allocated";
+    case 1469: return "bad_answer_format";
+    case 1470: return "bad_answer_rules";
+    case 1471: return "bad_answer_row";
     default: return "unknown_status";
     }
 }
@@ -98,6 +101,19 @@ FS_CHECK(fs_result_value, offsetof(fs_result, value) == 16);
 FS_CHECK(fs_result_unrounded, offsetof(fs_result, unrounded) == 24);
 FS_CHECK(fs_result_steps_executed, offsetof(fs_result, steps_executed) == 32);
 FS_CHECK(fs_result_reserved, offsetof(fs_result, reserved) == 36);
+FS_CHECK(fs_answer_outcome_size, sizeof(fs_answer_outcome) == 48);
+FS_CHECK(fs_answer_outcome_row, offsetof(fs_answer_outcome, row) == 0);
+FS_CHECK(fs_answer_outcome_reason, offsetof(fs_answer_outcome, reason) == 4);
+FS_CHECK(fs_answer_outcome_has_k, offsetof(fs_answer_outcome, has_k) == 8);
+FS_CHECK(fs_answer_outcome_k, offsetof(fs_answer_outcome, k) == 12);
+FS_CHECK(fs_answer_outcome_span_start, offsetof(fs_answer_outcome, span_start) == 16);
+FS_CHECK(fs_answer_outcome_span_end, offsetof(fs_answer_outcome, span_end) == 20);
+FS_CHECK(fs_answer_outcome_read_start, offsetof(fs_answer_outcome, read_start) == 24);
+FS_CHECK(fs_answer_outcome_read_end, offsetof(fs_answer_outcome, read_end) == 28);
+FS_CHECK(fs_answer_outcome_other_start, offsetof(fs_answer_outcome, other_start) == 32);
+FS_CHECK(fs_answer_outcome_other_end, offsetof(fs_answer_outcome, other_end) == 36);
+FS_CHECK(fs_answer_outcome_value_length, offsetof(fs_answer_outcome, value_length) == 40);
+FS_CHECK(fs_answer_outcome_equal, offsetof(fs_answer_outcome, equal) == 44);
 
 /* Whether each value fits its place: a pointer where `kinds` says 'p', else an int32. */
 static int in_range(const int64_t *arguments, int32_t count, const char *kinds) {
@@ -162,4 +178,29 @@ int32_t fs_read_execute_batch_packed(const int64_t *a, int32_t count) {
         (int32_t)a[19],
         (fs_result *)(uintptr_t)a[20],
         (int32_t)a[21]);
+}
+
+int32_t fs_decide_answers_packed(const int64_t *a, int32_t count) {
+    if (count < 0) return FS_ERR_NEGATIVE_LENGTH;
+    if (a == NULL) return FS_ERR_NULL_BUFFER;
+    if (count != 16) return FS_ERR_BUFFER_TOO_SHORT;
+    if (!fs_fits_memory(a, count, sizeof *a)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
+    if (!in_range(a, count, "piipipiipipipipi")) return FS_ERR_NULL_BUFFER;
+    return fs_decide_answers(
+        (const unsigned char *)(uintptr_t)a[0],
+        (int32_t)a[1],
+        (int32_t)a[2],
+        (const unsigned char *)(uintptr_t)a[3],
+        (int32_t)a[4],
+        (const int32_t *)(uintptr_t)a[5],
+        (int32_t)a[6],
+        (int32_t)a[7],
+        (const unsigned char *)(uintptr_t)a[8],
+        (int32_t)a[9],
+        (const int32_t *)(uintptr_t)a[10],
+        (int32_t)a[11],
+        (fs_answer_outcome *)(uintptr_t)a[12],
+        (int32_t)a[13],
+        (unsigned char *)(uintptr_t)a[14],
+        (int32_t)a[15]);
 }

@@ -510,6 +510,95 @@ static void test_status_names(void) {
     CHECK(fs_abi_version() == FS_ABI_VERSION);
 }
 
+/* fs_decide_answers: decisions worked out by hand from the finqa-answer/1 rules (docs/answers.md),
+ * every buffer exactly as long as declared (ASan sees any read or write past it), and hostile text
+ * (no newline for 200 KB, deep digits, every byte value) decided or deferred without a fault. */
+static const char ANSWER_RULES[] = "WP\x1er\x1e" "0.005\x1e" "10000\x1e" "100\x1e" "7\x1e$\x1e-\x1e"
+                                   "per cent\x1fpercent\x1f%\x1e" "million\x1d" "6\x1fm\x1d" "6\x1e"
+                                   "dollars\x1f" "dollar\x1fUSD";
+
+static int32_t decide_one(const char *completion, const char *gold, fs_answer_outcome *out, char *value) {
+    int32_t length = (int32_t)strlen(completion), gold_length = (int32_t)strlen(gold);
+    int32_t rows[3], spans[2];
+    unsigned char values[FS_ANSWER_VALUE_BYTES];
+    int32_t status;
+    rows[0] = 0;
+    rows[1] = length;
+    rows[2] = gold_length ? 0 : -1;
+    spans[0] = 0;
+    spans[1] = gold_length;
+    status = fs_decide_answers((const unsigned char *)ANSWER_RULES, (int32_t)strlen(ANSWER_RULES),
+                               FS_ANSWER_FORMAT_ANSWER_LINE, (const unsigned char *)completion, length, rows, 3, 1,
+                               (const unsigned char *)gold, gold_length, spans, gold_length ? 1 : 0, out, 1, values,
+                               FS_ANSWER_VALUE_BYTES);
+    memset(value, 0, FS_ANSWER_VALUE_BYTES + 1);
+    if (status == FS_OK && out->row == FS_ANSWER_DECIDED) memcpy(value, values, (size_t)out->value_length);
+    return status;
+}
+
+static void test_answers(void) {
+    fs_answer_outcome out;
+    char value[FS_ANSWER_VALUE_BYTES + 1];
+    static char long_text[200001];
+    const char *gold_94 = "94\x1f" "0.5\x1f\x1f" "0";
+    int32_t i;
+    CHECK(decide_one("Work.\nAnswer: $94.00 million", gold_94, &out, value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DECIDED && out.reason == FS_ANSWER_EXACT && out.equal == 1 && !strcmp(value, "94.00"));
+    CHECK(out.read_start == 14 && out.read_end == 28); /* "$94.00 million" */
+    CHECK(decide_one("Answer: 94.4", gold_94, &out, value) == FS_OK); /* |0.4| <= 0.47 */
+    CHECK(out.reason == FS_ANSWER_WITHIN_TOLERANCE && out.equal == 0 && !strcmp(value, "94.4"));
+    CHECK(decide_one("Answer: (94)", gold_94, &out, value) == FS_OK);
+    CHECK(out.reason == FS_ANSWER_SIGN_FLIPPED && !strcmp(value, "-94"));
+    CHECK(decide_one("Answer: 94000", gold_94, &out, value) == FS_OK);
+    CHECK(out.reason == FS_ANSWER_SCALE_OFF && out.has_k && out.k == 3);
+    CHECK(decide_one("Answer: 90", gold_94, &out, value) == FS_OK);
+    CHECK(out.reason == FS_ANSWER_WRONG_VALUE && !strcmp(value, "90"));
+    CHECK(decide_one("Answer: 0.5", "0.46\x1f" "0.005\x1f\x1f" "0", &out, value) == FS_OK); /* 0.46 rounds to 0.5 */
+    CHECK(out.reason == FS_ANSWER_ROUNDING && out.has_k && out.k == 1);
+    CHECK(decide_one("Answer: 14.46%", "0.14464\x1f" "0.000005\x1f" "c\x1f" "0", &out, value) == FS_OK);
+    CHECK(out.reason == FS_ANSWER_PERCENT_DECLARED && !strcmp(value, "0.1446"));
+    CHECK(decide_one("Answer: 5 or 6", gold_94, &out, value) == FS_OK);
+    CHECK(out.reason == FS_ANSWER_SEVERAL_NUMBERS && out.read_start == 8 && out.other_start == 13);
+    CHECK(decide_one("no marker here", gold_94, &out, value) == FS_OK && out.reason == FS_ANSWER_NO_FINAL_ANSWER);
+    CHECK(decide_one("Answer: yes", "", &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED); /* gold -1 */
+    CHECK(decide_one("Answer: nan", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
+    CHECK(decide_one("Answer: 1,2345", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
+    CHECK(decide_one("Answer: 12345678901234567890", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
+    CHECK(decide_one("Answer: 1e300", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
+    memset(long_text, '7', sizeof long_text - 1);
+    memcpy(long_text, "Answer: ", 8);
+    CHECK(decide_one(long_text, gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
+    for (i = 1; i < 256; i++) { /* every byte value after a marker: decided or deferred, never a fault */
+        char text[16];
+        memcpy(text, "Answer: 9", 9);
+        text[9] = (char)i;
+        text[10] = '4';
+        text[11] = 0;
+        CHECK(decide_one(text, gold_94, &out, value) == FS_OK);
+    }
+    {
+        int32_t rows[3] = {0, 5, 0}, spans[2] = {0, 9};
+        unsigned char values[FS_ANSWER_VALUE_BYTES];
+        const unsigned char *rules = (const unsigned char *)ANSWER_RULES;
+        int32_t rules_length = (int32_t)strlen(ANSWER_RULES);
+        const unsigned char *gold = (const unsigned char *)gold_94;
+        CHECK(fs_decide_answers(rules, rules_length, 7, (const unsigned char *)"x: 94", 5, rows, 3, 1, gold, 9, spans,
+                                1, &out, 1, values, FS_ANSWER_VALUE_BYTES) == FS_ERR_BAD_ANSWER_FORMAT);
+        CHECK(fs_decide_answers((const unsigned char *)"W", 1, 0, (const unsigned char *)"x: 94", 5, rows, 3, 1, gold,
+                                9, spans, 1, &out, 1, values, FS_ANSWER_VALUE_BYTES) == FS_ERR_BAD_ANSWER_RULES);
+        rows[1] = 6; /* past the text */
+        CHECK(fs_decide_answers(rules, rules_length, 0, (const unsigned char *)"x: 94", 5, rows, 3, 1, gold, 9, spans,
+                                1, &out, 1, values, FS_ANSWER_VALUE_BYTES) == FS_ERR_BAD_ANSWER_ROW);
+        rows[1] = 5;
+        CHECK(fs_decide_answers(rules, rules_length, 0, (const unsigned char *)"x: 94", 5, rows, 3, 1, gold, 9, spans,
+                                1, &out, 1, values, FS_ANSWER_VALUE_BYTES - 1) == FS_ERR_BUFFER_TOO_SHORT);
+        CHECK(fs_decide_answers(rules, rules_length, 0, (const unsigned char *)"x: 94", 5, rows, 2, 1, gold, 9, spans,
+                                1, &out, 1, values, FS_ANSWER_VALUE_BYTES) == FS_ERR_BUFFER_TOO_SHORT);
+        CHECK(fs_decide_answers(rules, rules_length, 0, (const unsigned char *)"x: 94", -1, rows, 3, 1, gold, 9, spans,
+                                1, &out, 1, values, FS_ANSWER_VALUE_BYTES) == FS_ERR_NEGATIVE_LENGTH);
+    }
+}
+
 int main(void) {
     test_worked_programs();
     test_rounding();
@@ -522,6 +611,7 @@ int main(void) {
     test_contract_edges();
     test_packed_calls();
     test_status_names();
+    test_answers();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

@@ -121,7 +121,7 @@ export class Core {
       throw new FinscoreError(`the module's ABI (version ${found[0]}, record sizes ${found.slice(1).join("/")}) ` +
         `is not the one this binding was written for (version ${wanted[0]}, ${wanted.slice(1).join("/")})`);
     }
-    /** The ABI version of the loaded module (3). */
+    /** The ABI version of the loaded module (4). */
     this.abiVersion = found[0];
   }
 

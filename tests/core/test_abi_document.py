@@ -21,7 +21,7 @@ from support.foreign_host import ForeignHost
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "abi.md"
 _BYTES = re.compile(r"^(in|out)\s+\+(\d+)\s+((?:[0-9a-f]{8}|[0-9a-f]{16})(?: (?:[0-9a-f]{8}|[0-9a-f]{16}))*)(?:\s{2,}.*)?$")
-_TEXT = re.compile(r'^in\s+\+(\d+)\s+"((?:[^"\\]|\\x[0-9a-f]{2})*)"$')
+_TEXT = re.compile(r'^(in|out)\s+\+(\d+)\s+"((?:[^"\\]|\\x[0-9a-f]{2})*)"$')
 _CALL = re.compile(r"^call (\w+)\((.*)\) (=|->) (.*)$")
 
 
@@ -61,7 +61,11 @@ def examples() -> list[Example]:
                 else:
                     example.calls[-1].outputs.append((int(match.group(2)), data))
             elif match := _TEXT.match(line):
-                example.inputs.append((int(match.group(1)), _text_bytes(match.group(2))))
+                text = (int(match.group(2)), _text_bytes(match.group(3)))
+                if match.group(1) == "in":
+                    example.inputs.append(text)
+                else:
+                    example.calls[-1].outputs.append(text)
             elif match := _CALL.match(line):
                 pairs = [part.strip().split("=") for part in match.group(2).split(",")]
                 example.calls.append(Call(match.group(1), [(name, value) for name, value in pairs], match.group(4)))
@@ -74,7 +78,7 @@ def examples() -> list[Example]:
 def test_the_document_has_an_example_of_every_call() -> None:
     called = {call.name for example in examples() for call in example.calls}
     assert called >= {"fs_execute", "fs_execute_batch", "fs_read_execute_batch", "fs_round_half_even_scaled",
-                      "fs_python_pow", "fs_python_sum", "fs_status_name"}
+                      "fs_python_pow", "fs_python_sum", "fs_status_name", "fs_decide_answers"}
 
 
 @pytest.mark.parametrize("example", examples(), ids=lambda e: e.title.split(":")[0])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 class Op(IntEnum):
@@ -43,6 +43,44 @@ class ValueType(IntEnum):
     NONE = 0
     FLOAT = 1
     BOOL = 2
+
+
+class AnswerReason(IntEnum):
+    """Why an answer passed or missed, in the order of finscore.answers.reasons.ALL_REASONS."""
+
+    EXACT = 0
+    WITHIN_TOLERANCE = 1
+    PERCENT_DECLARED = 2
+    NO_FINAL_ANSWER = 3
+    UNPARSEABLE = 4
+    SEVERAL_NUMBERS = 5
+    SCALE_OFF = 6
+    PERCENT_VS_RATIO = 7
+    SIGN_FLIPPED = 8
+    ROUNDING = 9
+    WRONG_VALUE = 10
+    WRONG_YES_NO = 11
+    MISSING_PREDICTION = 12
+
+
+class AnswerRow(IntEnum):
+    """Who decides a row of fs_decide_answers."""
+
+    DECIDED = 0
+    DEFERRED = 1
+
+
+class AnswerFormat(IntEnum):
+    """Where fs_decide_answers finds the answer."""
+
+    ANSWER_LINE = 0
+    WHOLE = 1
+
+
+class AnswerSize(IntEnum):
+    """Sizes of fs_decide_answers' buffers."""
+
+    VALUE_BYTES = 64
 
 
 class Status(IntEnum):
@@ -99,6 +137,9 @@ class Status(IntEnum):
     BAD_UTF8 = 1466
     BAD_TABLE_INDEX = 1467
     NOT_ALLOCATED = 1468
+    BAD_ANSWER_FORMAT = 1469
+    BAD_ANSWER_RULES = 1470
+    BAD_ANSWER_ROW = 1471
 
     @property
     def label(self) -> str:
@@ -167,6 +208,9 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.BAD_UTF8: "call",
     Status.BAD_TABLE_INDEX: "call",
     Status.NOT_ALLOCATED: "call",
+    Status.BAD_ANSWER_FORMAT: "call",
+    Status.BAD_ANSWER_RULES: "call",
+    Status.BAD_ANSWER_ROW: "call",
 }
 
 STATUS_DESCRIPTIONS: dict[Status, str] = {
@@ -331,6 +375,16 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
     Status.NOT_ALLOCATED: (
         "fs_free: the pointer is not one fs_alloc returned, or it was freed already (nothing is freed)"
     ),
+    Status.BAD_ANSWER_FORMAT: (
+        "fs_decide_answers: the format is not an `fs_answer_format`"
+    ),
+    Status.BAD_ANSWER_RULES: (
+        "fs_decide_answers: the rules text is not laid out as docs/abi.md says"
+    ),
+    Status.BAD_ANSWER_ROW: (
+        "fs_decide_answers: a row's span lies outside the text, its gold is neither -1 nor below "
+        "gold_count, or a gold's span lies outside the golds"
+    ),
 }
 
 #: Python struct formats of the records, little-endian.
@@ -338,6 +392,7 @@ FS_ARG_FORMAT = "<iiiid"  # 24 bytes
 FS_STEP_FORMAT = "<iiiiiidiiiid"  # 56 bytes
 FS_PROGRAM_FORMAT = "<ii"  # 8 bytes
 FS_RESULT_FORMAT = "<iiiiddii"  # 40 bytes
+FS_ANSWER_OUTCOME_FORMAT = "<iiiiiiiiiiii"  # 48 bytes
 
 #: Every field's byte offset, by record.
 FIELD_OFFSETS: dict[str, dict[str, int]] = {
@@ -366,6 +421,20 @@ FIELD_OFFSETS: dict[str, dict[str, int]] = {
         "unrounded": 24,
         "steps_executed": 32,
         "reserved": 36,
+    },
+    "fs_answer_outcome": {
+        "row": 0,
+        "reason": 4,
+        "has_k": 8,
+        "k": 12,
+        "span_start": 16,
+        "span_end": 20,
+        "read_start": 24,
+        "read_end": 28,
+        "other_start": 32,
+        "other_end": 36,
+        "value_length": 40,
+        "equal": 44,
     },
 }
 
@@ -423,6 +492,24 @@ EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("results", "ptr"),
         ("results_len", "i32"),
     ),
+    "fs_decide_answers": (
+        ("rules", "ptr"),
+        ("rules_len", "i32"),
+        ("format", "i32"),
+        ("text", "ptr"),
+        ("text_len", "i32"),
+        ("rows", "ptr"),
+        ("rows_len", "i32"),
+        ("row_count", "i32"),
+        ("golds", "ptr"),
+        ("golds_len", "i32"),
+        ("gold_spans", "ptr"),
+        ("gold_count", "i32"),
+        ("outcomes", "ptr"),
+        ("outcomes_len", "i32"),
+        ("values", "ptr"),
+        ("values_len", "i32"),
+    ),
     "fs_round_half_even_scaled": (
         ("x", "f64"),
         ("scale", "f64"),
@@ -462,6 +549,7 @@ EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
 PACKED: tuple[str, ...] = (
     "fs_execute_batch",
     "fs_read_execute_batch",
+    "fs_decide_answers",
 )
 
 #: Everything the module exports.
@@ -473,6 +561,8 @@ EXPORTS: tuple[str, ...] = (
     "fs_execute_batch_packed",
     "fs_read_execute_batch",
     "fs_read_execute_batch_packed",
+    "fs_decide_answers",
+    "fs_decide_answers_packed",
     "fs_round_half_even_scaled",
     "fs_python_pow",
     "fs_python_sum",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence, cast
 
 from finscore.engine.core._abi_generated import ABI_VERSION as ABI_VERSION
-from finscore.engine.core._abi_generated import FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
+from finscore.engine.core._abi_generated import FS_ANSWER_OUTCOME_FORMAT, FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
 from finscore.engine.core._abi_generated import ArgKind as ArgKind
 from finscore.engine.core._abi_generated import Op as Op
 from finscore.engine.core._abi_generated import SumRule as SumRule
@@ -26,6 +26,7 @@ from finscore.engine.sequences import LazySequence
 STEP_STRUCT = struct.Struct(FS_STEP_FORMAT)
 PROGRAM_STRUCT = struct.Struct(FS_PROGRAM_FORMAT)
 RESULT_STRUCT = struct.Struct(FS_RESULT_FORMAT)
+ANSWER_OUTCOME_STRUCT = struct.Struct(FS_ANSWER_OUTCOME_FORMAT)
 
 
 class CoreArg(NamedTuple):

@@ -16,6 +16,7 @@ from typing import NamedTuple, Sequence
 from finscore.engine.bounds import MAX_CORE_CALL_BYTES
 from finscore.engine.core.abi import (
     ABI_VERSION,
+    ANSWER_OUTCOME_STRUCT,
     PROGRAM_STRUCT,
     RESULT_STRUCT,
     STEP_STRUCT,
@@ -25,7 +26,7 @@ from finscore.engine.core.abi import (
     pack_batch,
     regions,
 )
-from finscore.engine.core._abi_generated import EXPORT_PARAMETERS
+from finscore.engine.core._abi_generated import EXPORT_PARAMETERS, AnswerSize
 from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend
 from finscore.engine.core.hosts.loading import load_backend
 from finscore.engine.core.plain_text import PlainBatch
@@ -33,6 +34,7 @@ from finscore.engine.core.plain_text import PlainBatch
 _DOUBLE = struct.Struct("<d")
 _EXECUTE_BATCH_ARGUMENTS = len(EXPORT_PARAMETERS["fs_execute_batch"])
 _READ_EXECUTE_ARGUMENTS = len(EXPORT_PARAMETERS["fs_read_execute_batch"])
+_DECIDE_ANSWERS_ARGUMENTS = len(EXPORT_PARAMETERS["fs_decide_answers"])
 _NAME_LIMIT = 64  # every status name is NUL-terminated ASCII under 64 bytes (docs/abi.md)
 
 
@@ -219,6 +221,41 @@ class Core:
             program_spans.byteswap()
         return (BatchOutput(results, values, types, program_spans),
                 PlainCallRegions(base + at_steps, steps, base + at_table_values, table_values))
+
+    def decide_answers(self, rules: bytes, format: int, text: bytes, rows: Sequence[int], golds: bytes,
+                       gold_spans: Sequence[int]) -> tuple[bytes, bytes]:
+        """fs_decide_answers: one outcome record per row (see core/finscore_core.h) and each row's
+        value text in 64-byte slots. `rows` holds (offset, length, gold) per row, `gold_spans`
+        (offset, length) per gold."""
+        count = len(rows) // 3
+        if not count:
+            return b"", b""
+        row_array, span_array = array("i", rows), array("i", gold_spans)
+        if sys.byteorder != "little":  # the module's memory is little-endian
+            row_array.byteswap()
+            span_array.byteswap()
+        value_bytes = int(AnswerSize.VALUE_BYTES)
+        (at_rules, at_text, at_rows, at_golds, at_spans, at_arguments, at_outcomes, at_values), total = regions(
+            len(rules), len(text), 4 * len(row_array), len(golds), 4 * len(span_array),
+            8 * _DECIDE_ANSWERS_ARGUMENTS, ANSWER_OUTCOME_STRUCT.size * count, value_bytes * count)
+        with self._lock:
+            base = self._reserve(total)
+            arguments = _packed("fs_decide_answers", dict(
+                rules=base + at_rules, rules_len=len(rules), format=format, text=base + at_text,
+                text_len=len(text), rows=base + at_rows, rows_len=len(row_array), row_count=count,
+                golds=base + at_golds, golds_len=len(golds), gold_spans=base + at_spans,
+                gold_count=len(span_array) // 2, outcomes=base + at_outcomes, outcomes_len=count,
+                values=base + at_values, values_len=value_bytes * count,
+            ))
+            self._backend.write_all(((base + at_rules, rules), (base + at_text, text),
+                                     (base + at_rows, row_array.tobytes()), (base + at_golds, golds),
+                                     (base + at_spans, span_array.tobytes()), (base + at_arguments, arguments)))
+            status = self._backend.call("fs_decide_answers_packed", base + at_arguments, _DECIDE_ANSWERS_ARGUMENTS)
+            if status != self.OK:
+                raise CoreError(status, self._name_unlocked(status), "fs_decide_answers refused the batch")
+            outcomes, values = self._backend.read_all(((base + at_outcomes, ANSWER_OUTCOME_STRUCT.size * count),
+                                                       (base + at_values, value_bytes * count)))
+        return outcomes, values
 
     def _call_packed(self, entry: str, at: int, arguments: dict[str, int]) -> int:
         """Call `entry`'s *_packed twin: its arguments go into memory at `at`, so that only two
