@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 
 from finscore.answers import get_protocol, protocol_from_data, reasons
+from finscore.answers.protocol import ProtocolError
 from finscore.answers.numbers import NumberReader, Reading, Refusal, read_yes_no
 
 FINQA = NumberReader(get_protocol("finqa-answer/1"))
@@ -81,6 +82,15 @@ def test_indian_grouping_only_where_declared() -> None:
     read = indian.read("\u20b912,34,567.8")
     assert isinstance(read, Reading) and read.value == Decimal("1234567.8")
     assert isinstance(FINQA.read("12,34,567.8"), Refusal)
+
+
+def test_a_word_declared_both_percent_mark_and_scale_word_is_refused() -> None:
+    """The reading of '5k' may not depend on the answer's length (the one-match reading of short
+    answers tries scale words only, the full pass percent marks first), so the protocol is refused."""
+    data = json.loads(json.dumps(dict(get_protocol("finqa-answer/1").data)))
+    data["id"], data["reading"]["percent_marks"] = "ambiguous-test", ["%", "K"]
+    with pytest.raises(ProtocolError, match="'k' both as a percent mark and as a scale word"):
+        protocol_from_data(data)
 
 
 def test_plain_and_grouped_python_formatting_reads_back_exactly() -> None:

@@ -33,6 +33,27 @@ def _shown(value: Decimal) -> str:
     return format(value, "f")
 
 
+# The detail of each verdict (the core's decisions, in_core.py, write the same texts).
+EQUAL_DETAIL = "equal to the gold"
+NEGATED_DETAIL = "the negated value passes"
+
+
+def within_detail(tolerance: Tolerance) -> str:
+    return f"within the tolerance ({tolerance.text})"
+
+
+def scaled_detail(k: int) -> str:
+    return f"the value times 10^{-k} passes"
+
+
+def rounding_detail(shown: int) -> str:
+    return f"the gold correctly rounded to the {shown} places shown, but not within the tolerance"
+
+
+def wrong_value_detail(value: str, gold: Gold) -> str:
+    return f"{value} is not the gold {gold.text}"
+
+
 def _bound(gold: Gold, tolerance: Tolerance) -> Decimal:
     """The largest |value - gold| the tolerance accepts (the same for every value tried against this gold)."""
     if tolerance.kind == "relative":
@@ -76,19 +97,18 @@ def compare_number(reading: Reading, gold: Gold, protocol: Protocol) -> Verdict:
     value = compared_value(reading, gold, protocol)
     tolerance = protocol.tolerance
     if value == target:
-        return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.EXACT, None, value, "equal to the gold")
+        return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.EXACT, None, value, EQUAL_DETAIL)
     bound = _bound(gold, tolerance)  # computed once: every test below is |something - gold| <= bound
     if EXACT.subtract(value, target).copy_abs() <= bound:
         return Verdict(True, R.PERCENT_DECLARED if reading.percent else R.WITHIN_TOLERANCE, None, value,
-                       f"within the tolerance ({tolerance.text})")
+                       within_detail(tolerance))
     if target and EXACT.subtract(-value, target).copy_abs() <= bound:
-        return Verdict(False, R.SIGN_FLIPPED, None, value, "the negated value passes")
+        return Verdict(False, R.SIGN_FLIPPED, None, value, NEGATED_DETAIL)
     scaled = _scale_miss(value, gold, bound, reading.percent)
     if scaled is not None:
         reason, k = scaled
-        return Verdict(False, reason, k, value, f"the value times 10^{-k} passes")
+        return Verdict(False, reason, k, value, scaled_detail(k))
     shown = -int(value.as_tuple().exponent)
     if EXACT.subtract(value, target).copy_abs() <= Decimal(5).scaleb(-shown - 1, EXACT):
-        return Verdict(False, R.ROUNDING, shown, value,
-                       f"the gold correctly rounded to the {shown} places shown, but not within the tolerance")
-    return Verdict(False, R.WRONG_VALUE, None, value, f"{_shown(value)} is not the gold {gold.text}")
+        return Verdict(False, R.ROUNDING, shown, value, rounding_detail(shown))
+    return Verdict(False, R.WRONG_VALUE, None, value, wrong_value_detail(_shown(value), gold))

@@ -8,11 +8,13 @@ becomes a typed miss.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple, Sequence, Union
+from typing import Any, Mapping, Sequence, Union
 
 from finscore.answers import reasons as R
 from finscore.answers.compare import compare_number
+from finscore.answers.decision import Decision as Decision
 from finscore.answers.gold import Gold, GoldError, gold_from_mapping
+from finscore.answers.in_core import CORE_MIN_ROWS, decide_in_core
 from finscore.answers.locate import LOCATORS, Located
 from finscore.answers.numbers import NumberReader, Refusal, read_yes_no
 from finscore.answers.protocol import FORMATS, Protocol, ProtocolError
@@ -20,23 +22,6 @@ from finscore.answers.registry import get_protocol
 
 Completion = Union[str, bytes, None]
 GoldLike = Union[Gold, Mapping[str, Any]]
-
-
-class Decision(NamedTuple):
-    """One decision: passed or not, the typed reason, and what was read where."""
-
-    passed: bool
-    reason: str  # one of reasons.ALL_REASONS
-    k: int | None  # scale_off / percent_vs_ratio: the power of ten; rounding: the places
-    value: str | None  # the value compared, in the gold's unit (or yes / no)
-    read: str | None  # the text the value was read from
-    gold: str  # the gold as it shows
-    span: tuple[int, int] | None  # character offsets of the answer in the completion
-    detail: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"passed": self.passed, "reason": self.reason, "k": self.k, "value": self.value, "read": self.read,
-                "gold": self.gold, "span": list(self.span) if self.span else None, "detail": self.detail}
 
 
 _READERS: dict[int, tuple[Protocol, NumberReader]] = {}
@@ -142,9 +127,16 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
     # answer). The memo lives for this call only, so it holds at most one entry per row; `ready`
     # keeps every gold alive meanwhile, so its id() names it.
     judged: dict[tuple[str, int], _Judged] = {}
+    # The common rows (ASCII, answer-line or whole, one plain number) go to the core in one call;
+    # it leaves the others undecided (None) for the loop below, which decides them in Python.
+    in_core = decide_in_core(completions, ready, chosen, format) if len(completions) >= CORE_MIN_ROWS else None
     out: list[Decision] = []
     append = out.append
-    for completion, gold in zip(completions, ready):
+    for index, (completion, gold) in enumerate(zip(completions, ready)):
+        found = in_core[index] if in_core is not None else None
+        if found is not None:
+            append(found)
+            continue
         if type(completion) is not str:
             append(_decide_other(completion, gold, chosen, reader, locate))
             continue

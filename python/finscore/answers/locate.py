@@ -23,6 +23,7 @@ MAX_BRACE_DEPTH = 8
 _LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
 _BRACES = re.compile(r"[{}]")
 _EMPHASIS = " \t\r*_"
+NO_ANSWER_LINE = "no line starts with 'Answer:'"
 
 
 class Located(NamedTuple):
@@ -47,7 +48,7 @@ def answer_line(completion: str) -> Located | Refusal:
     """The rest of the last line that starts with 'Answer:'."""
     last = _LAST_ANSWER_LINE.match(completion)
     if last is None:
-        return Refusal(NO_FINAL_ANSWER, "no line starts with 'Answer:'")
+        return Refusal(NO_FINAL_ANSWER, NO_ANSWER_LINE)
     end = completion.find("\n", last.end())
     return _stripped(completion, last.end(), len(completion) if end < 0 else end)
 

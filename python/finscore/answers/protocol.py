@@ -123,6 +123,11 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
     grouping = _texts(data, "reading.grouping")
     for name in grouping:
         _one_of(name, GROUPINGS, "reading.grouping")
+    percent_marks = _texts(data, "reading.percent_marks")
+    both = sorted({mark.lower() for mark in percent_marks} & {word.lower() for word in scale_words})
+    if both:  # '5k' would read one way in a short answer and another in a long one
+        raise ProtocolError(f"the protocol declares {', '.join(repr(w) for w in both)} both as a percent mark "
+                            "and as a scale word")
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
     if min(limits) < 1:
         raise ProtocolError("the protocol's reading limits must be 1 or more")
@@ -137,7 +142,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         currency_codes=_texts(data, "reading.currency_codes"),
         minus_signs=_texts(data, "reading.minus_signs"),
         negative_parentheses=_need(data, "reading.negative_parentheses", bool),
-        percent_marks=_texts(data, "reading.percent_marks"),
+        percent_marks=percent_marks,
         scale_words={k.lower(): v for k, v in scale_words.items()},
         scale_words_applied=_need(data, "reading.scale_words_applied", bool),
         bare_number_scale=_one_of(_need(data, "reading.bare_number_scale", str), BARE_NUMBER_SCALES,

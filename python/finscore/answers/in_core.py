@@ -1,0 +1,176 @@
+"""Deciding a batch's common rows in the WebAssembly core (fs_decide_answers), in one call.
+
+The core holds the same reading and comparison rules as locate.py, numbers.py and
+compare.py for ASCII completions under the answer-line and whole formats, and decides
+a row only when it is certain (one number, or several: several_numbers, of at most 19
+significant digits, against a number gold). Every other row comes back undecided (None)
+and `decide_batch` decides it in Python by the same rules. The decisions are the same
+either way: the conformance rows and a differential test over generated answers check it
+(tests/answers/test_in_core.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from finscore.answers import reasons as R
+from finscore.answers.compare import (EQUAL_DETAIL, NEGATED_DETAIL, rounding_detail, scaled_detail, within_detail,
+                                      wrong_value_detail)
+from finscore.answers.decision import Decision
+from finscore.answers.gold import Gold
+from finscore.answers.locate import NO_ANSWER_LINE
+from finscore.answers.protocol import Protocol
+
+if TYPE_CHECKING:  # the engine (and wasmtime) are imported only when a batch goes to the core
+    from finscore.engine.core.binding import Core
+
+#: The formats the core locates answers in (fs_answer_format codes).
+CORE_FORMATS: dict[str, int] = {"answer-line": 0, "whole": 1}
+#: Fewer rows than this are decided in Python: loading the core costs a process about 25 ms once.
+CORE_MIN_ROWS = 32
+#: Text per call into the core; a longer completion is decided in Python (linear there too).
+CALL_TEXT_BYTES = 8 * 1024 * 1024
+_FIELD, _ITEM, _POWER = "\x1e", "\x1f", "\x1d"
+
+_RULES: dict[int, tuple[Protocol, bytes | None]] = {}
+
+
+def _words_in_trial_order(words: Sequence[str]) -> list[str]:
+    """Longest first, ties in declared order: the order the reader's alternations try them."""
+    return sorted(words, key=len, reverse=True)
+
+
+def _plain(word: str) -> bool:
+    return word.isascii() and not any(mark in word for mark in (_FIELD, _ITEM, _POWER))
+
+
+def core_rules(protocol: Protocol) -> bytes | None:
+    """The protocol's rules as fs_decide_answers reads them, or None when the core cannot hold
+    them exactly: a word (percent mark, scale word, currency code) outside ASCII could match
+    ASCII text under Python's case folding (the Kelvin sign matches k), which the core does not
+    imitate, so such a protocol is decided in Python throughout."""
+    known = _RULES.get(id(protocol))
+    if known is not None and known[0] is protocol:
+        return known[1]
+    words = (*protocol.percent_marks, *protocol.scale_words, *protocol.currency_codes)
+    rules: bytes | None = None
+    if all(_plain(word) for word in words):
+        tolerance = protocol.tolerance
+        flags = "".join(flag for flag, on in (
+            ("W", "western" in protocol.grouping), ("I", "indian" in protocol.grouping),
+            ("P", protocol.negative_parentheses), ("A", protocol.scale_words_applied),
+            ("G", protocol.bare_number_scale == "gold_scale")) if on)
+        # A currency symbol or minus sign is compared as one character: only single ASCII ones can
+        # occur in the ASCII text the core reads.
+        symbols = "".join(s for s in protocol.currency_symbols if len(s) == 1 and _plain(s))
+        minus = "".join(m for m in protocol.minus_signs if len(m) == 1 and _plain(m))
+        scale_words = protocol.scale_words
+        fields = (
+            flags, {"relative": "r", "absolute": "a", "gold_places": "g"}[tolerance.kind],
+            "" if tolerance.value is None else str(tolerance.value),
+            str(protocol.max_answer_chars), str(protocol.max_number_chars),
+            str(max(map(len, protocol.currency_codes))), symbols, minus,
+            _ITEM.join(_words_in_trial_order(protocol.percent_marks)),
+            _ITEM.join(f"{word}{_POWER}{scale_words[word]}" for word in _words_in_trial_order(list(scale_words))),
+            _ITEM.join(_words_in_trial_order(protocol.currency_codes)),
+        )
+        rules = _FIELD.join(fields).encode("ascii")
+    _RULES[id(protocol)] = (protocol, rules)
+    return rules
+
+
+def _gold_text(gold: Gold) -> str | None:
+    if gold.value is None:
+        return None  # yes / no: read by the host
+    flags = ("p" if gold.points else "") + ("c" if gold.percentage else "")
+    return f"{gold.value}{_ITEM}{gold.half_unit}{_ITEM}{flags}{_ITEM}{gold.scale}"
+
+
+def decide_in_core(completions: Sequence[Any], golds: Sequence[Gold], protocol: Protocol,
+                   format: str) -> list[Decision | None] | None:
+    """A Decision for each row the core decides, None for the others; None for the whole batch
+    when the format or protocol is not one the core holds."""
+    code = CORE_FORMATS.get(format)
+    rules = core_rules(protocol) if code is not None else None
+    if code is None or rules is None:
+        return None
+    from finscore.engine.core.binding import get_core  # wasmtime: loaded when first used
+
+    core = get_core()
+    decided: list[Decision | None] = [None] * len(completions)
+    chunk: list[int] = []
+    size = 0
+    for index, completion in enumerate(completions):
+        if type(completion) is not str or not completion.isascii() or len(completion) > CALL_TEXT_BYTES:
+            continue
+        if size + len(completion) > CALL_TEXT_BYTES:
+            _call(core, rules, code, chunk, completions, golds, protocol, decided)
+            chunk, size = [], 0
+        chunk.append(index)
+        size += len(completion)
+    _call(core, rules, code, chunk, completions, golds, protocol, decided)
+    return decided
+
+
+def _call(core: Core, rules: bytes, code: int, chunk: list[int], completions: Sequence[Any],
+          golds: Sequence[Gold], protocol: Protocol, decided: list[Decision | None]) -> None:
+    """One fs_decide_answers call for the rows of `chunk`; their decisions go into `decided`."""
+    if not chunk:
+        return
+    texts = [completions[i] for i in chunk]
+    gold_index: dict[int, int] = {}
+    gold_texts: list[str] = []
+    gold_spans: list[int] = []
+    rows: list[int] = []
+    offset, gold_offset = 0, 0
+    for i, text in zip(chunk, texts):
+        gold = golds[i]
+        which = gold_index.get(id(gold))
+        if which is None:
+            shown = _gold_text(gold)
+            which = -1
+            if shown is not None:
+                which = len(gold_spans) // 2
+                gold_texts.append(shown)
+                gold_spans += (gold_offset, len(shown))
+                gold_offset += len(shown)
+            gold_index[id(gold)] = which
+        rows += (offset, len(text), which)
+        offset += len(text)
+    outcomes, values = core.decide_answers(rules, code, "".join(texts).encode("ascii"), rows,
+                                           "".join(gold_texts).encode("ascii"), gold_spans)
+    from finscore.engine.core._abi_generated import AnswerSize
+    from finscore.engine.core.abi import ANSWER_OUTCOME_STRUCT
+
+    reasons = R.ALL_REASONS
+    slot_bytes = int(AnswerSize.VALUE_BYTES)
+    passing = frozenset(R.PASS_REASONS)
+    within = within_detail(protocol.tolerance)
+    for slot, ((row, reason_code, has_k, k, span_start, span_end, read_start, read_end, other_start, other_end,
+                value_length, equal), i, text) in enumerate(zip(ANSWER_OUTCOME_STRUCT.iter_unpack(outcomes), chunk, texts)):
+        if row:  # deferred: the host's
+            continue
+        gold = golds[i]
+        reason = reasons[reason_code]
+        if reason == R.NO_FINAL_ANSWER:
+            decided[i] = Decision(False, reason, None, None, None, gold.text, None, NO_ANSWER_LINE)
+        elif reason == R.SEVERAL_NUMBERS:
+            decided[i] = Decision(False, reason, None, None, None, gold.text, (span_start, span_end),
+                                  f"{text[read_start:read_end]!r} and {text[other_start:other_end]!r}")
+        else:
+            value = values[slot_bytes * slot:slot_bytes * slot + value_length].decode("ascii")
+            shown_k = k if has_k else None
+            if equal:
+                detail = EQUAL_DETAIL
+            elif reason in passing:
+                detail = within
+            elif reason == R.SIGN_FLIPPED:
+                detail = NEGATED_DETAIL
+            elif reason == R.ROUNDING:
+                detail = rounding_detail(k)
+            elif reason == R.WRONG_VALUE:
+                detail = wrong_value_detail(value, gold)
+            else:  # scale_off, percent_vs_ratio
+                detail = scaled_detail(k)
+            decided[i] = Decision(reason in passing, reason, shown_k, value, text[read_start:read_end], gold.text,
+                                  (read_start, read_end), detail)
