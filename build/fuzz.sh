@@ -2,7 +2,8 @@
 # Build the core's libFuzzer targets natively with clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer, and run them.
 #
-#   build/fuzz.sh build OUTDIR                     -> OUTDIR/fuzz_read_execute, fuzz_execute, fuzz_numeric
+#   build/fuzz.sh build OUTDIR                     -> OUTDIR/fuzz_read_execute, fuzz_execute, fuzz_numeric,
+#                                                     fuzz_answers
 #   build/fuzz.sh run OUTDIR SECONDS [TARGET...]   -> build, then fuzz each target for SECONDS
 #                                                     (0: until stopped), one after another
 #   build/fuzz.sh runs OUTDIR RUNS [TARGET...]     -> build, then a fixed number of runs each
@@ -15,7 +16,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="${1:?usage: fuzz.sh build|run|runs OUTDIR [N] [TARGET...]}"
 out="${2:?usage: fuzz.sh build|run|runs OUTDIR [N] [TARGET...]}"
-all_targets=(fuzz_read_execute fuzz_execute fuzz_numeric)
+all_targets=(fuzz_read_execute fuzz_execute fuzz_numeric fuzz_answers)
 mkdir -p "$out"
 flags=(-std=c99 -O1 -g -Wall -Wextra -Werror -ffp-contract=off
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

@@ -1,4 +1,5 @@
-"""Write the fuzz targets' seed corpus from the recorded vectors (tests/data/vectors).
+"""Write the fuzz targets' seed corpus from the recorded vectors (tests/data/vectors) and, for
+fuzz_answers, the answer protocols' conformance completions.
 
     python core/fuzz/make_corpus.py [--per-target N] [--seed S]
 
@@ -23,6 +24,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "tests" / "data" / "vectors"
 CORPUS = ROOT / "core" / "fuzz" / "corpus"
+CONFORMANCE = ROOT / "python" / "finscore" / "answers" / "conformance"
 TOKEN, RECORD = "\x1f", "\x1e"
 OPS = ("add", "subtract", "multiply", "divide", "exp", "greater",
        "table_max", "table_min", "table_sum", "table_average")
@@ -103,6 +105,23 @@ def main() -> None:
             data = make(row, rng)
             (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
         print(f"{target}: {len(list(folder.iterdir()))} seeds")
+    answers_corpus(options.per_target, options.seed)
+
+
+def answers_corpus(count: int, seed: int) -> None:
+    """fuzz_answers seeds: a mode byte, then a few conformance completions separated by 0x1E."""
+    completions = sorted({row["completion"] for path in sorted(CONFORMANCE.glob("*.jsonl.gz"))
+                          for row in map(json.loads, gzip.decompress(path.read_bytes()).splitlines())
+                          if isinstance(row["completion"], str) and row["completion"].isascii()
+                          and RECORD not in row["completion"] and "\0" not in row["completion"]})
+    rng = random.Random(seed)
+    folder = CORPUS / "fuzz_answers"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for _ in range(count):
+        data = bytes([rng.randrange(256)]) + RECORD.join(rng.sample(completions, rng.randint(1, 4))).encode()
+        (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+    print(f"fuzz_answers: {len(list(folder.iterdir()))} seeds")
 
 
 if __name__ == "__main__":

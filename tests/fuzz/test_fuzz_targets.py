@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "build" / "fuzz.sh"
-TARGETS = ("fuzz_read_execute", "fuzz_execute", "fuzz_numeric")
+TARGETS = ("fuzz_read_execute", "fuzz_execute", "fuzz_numeric", "fuzz_answers")
 RUNS = 10_000
 
 
