@@ -135,6 +135,10 @@ def main() -> int:
     parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
+    args.gold = args.gold.resolve()  # both commands run in the temporary folder
+    if not args.gold.is_file():
+        print(f"tatqa_file.py: no gold file at {args.gold}", file=sys.stderr)
+        return 2
     if not args.mirror:
         print("tatqa_file.py: no TAT-QA mirror: give --mirror or set TATQA_MIRROR to a git directory of "
               "NExTplusplus/TAT-QA (e.g. a clone made with git clone --mirror)", file=sys.stderr)

@@ -11,6 +11,7 @@ either way: the conformance rows and a differential test over generated answers 
 
 from __future__ import annotations
 
+from itertools import accumulate, chain
 from typing import TYPE_CHECKING, Any, Sequence
 
 from finscore.answers import reasons as R
@@ -118,59 +119,55 @@ def _call(core: Core, rules: bytes, code: int, chunk: list[int], completions: Se
     if not chunk:
         return
     texts = [completions[i] for i in chunk]
-    gold_index: dict[int, int] = {}
+    chosen = [golds[i] for i in chunk]
+    gold_index: dict[int, int] = {}  # each distinct gold object laid out once (-1: yes / no)
     gold_texts: list[str] = []
-    gold_spans: list[int] = []
-    rows: list[int] = []
-    offset, gold_offset = 0, 0
-    for i, text in zip(chunk, texts):
-        gold = golds[i]
-        which = gold_index.get(id(gold))
-        if which is None:
+    for gold in chosen:
+        if id(gold) not in gold_index:
             shown = _gold_text(gold)
-            which = -1
+            gold_index[id(gold)] = -1 if shown is None else len(gold_texts)
             if shown is not None:
-                which = len(gold_spans) // 2
                 gold_texts.append(shown)
-                gold_spans += (gold_offset, len(shown))
-                gold_offset += len(shown)
-            gold_index[id(gold)] = which
-        rows += (offset, len(text), which)
-        offset += len(text)
+    lengths = list(map(len, texts))
+    rows = list(chain.from_iterable(zip(accumulate(lengths, initial=0), lengths,
+                                        [gold_index[id(gold)] for gold in chosen])))
+    gold_lengths = list(map(len, gold_texts))
+    gold_spans = list(chain.from_iterable(zip(accumulate(gold_lengths, initial=0), gold_lengths)))
     outcomes, values = core.decide_answers(rules, code, "".join(texts).encode("ascii"), rows,
                                            "".join(gold_texts).encode("ascii"), gold_spans)
     from finscore.engine.core._abi_generated import AnswerSize
     from finscore.engine.core.abi import ANSWER_OUTCOME_STRUCT
 
-    reasons = R.ALL_REASONS
+    shown_values = values.decode("latin-1")  # one decoding; a slot's unused bytes are never read
     slot_bytes = int(AnswerSize.VALUE_BYTES)
-    passing = frozenset(R.PASS_REASONS)
+    reasons, passing = R.ALL_REASONS, frozenset(R.PASS_REASONS)
     within = within_detail(protocol.tolerance)
-    for slot, ((row, reason_code, has_k, k, span_start, span_end, read_start, read_end, other_start, other_end,
-                value_length, equal), i, text) in enumerate(zip(ANSWER_OUTCOME_STRUCT.iter_unpack(outcomes), chunk, texts)):
+    at = -slot_bytes
+    for (row, reason_code, has_k, k, span_start, span_end, read_start, read_end, other_start, other_end,
+         value_length, equal), i, text, gold in zip(ANSWER_OUTCOME_STRUCT.iter_unpack(outcomes), chunk, texts, chosen):
+        at += slot_bytes
         if row:  # deferred: the host's
             continue
-        gold = golds[i]
         reason = reasons[reason_code]
         if reason == R.NO_FINAL_ANSWER:
             decided[i] = Decision(False, reason, None, None, None, gold.text, None, NO_ANSWER_LINE)
-        elif reason == R.SEVERAL_NUMBERS:
+            continue
+        if reason == R.SEVERAL_NUMBERS:
             decided[i] = Decision(False, reason, None, None, None, gold.text, (span_start, span_end),
                                   f"{text[read_start:read_end]!r} and {text[other_start:other_end]!r}")
-        else:
-            value = values[slot_bytes * slot:slot_bytes * slot + value_length].decode("ascii")
-            shown_k = k if has_k else None
-            if equal:
-                detail = EQUAL_DETAIL
-            elif reason in passing:
-                detail = within
-            elif reason == R.SIGN_FLIPPED:
-                detail = NEGATED_DETAIL
-            elif reason == R.ROUNDING:
-                detail = rounding_detail(k)
-            elif reason == R.WRONG_VALUE:
-                detail = wrong_value_detail(value, gold)
-            else:  # scale_off, percent_vs_ratio
-                detail = scaled_detail(k)
-            decided[i] = Decision(reason in passing, reason, shown_k, value, text[read_start:read_end], gold.text,
-                                  (read_start, read_end), detail)
+            continue
+        value = shown_values[at:at + value_length]
+        if equal:
+            detail = EQUAL_DETAIL
+        elif reason in passing:
+            detail = within
+        elif reason == R.SIGN_FLIPPED:
+            detail = NEGATED_DETAIL
+        elif reason == R.ROUNDING:
+            detail = rounding_detail(k)
+        elif reason == R.WRONG_VALUE:
+            detail = wrong_value_detail(value, gold)
+        else:  # scale_off, percent_vs_ratio
+            detail = scaled_detail(k)
+        decided[i] = Decision(reason in passing, reason, k if has_k else None, value, text[read_start:read_end],
+                              gold.text, (read_start, read_end), detail)
