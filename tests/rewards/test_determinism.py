@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 
 import pyarrow as pa
+import pytest
 
-from finscore.rewards import REWARD_COLUMNS, score_arrow
+from finscore.rewards import REWARD_COLUMNS, RewardInputError, arrow_batches, score_arrow
 from support.reward_rows import recorded_reward_rows
 
 
@@ -45,3 +46,17 @@ def test_any_order_gives_each_row_its_decision() -> None:
     random.Random(7).shuffle(order)
     shuffled = _scored([rows[i] for i in order])
     assert [shuffled[order.index(i)] for i in range(len(rows))] == alone
+
+
+def test_a_batch_decided_in_chunks_gives_each_row_its_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """score_arrow decides a big batch a chunk of rows at a time (to keep the Python objects of a
+    100,000-row batch from piling up); with chunks of 7 rows, 1,000 rows still get the decisions
+    they get alone, and a bad gold past the first chunk is named by its row in the whole batch."""
+    rows = _rows(1000)
+    alone = [_scored([row])[0] for row in rows]
+    monkeypatch.setattr(arrow_batches, "CHUNK_ROWS", 7)
+    assert _scored(rows) == alone
+    broken = [*rows[:500], (rows[500][0], "{not json"), *rows[501:]]
+    with pytest.raises(RewardInputError, match=r"column 'gold', row 500: the gold is not JSON") as raised:
+        _scored(broken)
+    assert raised.value.row == 500

@@ -18,6 +18,8 @@ from finscore.rewards.errors import RewardInputError
 from finscore.rewards.rows import decide_rows
 
 REWARD_COLUMNS = ("score", "passed", "reason", "protocol", "detail")
+#: Rows decided at a time within one batch (one training step of 8,192 rollouts is one chunk).
+CHUNK_ROWS = 8192
 REWARD_SCHEMA = pa.schema([("score", pa.float64()), ("passed", pa.bool_()), ("reason", pa.string()),
                            ("protocol", pa.string()), ("detail", pa.string())])
 ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
@@ -52,14 +54,30 @@ def reward_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> pa.
     assert completions is not None and golds is not None
     _check_types(data, config)
     sources = _column(data, config.data_source_column, required=False) or [None] * data.num_rows
-    decided = decide_rows(completions, golds, sources, config)
-    return pa.RecordBatch.from_arrays([
+    pieces = [_chunk_columns(completions, golds, sources, start, config)
+              for start in range(0, len(completions), CHUNK_ROWS)] or [_chunk_columns([], [], [], 0, config)]
+    return pa.RecordBatch.from_arrays([pa.concat_arrays([piece[k] for piece in pieces]) for k in range(5)],
+                                      schema=REWARD_SCHEMA)
+
+
+def _chunk_columns(completions: list[Any], golds: list[Any], sources: list[Any], start: int,
+                   config: RewardConfig) -> list[pa.Array]:
+    """The reward columns of rows [start, start + CHUNK_ROWS): decided and turned into Arrow arrays
+    before the next chunk, so that a big batch never holds a Python object per row for all its rows
+    at once (the cyclic collector's full passes over them cost 40% of a 100,000-row batch). A row's
+    decision does not depend on the rows decided with it, so the chunks change no byte."""
+    end = start + CHUNK_ROWS
+    try:
+        decided = decide_rows(completions[start:end], golds[start:end], sources[start:end], config)
+    except RewardInputError as error:
+        raise error.shifted(start) from None
+    return [
         pa.array([d.score for d, _ in decided], pa.float64()),
         pa.array([d.passed for d, _ in decided], pa.bool_()),
         pa.array([d.reason for d, _ in decided], pa.string()),
         pa.array([stamp for _, stamp in decided], pa.string()),
         pa.array([d.detail_json() for d, _ in decided], pa.string()),
-    ], schema=REWARD_SCHEMA)
+    ]
 
 
 def score_arrow(data: ArrowData, config: RewardConfig | None = None) -> ArrowData:

@@ -20,3 +20,10 @@ class RewardInputError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
         self.column = column
         self.row = row
+        self.message = message
+
+    def shifted(self, rows: int) -> RewardInputError:
+        """The same error for rows decided as a slice that starts `rows` rows into the caller's batch."""
+        if self.row is None or rows == 0:
+            return self
+        return RewardInputError(self.message, column=self.column, row=self.row + rows)
