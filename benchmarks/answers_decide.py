@@ -33,6 +33,7 @@ sys.path.insert(0, _PACKAGE)
 from finscore.answers import decide, decide_batch, get_protocol  # noqa: E402
 from finscore.answers.decide import reader_for  # noqa: E402
 from finscore.answers.gold_files import read_answer_golds  # noqa: E402
+from finscore.answers.in_core import CORE_FORMATS, decide_in_core  # noqa: E402
 
 
 def _tool(name: str) -> Any:
@@ -101,13 +102,24 @@ READER_ONLY: dict[str, Callable[[int], str]] = {
 }
 
 
-def unlimited_reader() -> Any:
+def unlimited_protocol() -> Any:
     from finscore.answers import protocol_from_data
-    from finscore.answers.numbers import NumberReader
 
     data = json.loads(json.dumps(dict(get_protocol("finqa-answer/1").data)))
+    data["id"] = "finqa-answer-unlimited"
     data["reading"]["max_answer_chars"] = data["reading"]["max_number_chars"] = 1 << 30
-    return NumberReader(protocol_from_data(data))
+    return protocol_from_data(data)
+
+
+def unlimited_reader() -> Any:
+    from finscore.answers.numbers import NumberReader
+
+    return NumberReader(unlimited_protocol())
+
+
+def in_core_batch(text: str, fillers: list[str], gold: Any, protocol: Any, answer_format: str) -> Any:
+    """decide_batch on the hostile text and 31 ordinary completions: a batch the core takes."""
+    return decide_batch([text, *fillers[:31]], [gold] * 32, protocol, answer_format)[0]
 
 
 def main() -> int:
@@ -169,6 +181,23 @@ def main() -> int:
             found = reader.read(text)
             cells.append(f"{spent * 1e9 / len(text):.1f} ns/B")
         print(f"| {name} | (no limit) | {' | '.join(cells)} | {getattr(found, 'reason', 'one number')} |")
+    # The same through decide_batch, where the core decides ASCII answer-line and whole rows (a
+    # completion over 8 MB, or a row the core defers, is decided in Python as above).
+    print("\n| hostile input, decide_batch (the core) | format | 1 MB | 2 MB | 4 MB | 8 MB | reason | decided by |")
+    print("|---|---|---|---|---|---|---|---|")
+    unlimited = unlimited_protocol()
+    cases = [(name, make, protocol) for name, make in HOSTILE.items() if make(16)[1] in CORE_FORMATS]
+    cases += [(name, lambda n, make_text=make_text: ("Answer: " + make_text(n), "answer-line"), unlimited)
+              for name, make_text in READER_ONLY.items()]
+    for name, make, chosen in cases:
+        cells, reason, by = [], "", ""
+        for megabytes in (1, 2, 4, 8):
+            text, answer_format = make(megabytes << 20)
+            spent = best(2, lambda: in_core_batch(text, completions, golds[0], chosen, answer_format))
+            reason = in_core_batch(text, completions, golds[0], chosen, answer_format).reason
+            by = "core" if decide_in_core([text], [golds[0]], chosen, answer_format) != [None] else "Python"
+            cells.append(f"{spent * 1e9 / len(text):.1f} ns/B")
+        print(f"| {name} | {answer_format} | {' | '.join(cells)} | {reason} | {by} |")
     return 0
 
 

@@ -248,14 +248,16 @@ static int next_field(const unsigned char *config, int32_t length, int32_t *at, 
     return 1;
 }
 
+/* A decimal integer of at most 10 digits that fits int32_t. */
 static int parse_count(const unsigned char *text, int32_t length, int32_t *out) {
     int64_t value = 0;
     int32_t i;
-    if (length == 0 || length > 9) return 0;
+    if (length == 0 || length > 10) return 0;
     for (i = 0; i < length; i++) {
         if (!is_digit(text[i])) return 0;
         value = value * 10 + (text[i] - '0');
     }
+    if (value > INT32_MAX) return 0;
     *out = (int32_t)value;
     return 1;
 }
@@ -281,7 +283,7 @@ static int parse_words(const unsigned char *text, int32_t length, fs_word *words
                 negative = 1;
                 p++;
             }
-            if (!parse_count(text + p, end - p, &words[*count].power)) return 0;
+            if (end - p > 6 || !parse_count(text + p, end - p, &words[*count].power)) return 0; /* |power| < 10^6 */
             if (negative) words[*count].power = -words[*count].power;
         }
         words[*count].text = text + at;

@@ -203,3 +203,24 @@ def test_the_core_codes_are_the_python_names() -> None:
 
     assert [reason.name.lower() for reason in sorted(AnswerReason)] == list(R.ALL_REASONS)
     assert {name.replace("_", "-").lower(): int(code) for name, code in AnswerFormat.__members__.items()} == CORE_FORMATS
+
+
+def test_limits_the_core_cannot_hold_leave_the_protocol_to_python() -> None:
+    """Limits up to int32 go to the core (read back exactly); beyond, the protocol stays in Python,
+    and either way the batch decides as `decide` does."""
+    near = variant("finqa-answer/1", max_answer_chars=2**31 - 1, max_number_chars=1_000_000_000)
+    beyond = variant("finqa-answer/1", max_answer_chars=2**31, max_number_chars=2**40)
+    huge_power = variant("finqa-answer/1", scale_words={"million": 6, "googol": 100, "far": 10**7},
+                         scale_words_applied=True)
+    assert core_rules(near) is not None and core_rules(beyond) is None and core_rules(huge_power) is None
+    assert core_rules(variant("finqa-answer/1", scale_words={"googol": 100, "tiny": -999_999})) is not None
+    many = variant("finqa-answer/1", currency_codes=[f"C{n:03}" for n in range(65)])
+    fine = variant("finqa-answer/1", tolerance={"kind": "relative", "value": "0.0050000000000000001"})
+    too_fine = variant("finqa-answer/1", tolerance={"kind": "relative", "value": "0.005000000000000000000001"})
+    assert core_rules(many) is None and core_rules(fine) is not None and core_rules(too_fine) is None
+    gold = finqa_gold(94.0)
+    completions = ["Answer: " + "12 " * 5000 + "94", "Answer: $94.00 million"] * CORE_MIN_ROWS
+    for protocol in (near, beyond, huge_power, many, fine, too_fine):
+        assert decide_batch(completions, [gold] * len(completions), protocol) == \
+            [decide(c, gold, protocol) for c in completions]
+    assert decide_in_core(completions, [gold] * len(completions), near, "answer-line")[1] is not None

@@ -11,6 +11,7 @@ either way: the conformance rows and a differential test over generated answers 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from itertools import accumulate, chain
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -32,6 +33,9 @@ CORE_MIN_ROWS = 32
 #: Text per call into the core; a longer completion is decided in Python (linear there too).
 CALL_TEXT_BYTES = 8 * 1024 * 1024
 _FIELD, _ITEM, _POWER = "\x1e", "\x1f", "\x1d"
+INT32_MAX = 2**31 - 1  # the core reads the limits as int32
+MAX_SCALE_POWER = 999_999  # and a scale word's power in at most six digits
+MAX_WORDS = 64  # percent marks, scale words, currency codes: each list at most this long
 
 _RULES: dict[int, tuple[Protocol, bytes | None]] = {}
 
@@ -45,17 +49,33 @@ def _plain(word: str) -> bool:
     return word.isascii() and not any(mark in word for mark in (_FIELD, _ITEM, _POWER))
 
 
+def _core_decimal(value: Decimal) -> bool:
+    """Whether the core reads this decimal exactly: at most 19 significant digits, an exponent
+    of at most six digits."""
+    digits = value.as_tuple().digits
+    exponent = value.as_tuple().exponent
+    return (isinstance(exponent, int) and len("".join(map(str, digits)).lstrip("0")) <= 19
+            and abs(exponent) < 10**5)
+
+
 def core_rules(protocol: Protocol) -> bytes | None:
     """The protocol's rules as fs_decide_answers reads them, or None when the core cannot hold
-    them exactly: a word (percent mark, scale word, currency code) outside ASCII could match
-    ASCII text under Python's case folding (the Kelvin sign matches k), which the core does not
-    imitate, so such a protocol is decided in Python throughout."""
+    them exactly, and the protocol is decided in Python throughout: a word (percent mark, scale
+    word, currency code) outside ASCII could match ASCII text under Python's case folding (the
+    Kelvin sign matches k), which the core does not imitate; a limit beyond int32, a scale word's
+    power of more than six digits, more than 64 words in a list or a tolerance of more than 19
+    digits does not fit."""
     known = _RULES.get(id(protocol))
     if known is not None and known[0] is protocol:
         return known[1]
     words = (*protocol.percent_marks, *protocol.scale_words, *protocol.currency_codes)
     rules: bytes | None = None
-    if all(_plain(word) for word in words):
+    bound = protocol.tolerance.value
+    limits_fit = (max(protocol.max_answer_chars, protocol.max_number_chars, *map(len, protocol.currency_codes))
+                  <= INT32_MAX and all(abs(power) <= MAX_SCALE_POWER for power in protocol.scale_words.values())
+                  and max(len(protocol.percent_marks), len(protocol.scale_words), len(protocol.currency_codes))
+                  <= MAX_WORDS and (bound is None or _core_decimal(bound)))
+    if limits_fit and all(_plain(word) for word in words):
         tolerance = protocol.tolerance
         flags = "".join(flag for flag, on in (
             ("W", "western" in protocol.grouping), ("I", "indian" in protocol.grouping),
