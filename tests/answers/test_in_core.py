@@ -181,6 +181,8 @@ def test_what_the_core_does_not_hold_is_left_to_python() -> None:
                                                           True, True]
     assert in_core[6] == decide("Answer: 94", gold, protocol)
     assert decide_in_core(["Answer: 5"], [gold], protocol, "boxed") is None
+    # a Gold built by hand with a float value is not the core's (the Python rules decide or refuse it)
+    assert decide_in_core(["Answer: 94"], [gold._replace(value=94.0)], protocol, "answer-line") == [None]
     assert decide_in_core(["Answer: yes"], [finqa_gold("yes")], protocol, "answer-line") == [None]
 
 

@@ -101,8 +101,10 @@ def core_rules(protocol: Protocol) -> bytes | None:
 
 
 def _gold_text(gold: Gold) -> str | None:
-    if gold.value is None:
-        return None  # yes / no: read by the host
+    """The gold as the core reads it, or None for the host: a yes / no gold, or one built by hand
+    with other types than the gold readers give (the Python rules then decide, or refuse, it)."""
+    if type(gold.value) is not Decimal or type(gold.half_unit) is not Decimal or type(gold.scale) is not int:
+        return None
     flags = ("p" if gold.points else "") + ("c" if gold.percentage else "")
     return f"{gold.value}{_ITEM}{gold.half_unit}{_ITEM}{flags}{_ITEM}{gold.scale}"
 
