@@ -443,20 +443,26 @@ static int32_t code_before(const fs_answer_rules *rules, const unsigned char *te
     return -1;
 }
 
-/* ` ?(word)(?![A-Za-z])` over `words` in order, a space first when there is one: the end, or -1. */
+/* The first of `words` (in order) at `from` that no letter follows, or -1. */
+static int32_t word_here(const unsigned char *text, int32_t length, int32_t from, const fs_word *words,
+                         int32_t count) {
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        int32_t end = from + words[i].length;
+        if (word_at(text, length, from, &words[i]) && !(end < length && is_alpha(text[end]))) return i;
+    }
+    return -1;
+}
+
+/* The end of ` ?(word)(?![A-Za-z])` over `words` at `at`, a space first when there is one; -1 if none. */
 static int32_t word_after(const unsigned char *text, int32_t length, int32_t at, const fs_word *words,
-                          int32_t count, int32_t *which) {
+                          int32_t count) {
     int pass;
     for (pass = 0; pass < 2; pass++) {
-        int32_t from = at + (pass == 0 ? 1 : 0), i;
+        int32_t from = at + (pass == 0 ? 1 : 0), which;
         if (pass == 0 && !(at < length && text[at] == ' ')) continue;
-        for (i = 0; i < count; i++) {
-            int32_t end = from + words[i].length;
-            if (word_at(text, length, from, &words[i]) && !(end < length && is_alpha(text[end]))) {
-                *which = i;
-                return end;
-            }
-        }
+        which = word_here(text, length, from, words, count);
+        if (which >= 0) return from + words[which].length;
     }
     return -1;
 }
@@ -467,21 +473,17 @@ static int32_t suffix_after(const fs_answer_rules *rules, const unsigned char *t
                             int *percent, int32_t *scale_index) {
     int pass;
     for (pass = 0; pass < 2; pass++) {
-        int32_t from = at + (pass == 0 ? 1 : 0), i, end;
+        int32_t from = at + (pass == 0 ? 1 : 0), which;
         if (pass == 0 && !(at < length && text[at] == ' ')) continue;
-        for (i = 0; i < rules->percent_count; i++) {
-            end = from + rules->percents[i].length;
-            if (word_at(text, length, from, &rules->percents[i]) && !(end < length && is_alpha(text[end]))) {
-                *percent = 1;
-                return end;
-            }
+        which = word_here(text, length, from, rules->percents, rules->percent_count);
+        if (which >= 0) {
+            *percent = 1;
+            return from + rules->percents[which].length;
         }
-        for (i = 0; i < rules->scale_count; i++) {
-            end = from + rules->scales[i].length;
-            if (word_at(text, length, from, &rules->scales[i]) && !(end < length && is_alpha(text[end]))) {
-                *scale_index = i;
-                return end;
-            }
+        which = word_here(text, length, from, rules->scales, rules->scale_count);
+        if (which >= 0) {
+            *scale_index = which;
+            return from + rules->scales[which].length;
         }
     }
     return -1;
@@ -521,7 +523,7 @@ static int32_t read_left(const fs_answer_rules *rules, const unsigned char *text
  * (a refusal, or a number this file does not hold). */
 static int number_at(const fs_answer_rules *rules, const unsigned char *text, int32_t length, int32_t start,
                      int32_t run_end, fs_reading *out) {
-    int32_t end = run_end, point = -1, i, bare_end, scale_index = -1, begin, suffix, code_end, which;
+    int32_t end = run_end, point = -1, i, bare_end, scale_index = -1, begin, suffix, code_end;
     int32_t chunk_start, fraction_commas = 0, exponent_digits = 0;
     int percent = 0, sign;
     unsigned char digits[160];
@@ -563,7 +565,7 @@ static int number_at(const fs_answer_rules *rules, const unsigned char *text, in
     bare_end = end;
     suffix = suffix_after(rules, text, length, end, &percent, &scale_index);
     if (suffix > end) end = suffix;
-    code_end = word_after(text, length, end, rules->codes, rules->code_count, &which);
+    code_end = word_after(text, length, end, rules->codes, rules->code_count);
     if (code_end >= 0) end = code_end;
     if (end == bare_end && end < length && is_alpha(text[end])) return READ_NONE;
     begin = read_left(rules, text, chunk_start, &sign);
@@ -795,11 +797,11 @@ static void decide_row(const fs_answer_rules *rules, int whole, const unsigned c
     if (!gold_ok) return;
     kind = read_answer(rules, text + start, end > start ? end - start : 0, &first, &other);
     if (kind == ANSWER_DEFER) return;
+    out->read_start = start + first.begin;
+    out->read_end = start + first.end;
     if (kind == ANSWER_SEVERAL) {
         out->row = FS_ANSWER_DECIDED;
         out->reason = FS_ANSWER_SEVERAL_NUMBERS;
-        out->read_start = start + first.begin;
-        out->read_end = start + first.end;
         out->other_start = start + other.begin;
         out->other_end = start + other.end;
         return;
@@ -811,8 +813,6 @@ static void decide_row(const fs_answer_rules *rules, int whole, const unsigned c
     out->reason = reason;
     out->has_k = has_k;
     out->k = k;
-    out->read_start = start + first.begin;
-    out->read_end = start + first.end;
     out->span_start = start + first.begin;
     out->span_end = start + first.end;
     out->value_length = shown;
