@@ -99,3 +99,16 @@ def test_a_batch_names_the_gold_it_cannot_read() -> None:
 ])
 def test_the_answer_line(completion: str, reason: str) -> None:
     assert decide(completion, GOLD, "finqa-answer/1", "answer-line").reason == reason
+
+
+@pytest.mark.parametrize("answer_format", FORMATS)
+def test_a_batch_of_hostile_inputs_decides_each_as_alone(answer_format: str) -> None:
+    """Through decide_batch (the core takes the ASCII answer-line and whole rows of a batch this
+    size, up to 8 MB each): every hostile input gets the decision `decide` gives it alone."""
+    from finscore.answers import decide_batch
+
+    completions = [*HOSTILE.values(), "7 MB of text then an answer " * (7 * MB // 28) + "\nAnswer: $94 million",
+                   b"Answer: \xff\xfe 94", None, *[f"Answer: {n}" for n in range(90, 110)]]
+    decided = decide_batch(completions, [GOLD] * len(completions), "finqa-answer/1", answer_format)
+    assert decided == [decide(c, GOLD, "finqa-answer/1", answer_format) for c in completions]
+    assert len(completions) >= 32 and all(d.reason in reasons.ALL_REASONS for d in decided)
