@@ -2,8 +2,8 @@
 
 The batch function takes plain sequences and returns a list of Decision tuples
 (cheap to build, easy to turn into columns), looks the protocol's compiled
-reader up once, and never raises for a completion: hostile or malformed text
-becomes a typed miss.
+reader up once, lets the core decide the common rows, and never raises for a
+completion: hostile or malformed text becomes a typed miss.
 """
 
 from __future__ import annotations
@@ -115,7 +115,8 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
                  protocol: str | Protocol = "finqa-answer/1", format: str = "answer-line") -> list[Decision]:
     """Decide completions[i] against golds[i] for every i; the same typed decisions as `decide`.
 
-    Golds are Gold objects (built once, e.g. by finqa_gold) or mappings; a mapping the protocol
+    A batch of CORE_MIN_ROWS rows or more hands its common rows to the WebAssembly core in one
+    call (in_core.py); the rest are decided here. Golds are Gold objects (built once, e.g. by finqa_gold) or mappings; a mapping the protocol
     cannot read raises GoldError naming its index before anything is decided."""
     if len(completions) != len(golds):
         raise ValueError(f"{len(completions)} completions but {len(golds)} golds")
