@@ -226,3 +226,22 @@ def test_limits_the_core_cannot_hold_leave_the_protocol_to_python() -> None:
         assert decide_batch(completions, [gold] * len(completions), protocol) == \
             [decide(c, gold, protocol) for c in completions]
     assert decide_in_core(completions, [gold] * len(completions), near, "answer-line")[1] is not None
+
+
+def test_a_batch_beyond_one_call_is_cut_into_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows per call and text per call are bounded; a batch cut into calls of 5 rows or of 40 bytes
+    of text gets the same decisions as one call."""
+    import finscore.answers.in_core as in_core
+
+    protocol = get_protocol("finqa-answer/1")
+    gold = finqa_gold(94.0)
+    completions = [f"Answer: {n}" for n in range(80, 120)] + ["Answer: 94 " + "x" * 50]
+    whole = decide_in_core(completions, [gold] * len(completions), protocol, "answer-line")
+    monkeypatch.setattr(in_core, "CALL_ROWS", 5)
+    assert decide_in_core(completions, [gold] * len(completions), protocol, "answer-line") == whole
+    monkeypatch.setattr(in_core, "CALL_ROWS", 65_536)
+    monkeypatch.setattr(in_core, "CALL_TEXT_BYTES", 40)
+    cut = decide_in_core(completions, [gold] * len(completions), protocol, "answer-line")
+    assert cut is not None and whole is not None
+    assert cut[:-1] == whole[:-1] and cut[-1] is None  # the 61-character completion is left to Python
+    assert all(decision is not None for decision in whole)

@@ -116,8 +116,9 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
     """Decide completions[i] against golds[i] for every i; the same typed decisions as `decide`.
 
     A batch of CORE_MIN_ROWS rows or more hands its common rows to the WebAssembly core in one
-    call (in_core.py); the rest are decided here. Golds are Gold objects (built once, e.g. by finqa_gold) or mappings; a mapping the protocol
-    cannot read raises GoldError naming its index before anything is decided."""
+    call (in_core.py); the rest are decided here. Golds are Gold objects (built once, e.g. by
+    finqa_gold) or mappings; a mapping the protocol cannot read raises GoldError naming its index
+    before anything is decided."""
     if len(completions) != len(golds):
         raise ValueError(f"{len(completions)} completions but {len(golds)} golds")
     chosen = _checked(protocol, format)

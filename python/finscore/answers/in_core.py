@@ -32,6 +32,8 @@ CORE_FORMATS: dict[str, int] = {"answer-line": 0, "whole": 1}
 CORE_MIN_ROWS = 32
 #: Text per call into the core; a longer completion is decided in Python (linear there too).
 CALL_TEXT_BYTES = 8 * 1024 * 1024
+#: Rows per call: their outcomes and value slots (112 bytes a row) stay a few MB of linear memory.
+CALL_ROWS = 65_536
 _FIELD, _ITEM, _POWER = "\x1e", "\x1f", "\x1d"
 INT32_MAX = 2**31 - 1  # the core reads the limits as int32
 MAX_SCALE_POWER = 999_999  # and a scale word's power in at most six digits
@@ -126,7 +128,7 @@ def decide_in_core(completions: Sequence[Any], golds: Sequence[Gold], protocol: 
     for index, completion in enumerate(completions):
         if type(completion) is not str or not completion.isascii() or len(completion) > CALL_TEXT_BYTES:
             continue
-        if size + len(completion) > CALL_TEXT_BYTES:
+        if size + len(completion) > CALL_TEXT_BYTES or len(chunk) == CALL_ROWS:
             _call(core, rules, code, chunk, completions, golds, protocol, decided)
             chunk, size = [], 0
         chunk.append(index)

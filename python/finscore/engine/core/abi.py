@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence, cast
 
 from finscore.engine.core._abi_generated import ABI_VERSION as ABI_VERSION
-from finscore.engine.core._abi_generated import FS_ANSWER_OUTCOME_FORMAT, FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
+from finscore.engine.core._abi_generated import FS_ANSWER_OUTCOME_FORMAT, FS_PROGRAM_FORMAT
+from finscore.engine.core._abi_generated import FS_RESULT_FORMAT, FS_STEP_FORMAT
 from finscore.engine.core._abi_generated import ArgKind as ArgKind
 from finscore.engine.core._abi_generated import Op as Op
 from finscore.engine.core._abi_generated import SumRule as SumRule
