@@ -17,7 +17,7 @@ from finscore.answers.gold import Gold, GoldError, gold_from_mapping
 from finscore.answers.in_core import CORE_MIN_ROWS, decide_in_core
 from finscore.answers.locate import LOCATORS, Located
 from finscore.answers.numbers import NumberReader, Refusal, read_yes_no
-from finscore.answers.protocol import FORMATS, Protocol, ProtocolError
+from finscore.answers.protocol import FORMATS, Protocol, ProtocolError, made_once
 from finscore.answers.registry import get_protocol
 
 Completion = Union[str, bytes, None]
@@ -29,11 +29,7 @@ _READERS: dict[int, tuple[Protocol, NumberReader]] = {}
 
 def reader_for(protocol: Protocol) -> NumberReader:
     """The protocol's compiled number reader (compiled once per protocol object)."""
-    known = _READERS.get(id(protocol))
-    if known is None or known[0] is not protocol:
-        known = (protocol, NumberReader(protocol))
-        _READERS[id(protocol)] = known
-    return known[1]
+    return made_once(_READERS, protocol, NumberReader)
 
 
 def as_gold(gold: GoldLike, protocol: Protocol) -> Gold:

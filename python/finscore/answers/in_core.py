@@ -21,7 +21,8 @@ from finscore.answers.compare import (EQUAL_DETAIL, NEGATED_DETAIL, rounding_det
 from finscore.answers.decision import Decision
 from finscore.answers.gold import Gold
 from finscore.answers.locate import NO_ANSWER_LINE
-from finscore.answers.protocol import Protocol
+from finscore.answers.numbers import words_in_trial_order
+from finscore.answers.protocol import Protocol, made_once
 
 if TYPE_CHECKING:  # the engine (and wasmtime) are imported only when a batch goes to the core
     from finscore.engine.core.binding import Core
@@ -40,11 +41,6 @@ MAX_SCALE_POWER = 999_999  # and a scale word's power in at most six digits
 MAX_WORDS = 64  # percent marks, scale words, currency codes: each list at most this long
 
 _RULES: dict[int, tuple[Protocol, bytes | None]] = {}
-
-
-def _words_in_trial_order(words: Sequence[str]) -> list[str]:
-    """Longest first, ties in declared order: the order the reader's alternations try them."""
-    return sorted(words, key=len, reverse=True)
 
 
 def _plain(word: str) -> bool:
@@ -67,39 +63,37 @@ def core_rules(protocol: Protocol) -> bytes | None:
     Kelvin sign matches k), which the core does not imitate; a limit beyond int32, a scale word's
     power of more than six digits, more than 64 words in a list or a tolerance of more than 19
     digits does not fit."""
-    known = _RULES.get(id(protocol))
-    if known is not None and known[0] is protocol:
-        return known[1]
+    return made_once(_RULES, protocol, _laid_out_rules)
+
+
+def _laid_out_rules(protocol: Protocol) -> bytes | None:
+    tolerance = protocol.tolerance
     words = (*protocol.percent_marks, *protocol.scale_words, *protocol.currency_codes)
-    rules: bytes | None = None
-    bound = protocol.tolerance.value
-    limits_fit = (max(protocol.max_answer_chars, protocol.max_number_chars, *map(len, protocol.currency_codes))
-                  <= INT32_MAX and all(abs(power) <= MAX_SCALE_POWER for power in protocol.scale_words.values())
-                  and max(len(protocol.percent_marks), len(protocol.scale_words), len(protocol.currency_codes))
-                  <= MAX_WORDS and (bound is None or _core_decimal(bound)))
-    if limits_fit and all(_plain(word) for word in words):
-        tolerance = protocol.tolerance
-        flags = "".join(flag for flag, on in (
-            ("W", "western" in protocol.grouping), ("I", "indian" in protocol.grouping),
-            ("P", protocol.negative_parentheses), ("A", protocol.scale_words_applied),
-            ("G", protocol.bare_number_scale == "gold_scale")) if on)
-        # A currency symbol or minus sign is compared as one character: only single ASCII ones can
-        # occur in the ASCII text the core reads.
-        symbols = "".join(s for s in protocol.currency_symbols if len(s) == 1 and _plain(s))
-        minus = "".join(m for m in protocol.minus_signs if len(m) == 1 and _plain(m))
-        scale_words = protocol.scale_words
-        fields = (
-            flags, {"relative": "r", "absolute": "a", "gold_places": "g"}[tolerance.kind],
-            "" if tolerance.value is None else str(tolerance.value),
-            str(protocol.max_answer_chars), str(protocol.max_number_chars),
-            str(max(map(len, protocol.currency_codes))), symbols, minus,
-            _ITEM.join(_words_in_trial_order(protocol.percent_marks)),
-            _ITEM.join(f"{word}{_POWER}{scale_words[word]}" for word in _words_in_trial_order(list(scale_words))),
-            _ITEM.join(_words_in_trial_order(protocol.currency_codes)),
-        )
-        rules = _FIELD.join(fields).encode("ascii")
-    _RULES[id(protocol)] = (protocol, rules)
-    return rules
+    longest_code = max(map(len, protocol.currency_codes))
+    fits = (max(protocol.max_answer_chars, protocol.max_number_chars, longest_code) <= INT32_MAX
+            and all(abs(power) <= MAX_SCALE_POWER for power in protocol.scale_words.values())
+            and max(len(protocol.percent_marks), len(protocol.scale_words), len(protocol.currency_codes)) <= MAX_WORDS
+            and (tolerance.value is None or _core_decimal(tolerance.value)))
+    if not fits or not all(_plain(word) for word in words):
+        return None
+    flags = "".join(flag for flag, on in (
+        ("W", "western" in protocol.grouping), ("I", "indian" in protocol.grouping),
+        ("P", protocol.negative_parentheses), ("A", protocol.scale_words_applied),
+        ("G", protocol.bare_number_scale == "gold_scale")) if on)
+    # A currency symbol or minus sign is compared as one character: only single ASCII ones can
+    # occur in the ASCII text the core reads.
+    symbols = "".join(s for s in protocol.currency_symbols if len(s) == 1 and _plain(s))
+    minus = "".join(m for m in protocol.minus_signs if len(m) == 1 and _plain(m))
+    scale_words = protocol.scale_words
+    fields = (
+        flags, {"relative": "r", "absolute": "a", "gold_places": "g"}[tolerance.kind],
+        "" if tolerance.value is None else str(tolerance.value),
+        str(protocol.max_answer_chars), str(protocol.max_number_chars), str(longest_code), symbols, minus,
+        _ITEM.join(words_in_trial_order(protocol.percent_marks)),
+        _ITEM.join(f"{word}{_POWER}{scale_words[word]}" for word in words_in_trial_order(scale_words)),
+        _ITEM.join(words_in_trial_order(protocol.currency_codes)),
+    )
+    return _FIELD.join(fields).encode("ascii")
 
 
 def _gold_text(gold: Gold) -> str | None:

@@ -44,9 +44,15 @@ class Refusal(NamedTuple):
     detail: str
 
 
+def words_in_trial_order(words: Iterable[str]) -> list[str]:
+    """Longest first, ties in declared order, so that 'million' is tried before 'm' (the core's
+    reader, in_core.py, is given its words in this order too)."""
+    return sorted(words, key=len, reverse=True)
+
+
 def _words(words: Iterable[str]) -> str:
-    """'w1|w2|...' longest first, so that 'million' is tried before 'm'."""
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    """'w1|w2|...' in the order of trial."""
+    return "|".join(re.escape(w) for w in words_in_trial_order(words))
 
 
 class NumberReader:

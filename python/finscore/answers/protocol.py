@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from decimal import Decimal, InvalidOperation
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 #: The answer formats a protocol may be run with (one per run, chosen by the user).
 FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole")
@@ -162,3 +162,15 @@ def protocol_from_json(text: str) -> Protocol:
     if not isinstance(data, dict):
         raise ProtocolError("the protocol definition is not a JSON object")
     return protocol_from_data(data)
+
+
+Made = TypeVar("Made")
+
+
+def made_once(cache: dict[int, tuple[Protocol, Made]], protocol: Protocol, make: Callable[[Protocol], Made]) -> Made:
+    """make(protocol), made once per protocol object and kept in `cache` (a Protocol holds dicts,
+    so it is not hashable: the cache is keyed by id and checks the object itself)."""
+    known = cache.get(id(protocol))
+    if known is None or known[0] is not protocol:
+        known = cache[id(protocol)] = (protocol, make(protocol))
+    return known[1]
