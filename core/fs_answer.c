@@ -236,13 +236,13 @@ static int32_t format_fixed(const fs_decimal *d, unsigned char *out, int32_t cap
 
 /* ---- the protocol's rules ------------------------------------------------------------------ */
 
-/* The next field of `config` (fields separated by 0x1E) at *at: its start and length. */
-static int next_field(const unsigned char *config, int32_t length, int32_t *at, const unsigned char **start,
-                      int32_t *field_length) {
+/* The next field of `text` (fields separated by `separator`) at *at: its start and length. */
+static int next_field(const unsigned char *text, int32_t length, unsigned char separator, int32_t *at,
+                      const unsigned char **start, int32_t *field_length) {
     int32_t end = *at;
     if (*at > length) return 0;
-    while (end < length && config[end] != 0x1E) end++;
-    *start = config + *at;
+    while (end < length && text[end] != separator) end++;
+    *start = text + *at;
     *field_length = end - *at;
     *at = end + 1;
     return 1;
@@ -262,6 +262,14 @@ static int parse_count(const unsigned char *text, int32_t length, int32_t *out) 
     return 1;
 }
 
+/* An optional '-', then a decimal integer of at most `max_digits` digits that fits int32_t. */
+static int parse_signed(const unsigned char *text, int32_t length, int32_t max_digits, int32_t *out) {
+    int negative = length > 0 && text[0] == '-';
+    if (length - negative > max_digits || !parse_count(text + negative, length - negative, out)) return 0;
+    if (negative) *out = -*out;
+    return 1;
+}
+
 /* Words separated by 0x1F; scale words carry their power after a 0x1D. */
 static int parse_words(const unsigned char *text, int32_t length, fs_word *words, int32_t *count, int powers) {
     int32_t at = 0;
@@ -273,18 +281,10 @@ static int parse_words(const unsigned char *text, int32_t length, fs_word *words
         split = end;
         words[*count].power = 0;
         if (powers) {
-            int negative = 0;
-            int32_t p;
             split = at;
             while (split < end && text[split] != 0x1D) split++;
             if (split == end || split == at) return 0;
-            p = split + 1;
-            if (p < end && text[p] == '-') {
-                negative = 1;
-                p++;
-            }
-            if (end - p > 6 || !parse_count(text + p, end - p, &words[*count].power)) return 0; /* |power| < 10^6 */
-            if (negative) words[*count].power = -words[*count].power;
+            if (!parse_signed(text + split + 1, end - split - 1, 6, &words[*count].power)) return 0; /* < 10^6 */
         }
         words[*count].text = text + at;
         words[*count].length = split - at;
@@ -303,7 +303,7 @@ static int parse_rules(const unsigned char *config, int32_t length, fs_answer_ru
     const unsigned char *field;
     int32_t field_length, at = 0, i;
     memset(rules, 0, sizeof *rules);
-    if (!next_field(config, length, &at, &field, &field_length)) return 0;
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length)) return 0;
     for (i = 0; i < field_length; i++) {
         switch (field[i]) {
         case 'W': rules->western = 1; break;
@@ -314,29 +314,29 @@ static int parse_rules(const unsigned char *config, int32_t length, fs_answer_ru
         default: return 0;
         }
     }
-    if (!next_field(config, length, &at, &field, &field_length) || field_length != 1) return 0;
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) || field_length != 1) return 0;
     rules->tolerance_kind = (char)field[0];
     if (rules->tolerance_kind != 'r' && rules->tolerance_kind != 'a' && rules->tolerance_kind != 'g') return 0;
-    if (!next_field(config, length, &at, &field, &field_length)) return 0;
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length)) return 0;
     if (rules->tolerance_kind != 'g' && !parse_decimal(field, field_length, &rules->tolerance)) return 0;
-    if (!next_field(config, length, &at, &field, &field_length) ||
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) ||
         !parse_count(field, field_length, &rules->max_answer_chars))
         return 0;
-    if (!next_field(config, length, &at, &field, &field_length) ||
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) ||
         !parse_count(field, field_length, &rules->max_number_chars))
         return 0;
-    if (!next_field(config, length, &at, &field, &field_length) ||
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) ||
         !parse_count(field, field_length, &rules->longest_code))
         return 0;
-    if (!next_field(config, length, &at, &rules->symbols, &rules->symbol_count)) return 0;
-    if (!next_field(config, length, &at, &rules->minus, &rules->minus_count)) return 0;
-    if (!next_field(config, length, &at, &field, &field_length) ||
+    if (!next_field(config, length, 0x1E, &at, &rules->symbols, &rules->symbol_count)) return 0;
+    if (!next_field(config, length, 0x1E, &at, &rules->minus, &rules->minus_count)) return 0;
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) ||
         !parse_words(field, field_length, rules->percents, &rules->percent_count, 0))
         return 0;
-    if (!next_field(config, length, &at, &field, &field_length) ||
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) ||
         !parse_words(field, field_length, rules->scales, &rules->scale_count, 1))
         return 0;
-    if (!next_field(config, length, &at, &field, &field_length) ||
+    if (!next_field(config, length, 0x1E, &at, &field, &field_length) ||
         !parse_words(field, field_length, rules->codes, &rules->code_count, 0))
         return 0;
     return at == length + 1;
@@ -345,11 +345,11 @@ static int parse_rules(const unsigned char *config, int32_t length, fs_answer_ru
 /* ---- locating the answer ----------------------------------------------------------------- */
 
 static int ci_literal(const unsigned char *text, int32_t length, int32_t at, const char *literal) {
-    int32_t i, n = (int32_t)strlen(literal);
-    if (n > length - at) return 0;
-    for (i = 0; i < n; i++)
-        if (lower(text[at + i]) != (unsigned char)literal[i]) return 0;
-    return 1;
+    fs_word word;
+    word.text = (const unsigned char *)literal;
+    word.length = (int32_t)strlen(literal);
+    word.power = 0;
+    return word_at(text, length, at, &word);
 }
 
 /* The end of the marker `[ \t*_#>]{0,8}(final[ \t]{1,4})?answer[ \t*_]{0,4}:` at a line start,
@@ -652,35 +652,24 @@ static int read_answer(const fs_answer_rules *rules, const unsigned char *text, 
 
 /* ---- comparing ------------------------------------------------------------------------- */
 
+/* value 0x1F half unit 0x1F flags 0x1F scale */
 static int parse_gold(const unsigned char *text, int32_t length, fs_gold *gold) {
-    int32_t at, i, starts[4], lengths[4], count = 0, from = 0;
-    int negative = 0;
-    /* value 0x1F half unit 0x1F flags 0x1F scale */
-    for (i = 0; i <= length && count < 4; i++) {
-        if (i == length || text[i] == 0x1F) {
-            starts[count] = from;
-            lengths[count++] = i - from;
-            from = i + 1;
-        }
-    }
-    if (count != 4 || from != length + 1) return 0;
-    if (!parse_decimal(text + starts[0], lengths[0], &gold->value)) return 0;
-    if (!parse_decimal(text + starts[1], lengths[1], &gold->half_unit)) return 0;
+    const unsigned char *value, *half_unit, *flags, *scale;
+    int32_t value_length, half_unit_length, flags_length, scale_length, at = 0, i;
+    if (!next_field(text, length, 0x1F, &at, &value, &value_length) ||
+        !next_field(text, length, 0x1F, &at, &half_unit, &half_unit_length) ||
+        !next_field(text, length, 0x1F, &at, &flags, &flags_length) ||
+        !next_field(text, length, 0x1F, &at, &scale, &scale_length) || at != length + 1)
+        return 0;
+    if (!parse_decimal(value, value_length, &gold->value)) return 0;
+    if (!parse_decimal(half_unit, half_unit_length, &gold->half_unit)) return 0;
     gold->points = gold->percentage = 0;
-    for (i = 0; i < lengths[2]; i++) {
-        unsigned char c = text[starts[2] + i];
-        if (c == 'p') gold->points = 1;
-        else if (c == 'c') gold->percentage = 1;
+    for (i = 0; i < flags_length; i++) {
+        if (flags[i] == 'p') gold->points = 1;
+        else if (flags[i] == 'c') gold->percentage = 1;
         else return 0;
     }
-    at = starts[3];
-    if (lengths[3] > 0 && text[at] == '-') {
-        negative = 1;
-        at++;
-    }
-    if (!parse_count(text + at, starts[3] + lengths[3] - at, &gold->scale)) return 0;
-    if (negative) gold->scale = -gold->scale;
-    return 1;
+    return parse_signed(scale, scale_length, 10, &gold->scale);
 }
 
 static fs_decimal scaled(fs_decimal d, int32_t k) {
