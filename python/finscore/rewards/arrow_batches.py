@@ -55,7 +55,7 @@ def reward_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> pa.
     _check_types(data, config)
     sources = _column(data, config.data_source_column, required=False) or [None] * data.num_rows
     pieces = [_chunk_columns(completions, golds, sources, start, config)
-              for start in range(0, len(completions), CHUNK_ROWS)] or [_chunk_columns([], [], [], 0, config)]
+              for start in range(0, max(len(completions), 1), CHUNK_ROWS)]  # an empty batch: one empty chunk
     return pa.RecordBatch.from_arrays([pa.concat_arrays([piece[k] for piece in pieces]) for k in range(5)],
                                       schema=REWARD_SCHEMA)
 
