@@ -16,6 +16,7 @@ import zlib
 from typing import Any
 
 from finscore import execute
+from finscore.answers import FORMATS, decide, protocol_names
 from finscore.engine.reader.tokens import tokenize_gold_program
 
 from support.shared import table_of
@@ -77,25 +78,68 @@ def test_first_step_view_comes_from_the_core_before_python(browser_context: Any,
         page.close()
 
 
+#: Not in the plain form: the core defers it to Python's reader, so a run of it waits for Python.
+QUEUED_PROGRAM = "add(1e3, 2)"
+
+
+def _queue_a_run(page: Any, server: Any, program: str) -> None:
+    """Open the held page, type `program` and run it with Ctrl+Enter: it is queued for Python."""
+    page.set_default_timeout(PYTHON_READY_MS)
+    page.goto(server.base_url)
+    page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+    page.fill("#program", program)
+    page.focus("#program")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("body[data-queued=run]")
+
+
 def test_a_run_while_python_loads_is_queued_and_runs_when_it_is_ready(browser_context: Any, server: Any) -> None:
     watched = _held_page(browser_context, server)
     page = watched.page
-    page.set_default_timeout(PYTHON_READY_MS)
     try:
-        page.goto(server.base_url)
-        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
-        program = "add(1e3, 2)"  # not in the plain form: the core defers it to Python's reader
-        page.fill("#program", program)
-        page.focus("#program")
-        page.keyboard.press("Control+Enter")
-        page.wait_for_selector("body[data-queued=run]")
+        _queue_a_run(page, server, QUEUED_PROGRAM)
         assert page.is_visible("#run-status") and "Waiting for Python" in page.text_content("#run-status")
         assert page.evaluate("() => window.finscore.pythonReady()") is False
         _release_python(page)
         page.wait_for_selector("#outcome[data-path=python]")
         page.wait_for_selector("body:not([data-busy])")
-        assert page.text_content("#answer .result") == repr(execute(program).result)
+        assert page.text_content("#answer .result") == repr(execute(QUEUED_PROGRAM).result)
         assert page.get_attribute("body", "data-queued") is None and not page.is_visible("#run-status")
+        assert not watched.console_errors
+    finally:
+        page.close()
+
+
+def test_a_run_and_an_answer_queued_together_keep_their_own_marks(browser_context: Any, server: Any) -> None:
+    """While Python loads, a queued run and a queued answer are both marked on the page; the answer is
+    read from the form once Python has filled the protocol lists, with the choices the page showed."""
+    watched = _held_page(browser_context, server)
+    page = watched.page
+    try:
+        _queue_a_run(page, server, QUEUED_PROGRAM)
+        page.check('input[name="mode"][value="answer"]')  # the mode switch reads the answer form at once
+        page.fill("#gold-answer", "16.93811")
+        completion = "Answer: 16.94%"
+        page.fill("#completion", completion)
+        page.wait_for_selector('body[data-queued="answer run"]')
+        assert "Waiting for Python" in page.text_content("#answer-status")
+        assert page.evaluate("() => window.finscore.pythonReady()") is False
+        protocol, answer_format = page.input_value("#answer-protocol"), page.input_value("#answer-format")
+        assert protocol in protocol_names() and answer_format in FORMATS  # the page's defaults, kept
+        _release_python(page)
+        page.wait_for_selector("#answer-outcome:not([hidden])")
+        page.wait_for_selector("body:not([data-busy])")
+        assert page.get_attribute("body", "data-queued") is None
+        request = json.loads(page.get_attribute("#answer-view", "data-request") or "{}")
+        assert (request["protocol"], request["format"], request["completion"]) == (protocol, answer_format, completion)
+        assert request["gold_answer"] == "16.93811"  # the page's other gold fields are its defaults
+        gold = {"exe_ans": 16.93811, "program": request["gold_program"], "question": request["gold_question"]}
+        expected = decide(completion, gold, protocol=protocol, format=answer_format)
+        assert page.get_attribute("#answer-outcome", "data-reason") == expected.reason
+        assert page.text_content("#answer-detail") == expected.detail
+        page.check('input[name="mode"][value="program"]')
+        page.wait_for_selector("#outcome[data-path=python]")
+        assert page.text_content("#answer .result") == repr(execute(QUEUED_PROGRAM).result)
         assert not watched.console_errors
     finally:
         page.close()

@@ -20,6 +20,7 @@ function deferred() {
 const core = deferred();
 const python = deferred();
 const scorer = deferred();
+const answerChoices = deferred(); // settled once the answer mode's choices are filled from Python (or failed to be)
 let worker = null;
 let examples = [];
 let coreNow = null; // the loaded core, once it is
@@ -110,6 +111,7 @@ function startPython(coreModule) {
       setEngine(engine, "failed", `Python: ${what === "exec" ? "could not start" : "the file scorer could not load"} (${error})`);
       if (what === "exec") {
         python.reject(new Error(error));
+        answerChoices.reject(new Error(error)); // a queued answer ends with the error, as a run does
       }
       scorer.reject(new Error(error));
       enable($("#score"), false, "Score (Python failed to load)");
@@ -153,6 +155,18 @@ async function busy(what, work) {
   }
 }
 
+/**
+ * Mark (or clear) one kind of request ("run", "answer") waiting for Python on the page:
+ * `data-queued` lists the waiting kinds, so that one finishing never clears another's mark.
+ */
+function markQueued(kind, waiting) {
+  const kinds = new Set((document.body.dataset.queued || "").split(" ").filter(Boolean));
+  if (waiting) kinds.add(kind);
+  else kinds.delete(kind);
+  if (kinds.size) document.body.dataset.queued = [...kinds].sort().join(" ");
+  else delete document.body.dataset.queued;
+}
+
 let runNumber = 0; // a newer run supersedes an older one still waiting for Python
 
 function runFromForm(event) {
@@ -170,12 +184,12 @@ function runFromForm(event) {
     }
     if (answer === null) {
       if (!pythonNow) {
-        document.body.dataset.queued = "run";
+        markQueued("run", true);
         showStatus("#run-status", `Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
       }
-      answer = await runProgram(request);
+      answer = await runProgram(request).catch((error) => { markQueued("run", false); throw error; });
       if (number !== runNumber) return answer; // superseded while it waited
-      delete document.body.dataset.queued;
+      markQueued("run", false);
       answer.path = "python";
     }
     showStatus("#run-status", "");
@@ -457,27 +471,36 @@ function fillSelect(select, names) {
 /** The protocols (finscore.answers.protocol_names()) and formats (FORMATS), from Python. */
 async function loadAnswerOptions(ready) {
   const options = await ready.call("answer_options");
-  if (!options.ok) { showError($("#answer-error"), options.error); return; }
-  answerOptions = options;
-  fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
-  fillSelect($("#answer-format"), options.formats);
-  showAnswerFields();
+  if (!options.ok) {
+    showError($("#answer-error"), options.error);
+  } else {
+    answerOptions = options;
+    fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
+    fillSelect($("#answer-format"), options.formats);
+    showAnswerFields();
+  }
+  answerChoicesSettled = true;
+  answerChoices.resolve();
 }
 
 let answerNumber = 0; // a newer reading supersedes an older one still waiting for Python
+let answerChoicesSettled = false; // loadAnswerOptions has ended (with the lists or with an error shown)
 
 function decideFromForm(event) {
   if (event) event.preventDefault();
-  const request = answerRequest();
   const number = ++answerNumber;
   return busy("answer", async () => {
-    if (!pythonNow) {
-      document.body.dataset.queued = "answer";
+    if (!answerChoicesSettled) {
+      // the protocol and format lists come from Python: the form is read once they are there
+      markQueued("answer", true);
       showStatus("#answer-status", "Waiting for Python: the answer is read as soon as Python is ready.");
+      await answerChoices.promise.catch((error) => { markQueued("answer", false); throw error; });
+      if (number !== answerNumber) return null; // superseded while it waited
     }
+    const request = answerRequest();
     const answer = await decideAnswer(request);
     if (number !== answerNumber) return answer; // superseded while it waited
-    if (document.body.dataset.queued === "answer") delete document.body.dataset.queued;
+    markQueued("answer", false);
     $("#answer-view").dataset.request = JSON.stringify(request); // what is shown answers this (for tests)
     showStatus("#answer-status", "");
     if (!answer.ok) {
