@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from finscore.commands.forms import add_report_options, run_scoring
+from finscore.commands.forms import add_report_options, add_scored_files, run_scoring
 
 DESCRIPTION = (
     "Score ConvFinQA predictions (the leaderboard format: a JSON list of {\"id\", \"predicted\": [tokens "
@@ -29,8 +29,8 @@ def register(subparsers: Any) -> None:
         epilog="Example: finscore convfinqa examples/convfinqa/predictions.json examples/convfinqa/gold.json. "
                "Exit status: 0 scored, 2 unusable input or usage.",
     )
-    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (leaderboard format)")
-    parser.add_argument("gold", metavar="GOLD", help="the ConvFinQA conversation file, e.g. dev.json")
+    add_scored_files(parser, "the prediction file (leaderboard format)",
+                     "the ConvFinQA conversation file, e.g. dev.json")
     parser.add_argument("--python", default="3.11", metavar="VERSION",
                         help="CPython whose sum() to imitate in table_sum/table_average: 3.11 (default, "
                              "left to right) or 3.12 and later (compensated)")

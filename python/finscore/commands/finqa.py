@@ -13,7 +13,7 @@ import sys
 from typing import Any, Sequence
 
 from finscore.commands.execute import add_profile_options
-from finscore.commands.forms import add_report_options, run_scoring
+from finscore.commands.forms import add_report_options, add_scored_files, named_form, run_scoring, SecondForm
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 
@@ -43,12 +43,10 @@ EPILOG = (
 )
 
 
-def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list[str]] | None:
+def second_form(arguments: Sequence[str]) -> SecondForm | None:
     """The `equal-jsonl` form's parser and its arguments, when the arguments after `finqa` start
     with `equal-jsonl`; None for the scoring form."""
-    if not arguments or arguments[0] != EQUAL_JSONL:
-        return None
-    return _equal_jsonl_parser(), list(arguments[1:])
+    return named_form(arguments, EQUAL_JSONL, _equal_jsonl_parser)
 
 
 def _equal_jsonl_parser() -> argparse.ArgumentParser:
@@ -77,8 +75,8 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
-    parser.add_argument("gold", metavar="GOLD", help="the FinQA gold file, e.g. finqa_test.json")
+    add_scored_files(parser, "the prediction file (official format)",
+                     "the FinQA gold file, e.g. finqa_test.json")
     add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
     add_report_options(parser, "failing predictions")
     parser.set_defaults(handler=run_finqa)

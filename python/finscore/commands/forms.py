@@ -14,6 +14,25 @@ import sys
 from typing import Any, Callable, Sequence
 
 
+#: What a second form's hook gives the command line: its parser and the arguments after its name.
+SecondForm = tuple[argparse.ArgumentParser, list[str]]
+
+
+def named_form(arguments: Sequence[str], name: str,
+               parser: Callable[[], argparse.ArgumentParser]) -> SecondForm | None:
+    """The parser of the second form called `name` and the arguments after that name, when the
+    command's arguments start with it; None for the command's scoring form."""
+    if not arguments or arguments[0] != name:
+        return None
+    return parser(), list(arguments[1:])
+
+
+def add_scored_files(parser: argparse.ArgumentParser, predictions: str, gold: str) -> None:
+    """The two files a scoring command reads, PREDICTIONS then GOLD, with their help texts."""
+    parser.add_argument("predictions", metavar="PREDICTIONS", help=predictions)
+    parser.add_argument("gold", metavar="GOLD", help=gold)
+
+
 def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str = "ids") -> None:
     """--json, --exclude-bad-ids, --examples and --quiet; `failing` names what --examples lists,
     `ids` what the entries are keyed by."""

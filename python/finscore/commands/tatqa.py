@@ -12,7 +12,7 @@ import gc
 import sys
 from typing import Any, Sequence
 
-from finscore.commands.forms import add_report_options, run_scoring
+from finscore.commands.forms import add_report_options, add_scored_files, named_form, run_scoring, SecondForm
 
 DECIDE_JSONL = "decide-jsonl"
 
@@ -47,18 +47,16 @@ def register(subparsers: Any) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.add_argument("predictions", metavar="PREDICTIONS", help="the prediction file (official format)")
-    parser.add_argument("gold", metavar="GOLD", help="the TAT-QA gold file, e.g. tatqa_dataset_test_gold.json")
+    add_scored_files(parser, "the prediction file (official format)",
+                     "the TAT-QA gold file, e.g. tatqa_dataset_test_gold.json")
     add_report_options(parser, "failing questions", ids="uids")
     parser.set_defaults(handler=run_tatqa)
 
 
-def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list[str]] | None:
+def second_form(arguments: Sequence[str]) -> SecondForm | None:
     """The `decide-jsonl` form's parser and its arguments, when the arguments after `tatqa` start
     with `decide-jsonl`; None for the scoring form."""
-    if not arguments or arguments[0] != DECIDE_JSONL:
-        return None
-    return _decide_jsonl_parser(), list(arguments[1:])
+    return named_form(arguments, DECIDE_JSONL, _decide_jsonl_parser)
 
 
 def _decide_jsonl_parser() -> argparse.ArgumentParser:

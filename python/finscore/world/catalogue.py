@@ -32,8 +32,21 @@ MAX_ARGUMENT_DIGITS = 60
 MAX_ARGUMENT_EXPONENT = 30
 
 
+#: The calculators' versions: each is both the version a case offers and the source its results name.
+FUTURE_VALUE = "calc-fv-v1"
+SIP_MATURITY = "calc-sip-v1"
+EMI = "calc-emi-v1"
+CAPITAL_GAINS = "calc-cg-v1"
+
+
 def result(source: str, subject: str, as_of: str, facts: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
     return {"source": source, "subject": subject, "as_of": as_of, "facts": dict(facts), "data": dict(data)}
+
+
+def calculation(version: str, arguments: Mapping[str, Any], facts: Mapping[str, Any],
+                data: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A calculator's result: its version is the source, its scenario and date the arguments'."""
+    return result(version, arguments["scenario_id"], arguments["as_of"], facts, data or {})
 
 
 def fact(value: str, unit: str) -> dict[str, str]:
@@ -57,7 +70,7 @@ def _known_household(state: ToolState, household_id: str) -> None:
 
 @tool(
     "calc_future_value",
-    "calc-fv-v1",
+    FUTURE_VALUE,
     "read",
     "Future value of a lump sum with yearly compounding: P * (1 + r)^years.",
     scenario_id=ID,
@@ -71,12 +84,12 @@ def calc_future_value(arguments: Mapping[str, Any], state: ToolState) -> dict[st
         exact(arguments, "principal"), exact(arguments, "annual_rate"), int(arguments["years"])
     )
     facts = {"future_value": fact(arithmetic.inr(value), "INR")}
-    return result("calc-fv-v1", arguments["scenario_id"], arguments["as_of"], facts, {})
+    return calculation(FUTURE_VALUE, arguments, facts)
 
 
 @tool(
     "calc_sip_maturity",
-    "calc-sip-v1",
+    SIP_MATURITY,
     "read",
     "Maturity value of a monthly SIP paid at the start of each month, monthly compounding at r/12.",
     scenario_id=ID,
@@ -94,12 +107,12 @@ def calc_sip_maturity(arguments: Mapping[str, Any], state: ToolState) -> dict[st
         "maturity_value": fact(arithmetic.inr(maturity), "INR"),
         "total_invested": fact(arithmetic.inr(invested), "INR"),
     }
-    return result("calc-sip-v1", arguments["scenario_id"], arguments["as_of"], facts, {})
+    return calculation(SIP_MATURITY, arguments, facts)
 
 
 @tool(
     "calc_emi",
-    "calc-emi-v1",
+    EMI,
     "read",
     "Monthly instalment of a reducing-balance loan at r/12 per month over 12 * years months.",
     scenario_id=ID,
@@ -111,12 +124,12 @@ def calc_sip_maturity(arguments: Mapping[str, Any], state: ToolState) -> dict[st
 def calc_emi(arguments: Mapping[str, Any], state: ToolState) -> dict[str, Any]:
     value = arithmetic.emi(exact(arguments, "principal"), exact(arguments, "annual_rate"), int(arguments["years"]))
     facts = {"emi": fact(arithmetic.inr(value), "INR")}
-    return result("calc-emi-v1", arguments["scenario_id"], arguments["as_of"], facts, {})
+    return calculation(EMI, arguments, facts)
 
 
 @tool(
     "calc_capital_gains",
-    "calc-cg-v1",
+    CAPITAL_GAINS,
     "read",
     "Capital gains tax estimate on listed equity: long-term above 12 months, "
     "12.5% above a 125000 exemption; short-term 20%. Surcharge and cess excluded.",
@@ -136,7 +149,7 @@ def calc_capital_gains(arguments: Mapping[str, Any], state: ToolState) -> dict[s
         "taxable_gain": fact(arithmetic.inr(gains.taxable), "INR"),
         "estimated_tax": fact(arithmetic.inr(gains.tax), "INR"),
     }
-    return result("calc-cg-v1", arguments["scenario_id"], arguments["as_of"], facts, {"term": gains.term})
+    return calculation(CAPITAL_GAINS, arguments, facts, {"term": gains.term})
 
 
 @tool(
