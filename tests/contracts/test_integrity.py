@@ -139,6 +139,21 @@ def test_editing_the_answer_or_the_status_fails_as_integrity(
     assert critical_integrity(report, lines[0]["case_id"]) and critical_integrity(report, lines[1]["case_id"])
 
 
+def test_a_lone_surrogate_edited_into_a_sealed_line_fails_as_integrity(
+    oracle_run: list[dict[str, Any]], key: Path, tmp_path: Path
+) -> None:
+    """JSON can escape a lone surrogate into a forged line ("\\ud800"): the line fails its seal
+    like any other edit; the scorer neither crashes nor loses the other lines."""
+    lines = json.loads(json.dumps(oracle_run))
+    lines[0]["final"]["text"] = "edited \ud800"
+    lines[1]["status_detail"] = "\udfff"
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="ascii")  # escaped, as JSON allows
+    report = score(path, "--key-file", str(key))
+    assert critical_integrity(report, lines[0]["case_id"]) and critical_integrity(report, lines[1]["case_id"])
+    assert report["counts"]["passed"] == 22
+
+
 def test_deleting_the_recorded_orders_no_longer_passes(key: Path, tmp_path: Path) -> None:
     """Observation 1 of issue #12: edit out place_order, score: it used to give 24/24, 0 critical."""
     lines = run_agent("write_in_read_only", tmp_path / "run", key)

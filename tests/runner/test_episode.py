@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from support.agents import (
     FV_CALL,
+    FirstThen,
     Returns,
     answer_agent,
     crashing_agent,
@@ -21,7 +22,7 @@ from support.agents import (
 )
 
 from finscore.contracts import load_kit_cases
-from finscore.runner.agent import CallTools, Finish
+from finscore.runner.agent import CallTools, Finish, ToolCall
 from finscore.runner.episode import MAX_DETAIL, _detail, run_attempt
 from finscore.runner.errors import RunnerError
 from finscore.runner.faulty import HangingAgent
@@ -132,6 +133,7 @@ def test_returning_something_else_than_a_turn_is_malformed_output(case_by_id: di
         (None, "malformed_output", None),
         ("__import__('os').getcwd()", "malformed_output", None),
         ("{'kind': 'refusal', 'reason': 'out_of_scope'}", "malformed_output", None),
+        ('{"kind": "refusal", "reason": "\\ud800"}', "malformed_output", None),  # JSON's escape of a lone surrogate
     ],
 )
 def test_final_output_is_read_as_json_never_evaluated(
@@ -140,6 +142,40 @@ def test_final_output_is_read_as_json_never_evaluated(
     line = run_attempt(case_by_id["t-perm"], Returns(Finish(output)), SHORT).prediction
     assert (line["status"], line["final"]) == (status, final)
     assert line["raw_output"] == (output if isinstance(output, str) else None)
+
+
+class RaisesWithALoneSurrogate:
+    def __call__(self, view: Any, history: Any) -> Any:
+        raise ValueError("cannot read \ud800")
+
+
+LONE_SURROGATE_REPLIES = {
+    "final text": Returns(Finish("42\ud800")),
+    "final object": Returns(Finish({"kind": "answer\ud800"})),
+    "tool name": Returns(CallTools((ToolCall("calc_future_value\ud800", {}),))),
+    "text beside calls": Returns(CallTools((), text="thinking\ud800")),
+}
+
+
+@pytest.mark.parametrize("agent", LONE_SURROGATE_REPLIES.values(), ids=LONE_SURROGATE_REPLIES.keys())
+def test_a_lone_surrogate_in_a_reply_is_malformed_output(case_by_id: dict[str, Any], agent: Any) -> None:
+    """No Unicode text holds a lone surrogate, and no UTF-8 trace can: the reply is the agent's
+    malformed output, named, never a crash of its process or of the runtime."""
+    line = run_attempt(case_by_id["t-fv"], agent, SHORT).prediction
+    assert line["status"] == "malformed_output" and "lone surrogate" in line["status_detail"], line["status_detail"]
+    assert line["final"] is None
+    json.dumps(line, ensure_ascii=False).encode("utf-8")  # the line is writable as it is
+
+
+def test_a_lone_surrogate_in_tool_arguments_is_an_error_observation(case_by_id: dict[str, Any]) -> None:
+    agent = FirstThen(CallTools((ToolCall("calc_future_value", {"principal": "\ud800"}),)), Finish("{}"))
+    entries = run_attempt(case_by_id["t-fv"], agent, SHORT).prediction["trace"]["entries"]
+    assert entries[0]["outcome"] == "error" and "lone surrogate" in entries[0]["message"]
+
+
+def test_an_exception_message_with_a_lone_surrogate_is_a_crash_shown_escaped(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], RaisesWithALoneSurrogate(), SHORT).prediction
+    assert (line["status"], line["status_detail"]) == ("crashed", "the agent raised ValueError: cannot read \\ud800")
 
 
 def test_a_shape_error_is_left_to_the_scorer(case_by_id: dict[str, Any]) -> None:

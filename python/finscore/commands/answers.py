@@ -100,13 +100,6 @@ def _read_predictions(path: str) -> bytes:
         raise FinqaInputError(f"cannot read the prediction file {file}: {error.strerror or error}") from None
 
 
-def _write(destination: str, text: str) -> None:
-    if destination == "-":
-        sys.stdout.write(text)
-    else:
-        Path(destination).write_text(text, encoding="utf-8")
-
-
 def run_answers(args: argparse.Namespace) -> int:
     from finscore.answers.html import render_html
     from finscore.answers.registry import get_protocol
@@ -115,6 +108,7 @@ def run_answers(args: argparse.Namespace) -> int:
     from finscore.finqa.files import read_json_file
     from finscore.finqa.inputs import FinqaInputError
     from finscore.finqa.progress import progress_bar
+    from finscore.outputs import OutputError, write_output
 
     if args.examples < 0:
         print("finscore answers: --examples must be 0 or more", file=sys.stderr)
@@ -137,11 +131,11 @@ def run_answers(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         if args.html is not None:
-            _write(args.html, render_html(report))
+            write_output(args.html, render_html(report))
         if args.json is not None:
-            _write(args.json, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
-    except OSError as error:
-        print(f"finscore answers: cannot write a report: {error.strerror or error}", file=sys.stderr)
+            write_output(args.json, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
+    except OutputError as error:
+        print(f"finscore answers: {error}", file=sys.stderr)
         return EXIT_USAGE
     if "-" not in (args.json, args.html):
         print(render_report(report, examples=args.examples))

@@ -13,6 +13,8 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
+from finscore.outputs import OutputError, write_output
+
 
 #: What a second form's hook gives the command line: its parser and the arguments after its name.
 SecondForm = tuple[argparse.ArgumentParser, list[str]]
@@ -47,13 +49,8 @@ def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str =
 
 
 def write_json_report(report: Any, destination: str) -> None:
-    """report.to_json() to a file, or to standard output for '-'."""
-    text = json.dumps(report.to_json(), ensure_ascii=False, indent=1)
-    if destination == "-":
-        sys.stdout.write(text + "\n")
-        return
-    with open(destination, "w", encoding="utf-8") as handle:
-        handle.write(text + "\n")
+    """report.to_json() to a file, or to standard output for '-' (OutputError when it cannot be written)."""
+    write_output(destination, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
 
 
 #: Exit statuses of a scoring command.
@@ -90,8 +87,8 @@ def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], A
     if args.json is not None:
         try:
             write_json_report(report, args.json)
-        except OSError as error:
-            print(f"finscore {command}: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+        except OutputError as error:
+            print(f"finscore {command}: {error}", file=sys.stderr)
             return EXIT_USAGE
         if args.json == "-":
             return EXIT_OK

@@ -38,6 +38,16 @@ class _Budget:
             raise JsonValueError(f"more than {MAX_NODES} JSON values")
 
 
+def _check_unicode(text: str) -> None:
+    """JsonValueError for a lone surrogate (JSON text may escape one, "\\ud800"): it is no Unicode
+    character, and the UTF-8 trace and report could not hold it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise JsonValueError(f"a string holding a lone surrogate ({text[error.start:error.end]!r} at character "
+                             f"{error.start}), which is not Unicode text") from None
+
+
 def _convert(value: Any, depth: int, budget: _Budget) -> Any:
     budget.spend()
     if depth > MAX_DEPTH:
@@ -47,6 +57,8 @@ def _convert(value: Any, depth: int, budget: _Budget) -> Any:
     if isinstance(value, str):
         if len(value) > MAX_STRING:
             raise JsonValueError(f"a string of {len(value)} characters, over {MAX_STRING}")
+        if not value.isascii():
+            _check_unicode(value)
         return value
     if isinstance(value, int):
         if value.bit_length() > MAX_INTEGER_BITS:

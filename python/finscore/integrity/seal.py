@@ -39,8 +39,12 @@ def _sorted(value: Any) -> Any:
 
 
 def canonical_bytes(value: Any) -> bytes:
-    """The value as written and read back (exact numbers), keys sorted, compact, UTF-8."""
-    return dumps_json(_sorted(loads_exact(dumps_json(value)))).encode("utf-8")
+    """The value as written and read back (exact numbers), keys sorted, compact, UTF-8.
+
+    A lone surrogate (never in a trace the runner seals; a forged record may hold one) is
+    encoded as surrogatepass writes it, so such a record fails its check instead of crashing it.
+    """
+    return dumps_json(_sorted(loads_exact(dumps_json(value)))).encode("utf-8", "surrogatepass")
 
 
 def chain_head(entries: Sequence[Any]) -> str:

@@ -12,7 +12,7 @@ import pickle
 from multiprocessing.connection import Connection
 
 from finscore.runner.isolation import Isolation, enter
-from finscore.runner.wire import decode, encode, history_from_data, raised_data, reply_data, view_from_data
+from finscore.runner.wire import decode, encode, encode_reply, history_from_data, raised_data, reply_data, view_from_data
 
 
 def host(connection: Connection, payload: bytes, folder: str, isolation: Isolation) -> None:
@@ -37,4 +37,4 @@ def host(connection: Connection, payload: bytes, folder: str, isolation: Isolati
             reply = reply_data(agent(view_from_data(request["view"]), history_from_data(request["history"])))
         except BaseException as error:  # the agent's failure is data for the record, whatever it is
             reply = raised_data(error)
-        connection.send_bytes(encode(reply))
+        connection.send_bytes(encode_reply(reply))

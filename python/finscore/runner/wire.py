@@ -202,12 +202,23 @@ def reply_data(turn: Any) -> dict[str, Any]:
 
 def raised_data(error: BaseException) -> dict[str, Any]:
     try:
-        text = str(error)
+        text = str(error).encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate, escaped
     except Exception:  # an exception whose __str__ fails still ends the turn as a crash
         text = "<the exception's message cannot be shown>"
     if isinstance(error, TimeoutError):  # e.g. the chat adapter's HTTP request timed out
         return {"type": "fault", "status": "timeout", "detail": f"the agent timed out: {text}"}
     return {"type": "fault", "status": "crashed", "detail": f"the agent raised {type(error).__name__}: {text}"}
+
+
+def encode_reply(reply: Mapping[str, Any]) -> bytes:
+    """The reply message as bytes; a reply holding text UTF-8 cannot carry (a lone surrogate in a
+    final text, a tool name or the text beside calls) becomes a malformed_output fault naming it."""
+    try:
+        return encode(reply)
+    except UnicodeEncodeError as error:
+        shown = repr(error.object[error.start:error.end])
+        return encode({"type": "fault", "status": "malformed_output",
+                       "detail": f"the agent's reply holds {shown}, a lone surrogate, which is not Unicode text"})
 
 
 def reply_from_data(data: Mapping[str, Any]) -> Reply:
