@@ -90,6 +90,14 @@ def test_exec_jsonl_keeps_bad_lines_and_reports_them() -> None:
     assert "table_ref" in json.loads(lines[4])["error"]
 
 
+def test_exec_jsonl_keeps_the_lines_around_one_nested_too_deeply() -> None:
+    deep = '{"program": ' + "[" * 100_000 + "]" * 100_000 + "}"  # past the recursion limit of Python's parser
+    status, lines = run_jsonl([], f'{{"program": "add(1, 2)"}}\n{deep}\n{{"program": "add(2, 2)"}}\n')
+    assert status == 1 and len(lines) == 3
+    assert json.loads(lines[1]) == {"line": 2, "error": "not JSON that can be read: nested too deeply"}
+    assert [json.loads(lines[k])["result"] for k in (0, 2)] == [{"float": (3.0).hex()}, {"float": (4.0).hex()}]
+
+
 def test_the_console_entry_point_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "finscore", "exec", CHAIN], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

@@ -253,6 +253,9 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout
             except json.JSONDecodeError as error:
                 record = {"line": number, "error": f"not JSON: {error}"}
                 errors += 1
+            except RecursionError:  # a line nested deeper than Python's parser goes: this line's error only
+                record = {"line": number, "error": "not JSON that can be read: nested too deeply"}
+                errors += 1
             except InputError as error:
                 record = dict(record) if isinstance(record, dict) else {"line": number, "value": record}
                 record["error"] = str(error)
