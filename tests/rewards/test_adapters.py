@@ -77,6 +77,12 @@ def test_trl_names_a_missing_gold_column() -> None:
         finscore_reward()(prompts=["q"], completions=["add(1, 2)"], answer=["3"])
 
 
+def test_a_gold_nested_too_deeply_is_named_by_row() -> None:
+    deep = "[" * 100_000 + "]" * 100_000  # past the depth Python's JSON parser reads
+    with pytest.raises(RewardInputError, match=r"column 'gold', row 1: the gold is JSON nested too deeply"):
+        finscore_reward()(prompts=["q", "q"], completions=["add(1, 2)", "add(1, 2)"], gold=[ROWS[0].gold, deep])
+
+
 def test_verl_loaded_from_its_file() -> None:
     module = _from_file(finscore.rewards.verl.__file__)
     single = [module.compute_score("finqa", text, row.gold, extra_info={"index": i})

@@ -13,10 +13,17 @@ from finscore.rewards.trl import finscore_reward
 from finscore.rewards.verl import compute_score_batch
 
 GOLD = json.dumps({"exe_ans": 3.0, "table": [["revenue", "$ 1", "$ 2"]]})
+#: A real TAT-QA test question's gold (its answer, type and scale), for the tatqa input.
+TATQA_GOLD = json.dumps({"answer": ["12.6"], "answer_type": "arithmetic", "scale": "million"})
+#: Each input kind: its config (rows without a data source are of this one) and its gold.
+KINDS = {"program": (RewardConfig(input="program"), GOLD),
+         "answer": (RewardConfig(input="answer"), GOLD),
+         "tatqa": (RewardConfig(input="tatqa", data_source="tatqa"), TATQA_GOLD)}
 HOSTILE = [
     "add(1, 2), " * 1_000_000,                   # about 10 MB of program text
     "x" * 10_000_000,                             # 10 MB with no structure at all
     "(" * 100_000 + ")" * 100_000,                # deep nesting
+    "[" * 60_000 + "]" * 5_000,                   # JSON nested past Python's parser (within the tatqa bound)
     ", ".join(str(n) for n in range(100_000)),    # 100,000 numbers
     "add(\udcff, \ud800)",                        # lone surrogates (undecodable bytes, as Python keeps them)
     "add(1e309, 1)", "add(nan, 1)", "table_sum(revenue, none)" * 1000,
@@ -29,27 +36,29 @@ def _assert_typed(reasons: list[str]) -> None:
     assert all(isinstance(r, str) and r for r in reasons)
 
 
-@pytest.mark.parametrize("kind", ["program", "answer"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_arrow_scorer(kind: str) -> None:
+    config, gold = KINDS[kind]
     completions = [text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") for text in HOSTILE]
-    scored = score_arrow(pa.table({"completion": completions, "gold": [GOLD] * len(HOSTILE)}),
-                         RewardConfig(input=kind))
+    scored = score_arrow(pa.table({"completion": completions, "gold": [gold] * len(HOSTILE)}), config)
     reasons = scored.column("reason").to_pylist()
     _assert_typed(reasons)
     if kind == "program":
         assert reasons[:2] == ["too_long", "too_long"]  # over the declared 65,536 characters
+    if kind == "tatqa":
+        assert set(reasons) == {"malformed_prediction"}  # none is the JSON [answer, scale] a prediction is
     assert all(score in (0.0, 1.0) for score in scored.column("score").to_pylist())
     for detail in scored.column("detail").to_pylist():
         json.loads(detail)
 
 
-@pytest.mark.parametrize("kind", ["program", "answer"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_trl_verl_openrlhf(kind: str) -> None:
-    config = RewardConfig(input=kind)
-    rewards = finscore_reward(config)(prompts=["q"] * len(HOSTILE), completions=HOSTILE, gold=[GOLD] * len(HOSTILE))
+    config, gold = KINDS[kind]
+    rewards = finscore_reward(config)(prompts=["q"] * len(HOSTILE), completions=HOSTILE, gold=[gold] * len(HOSTILE))
     assert all(r in (0.0, 1.0) for r in rewards)
-    _assert_typed([d["reason"] for d in compute_score_batch(["finqa"] * len(HOSTILE), HOSTILE,
-                                                             [GOLD] * len(HOSTILE), input=kind)])
-    result = rewards_of(["q" + h for h in HOSTILE], ["q"] * len(HOSTILE), [GOLD] * len(HOSTILE), config)
+    _assert_typed([d["reason"] for d in compute_score_batch([config.data_source] * len(HOSTILE), HOSTILE,
+                                                             [gold] * len(HOSTILE), input=kind)])
+    result = rewards_of(["q" + h for h in HOSTILE], ["q"] * len(HOSTILE), [gold] * len(HOSTILE), config)
     assert len(result["rewards"]) == len(HOSTILE)
     assert abs(sum(result["extra_logs"].values()) - 1.0) < 1e-9

@@ -87,6 +87,7 @@ def test_concurrent_clients(server: tuple[str, subprocess.Popen[bytes]]) -> None
     (b'{"query": ["a"], "prompts": ["a", "b"], "labels": ["{}"]}', 400, "differ in length"),
     (b'{"query": "a", "prompts": [], "labels": []}', 400, "query must be a list"),
     (b'[1, 2]', 400, "JSON object"),
+    (b"[" * 50_000 + b"]" * 50_000, 400, "nested too deeply"),
     (json.dumps({"query": ["x"], "prompts": ["y"], "labels": ["{}"]}).encode(), 400, "does not start with its prompt"),
     (json.dumps({"query": ["a" * (MAX_BODY + 10)], "prompts": ["a"], "labels": ["{}"]}).encode(), 413, "limit"),
 ])

@@ -33,6 +33,8 @@ def decode_gold(value: Any, *, row: int, column: str) -> Any:
         return json.loads(value, parse_constant=_reject_constant)
     except ValueError as error:
         raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=row) from None
+    except RecursionError:
+        raise RewardInputError("the gold is JSON nested too deeply to read", column=column, row=row) from None
 
 
 def read_golds(golds: Sequence[Any], indexes: Sequence[int], column: str,

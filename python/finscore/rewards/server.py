@@ -78,6 +78,8 @@ def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_
                 payload = json.loads(body)
             except (ValueError, UnicodeDecodeError) as error:
                 raise BadRequest(400, f"the body is not JSON: {error}") from None
+            except RecursionError:
+                raise BadRequest(400, "the body is JSON nested too deeply to read") from None
             queries, prompts, labels = _lists(payload)
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(worker, rewards_of, queries, prompts, labels, chosen)

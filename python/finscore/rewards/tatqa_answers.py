@@ -47,6 +47,8 @@ def _prediction(text: str) -> tuple[Any, str | None]:
         value = json.loads(text)
     except ValueError as error:
         return None, f"not JSON: {error}"
+    except RecursionError:  # within the bound, "[[[[..." still passes Python's parser's depth
+        return None, "not JSON that can be read: nested too deeply"
     return value, entry_problem(value)
 
 
