@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from finscore.rewards import REWARD_COLUMNS, RewardConfig, score_arrow
+from finscore.rewards import REWARD_COLUMNS, RewardConfig, RewardInputError, score_arrow
 from finscore.rewards.ray import reward_worker_class
 from finscore.rewards.ray_files import score_parquet_on_ray
 from support.reward_rows import recorded_reward_rows
@@ -60,3 +60,29 @@ def test_actor_pool_equals_one_process(rollouts: tuple[Path, pa.Table], cluster:
     scored = pa.concat_tables(ray.get(futures))
     assert scored.column("detail").to_pylist() == expected.column("detail").to_pylist()
     assert scored.column("score").to_pylist() == expected.column("score").to_pylist()
+
+
+def test_a_bad_gold_is_named_by_its_row_in_the_file(rollouts: tuple[Path, pa.Table], cluster: None,
+                                                    tmp_path: Path) -> None:
+    """A worker's input error comes back to the driver as finscore's own, naming the row of the file
+    (not of the worker's batch); no output file is left."""
+    table = pq.read_table(rollouts[0]).slice(0, 20_000)
+    golds = table.column("gold").to_pylist()
+    golds[12_345] = "{not json"
+    broken = tmp_path / "broken.parquet"
+    pq.write_table(table.set_column(table.schema.get_field_index("gold"), "gold", pa.array(golds)), broken,
+                   row_group_size=5_000)
+    output = tmp_path / "scored.parquet"
+    with pytest.raises(RewardInputError, match=r"column 'gold', row 12345: the gold is not JSON") as raised:
+        score_parquet_on_ray(broken, output, RewardConfig(), workers=2, address=None, batch_rows=8192)
+    assert raised.value.row == 12_345 and not output.exists()
+
+
+def test_an_empty_file_gives_the_output_columns(rollouts: tuple[Path, pa.Table], cluster: None,
+                                               tmp_path: Path) -> None:
+    empty = tmp_path / "empty.parquet"
+    pq.write_table(pq.read_table(rollouts[0]).slice(0, 0), empty)
+    output = tmp_path / "scored.parquet"
+    assert score_parquet_on_ray(empty, output, RewardConfig(), workers=2, address=None, batch_rows=8192) == 0
+    assert pq.read_table(output).schema.names == ["completion", "gold", "data_source", *REWARD_COLUMNS]
+

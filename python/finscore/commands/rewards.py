@@ -79,6 +79,7 @@ def run_rewards(args: argparse.Namespace) -> int:
     from finscore.rewards import RewardInputError
 
     try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         print("finscore rewards: needs pyarrow: pip install 'finscore[rewards]'", file=sys.stderr)
@@ -88,7 +89,10 @@ def run_rewards(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         config = _config(args)
-        source = pq.ParquetFile(args.source)
+        try:
+            source = pq.ParquetFile(args.source)
+        except pa.ArrowInvalid as error:
+            raise RewardInputError(f"{args.source} is not a Parquet file ({error})") from None
         if args.ray:
             from finscore.rewards.ray_files import score_parquet_on_ray
 

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 from finscore.finqa.progress import progress_bar
 from finscore.rewards.arrow_batches import score_arrow
 from finscore.rewards.config import RewardConfig
+from finscore.rewards.errors import RewardInputError
 
 
 def score_parquet(source: pq.ParquetFile, output: Path, config: RewardConfig, *, batch_rows: int,
@@ -27,7 +28,10 @@ def score_parquet(source: pq.ParquetFile, output: Path, config: RewardConfig, *,
     done = 0
     try:
         for batch in source.iter_batches(batch_size=batch_rows):
-            scored = score_arrow(batch, config)
+            try:
+                scored = score_arrow(batch, config)
+            except RewardInputError as error:  # named by its row in the file, not in the batch
+                raise error.shifted(done) from None
             if writer is None:
                 writer = pq.ParquetWriter(partial, scored.schema)
             writer.write_batch(scored)

@@ -10,13 +10,38 @@ from shared storage and map `RewardMapper` yourself (docs/rewards.md).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from finscore.rewards.arrow_batches import score_arrow
 from finscore.rewards.config import RewardConfig
-from finscore.rewards.ray import RewardMapper
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.ray import ERROR_COLUMN, RewardMapper
+
+
+#: The column of file row numbers the workers receive beside the rows (dropped from the output).
+ROW_COLUMN = "__finscore_row__"
+
+
+def _numbered(parquet: pq.ParquetFile) -> list[pa.Table]:
+    """The file's row groups, each with ROW_COLUMN holding the rows' numbers in the file."""
+    blocks, start = [], 0
+    for index in range(parquet.num_row_groups):
+        block = parquet.read_row_group(index)
+        blocks.append(block.append_column(ROW_COLUMN, pa.array(range(start, start + block.num_rows), pa.int64())))
+        start += block.num_rows
+    return blocks
+
+
+def _raise_input_error(table: pa.Table) -> None:
+    """The RewardInputError a worker returned in ERROR_COLUMN of this batch, raised here."""
+    errors = table.column(ERROR_COLUMN).drop_null()
+    if len(errors):
+        error = json.loads(errors[0].as_py())
+        raise RewardInputError(error["message"], column=error["column"], row=error["row"])
 
 
 def score_parquet_on_ray(source: Path, output: Path, config: RewardConfig, *, workers: int,
@@ -28,20 +53,32 @@ def score_parquet_on_ray(source: Path, output: Path, config: RewardConfig, *, wo
     if started:
         ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
                  log_to_driver=False)
+    context = ray.data.DataContext.get_current()
+    before = context.execution_options.preserve_order
     try:
-        ray.data.DataContext.get_current().execution_options.preserve_order = True  # rows out in rows' order
+        context.execution_options.preserve_order = True  # rows out in rows' order
         parquet = pq.ParquetFile(source)
-        blocks = [parquet.read_row_group(i) for i in range(parquet.num_row_groups)]
-        dataset = ray.data.from_arrow(blocks) if blocks else ray.data.from_arrow(parquet.schema_arrow.empty_table())
-        scored = dataset.map_batches(RewardMapper, fn_constructor_kwargs={"config": config},
-                                     batch_format="pyarrow", batch_size=batch_rows,
-                                     compute=ray.data.ActorPoolStrategy(size=workers))
-        tables = [pa.Table.from_batches([b]) if isinstance(b, pa.RecordBatch) else b
-                  for b in scored.iter_batches(batch_format="pyarrow", batch_size=None)]
+        if ROW_COLUMN in parquet.schema_arrow.names:
+            raise RewardInputError(f"the column name {ROW_COLUMN} is finscore's own on Ray", column=ROW_COLUMN)
+        blocks = _numbered(parquet)
+        tables = [score_arrow(parquet.schema_arrow.empty_table(), config)]  # the output's schema, for an empty file
+        if blocks:
+            dataset = ray.data.from_arrow(blocks)
+            scored = dataset.map_batches(RewardMapper, fn_constructor_kwargs={"config": config,
+                                                                              "row_column": ROW_COLUMN},
+                                         batch_format="pyarrow", batch_size=batch_rows,
+                                         compute=ray.data.ActorPoolStrategy(size=workers))
+            for batch in scored.iter_batches(batch_format="pyarrow", batch_size=None):
+                if isinstance(batch, pa.RecordBatch):
+                    batch = pa.Table.from_batches([batch])
+                assert isinstance(batch, pa.Table)  # batch_format="pyarrow"
+                _raise_input_error(batch)  # the first one met stops the run
+                tables.append(batch.drop_columns([ERROR_COLUMN]))
     finally:
+        context.execution_options.preserve_order = before
         if started:
             ray.shutdown()
-    table = pa.concat_tables(tables) if tables else pa.table({})
+    table = pa.concat_tables(tables)
     pq.write_table(table, output)
     rows: int = table.num_rows
     return rows
