@@ -4,6 +4,7 @@ and the real ConvFinQA / TAT-QA files."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from finscore.answers import decide_jsonl, get_protocol
 from finscore.cli import main
 from support.shared import CONVFINQA, TATQA, VECTORS, require
 
@@ -127,3 +129,17 @@ def test_decide_jsonl_keeps_every_line() -> None:
     assert [o.get("decision", {}).get("reason") for o in out] == [
         "percent_declared", "unparseable", None, None, "missing_prediction", None, None]
     assert ["error" in o for o in out] == [False, False, True, True, False, True, True]
+
+
+def test_decide_jsonl_reports_an_overlong_line_and_reads_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(decide_jsonl, "MAX_LINE_BYTES", 200)
+    short = json.dumps({"completion": "Answer: 3", "gold": {"exe_ans": 3.0}})
+    long = json.dumps({"completion": "Answer: 3 " + "x" * 500, "gold": {"exe_ans": 3.0}})
+    sink = io.StringIO()
+    summary = decide_jsonl.stream_decide_jsonl(io.BytesIO(f"{long}\n{short}\n{long}".encode()), sink,
+                                               get_protocol("finqa-answer/1"), "answer-line")
+    out = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert out[0] == out[2] == {"line": None, "error": "longer than 200 bytes (its text is not kept)"}
+    assert out[1]["decision"]["reason"] == "exact"
+    assert summary.errors == ["line 1: longer than 200 bytes (its text is not kept)",
+                              "line 3: longer than 200 bytes (its text is not kept)"]

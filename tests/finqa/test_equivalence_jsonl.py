@@ -72,7 +72,6 @@ def test_bad_lines_are_reported_and_the_rest_decided() -> None:
 
 def test_an_overlong_line_is_reported_without_its_text(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(equal_jsonl, "MAX_LINE_CHARS", 120)
-    monkeypatch.setattr(equal_jsonl, "_DRAIN_CHUNK", 7)
     long_row = json.dumps({"gold": ADD * 20, "pred": ADD})
     short_row = json.dumps({"gold": ADD, "pred": ADD})
     out, summary = run(f"{long_row}\n{short_row}\n{long_row}")

@@ -14,6 +14,10 @@ from typing import Any, BinaryIO, TextIO
 from finscore.answers.decide import as_gold, decide
 from finscore.answers.gold import GoldError
 from finscore.answers.protocol import Protocol
+from finscore.inputs.lines import MAX_LINE, bounded_lines
+
+#: The longest line read (bytes); a longer one is written back as an error, and the lines after it are read.
+MAX_LINE_BYTES = MAX_LINE
 
 
 @dataclass
@@ -48,14 +52,19 @@ def _decide_line(line: str, protocol: Protocol, format: str) -> dict[str, Any]:
 def stream_decide_jsonl(source: BinaryIO, sink: TextIO, protocol: Protocol, format: str) -> StreamSummary:
     """Decide every line of `source` (bytes: a line that is not UTF-8 gets an "error" too)."""
     summary = StreamSummary()
-    for raw in source:
-        if not raw.strip():
+    for raw in bounded_lines(source, MAX_LINE_BYTES):
+        if raw is not None and not raw.strip():
             continue
         summary.lines += 1
+        if raw is None:
+            out: dict[str, Any] = {"line": None, "error": f"longer than {MAX_LINE_BYTES} bytes (its text is not kept)"}
+            summary.errors.append(f"line {summary.lines}: {out['error']}")
+            sink.write(json.dumps(out) + "\n")
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            out: dict[str, Any] = {"line": raw[:200].decode("utf-8", "replace"),
+            out = {"line": raw[:200].decode("utf-8", "replace"),
                                    "error": f"not UTF-8 text (byte {error.start})"}
         else:
             out = _decide_line(line, protocol, format)

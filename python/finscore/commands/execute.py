@@ -21,6 +21,7 @@ from finscore.engine.text_input import (
     read_stream,
     table_from_json,
 )
+from finscore.inputs.lines import bounded_lines
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: A line of exec-jsonl holds one program and its table.
@@ -200,21 +201,9 @@ def _line_input(record: Any, tables: dict[str, Any]) -> tuple[Any, Any]:
     return program, table
 
 
-def _bounded_lines(stream: TextIO) -> Iterator[str | None]:
-    """The stream's lines, each read to at most MAX_LINE_CHARS characters; None for a longer
-    line (the rest of which is skipped), so that one huge line cannot exhaust memory."""
-    while line := stream.readline(MAX_LINE_CHARS + 1):
-        if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
-            yield line
-            continue
-        while (rest := stream.readline(MAX_LINE_CHARS + 1)) and not rest.endswith("\n"):
-            pass
-        yield None
-
-
 def _batches(stream: TextIO, size: int) -> Iterator[list[tuple[int, str | None]]]:
     batch: list[tuple[int, str | None]] = []
-    for number, line in enumerate(_bounded_lines(stream), start=1):
+    for number, line in enumerate(bounded_lines(stream, MAX_LINE_CHARS), start=1):
         batch.append((number, line))
         if len(batch) >= size:
             yield batch

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, TextIO
 
 from finscore.finqa.equivalence import EquivalenceDecision, ProgramComparer, require_token_list
+from finscore.inputs.lines import MAX_LINE, bounded_lines
 
 #: Longest line read; a longer one is reported (its text is not kept).
-MAX_LINE_CHARS = 1 << 24
-_DRAIN_CHUNK = 1 << 20
+MAX_LINE_CHARS = MAX_LINE
 
 
 class EqualJsonlLineError(ValueError):
@@ -66,13 +66,8 @@ def stream_equal_jsonl(
     """
     summary = EqualJsonlSummary()
     comparer = comparer if comparer is not None else ProgramComparer()
-    line_number = 0
-    while True:
-        line, complete = _read_line(source)
-        if not line and complete:
-            return summary
-        line_number += 1
-        if not complete:
+    for line_number, line in enumerate(bounded_lines(source, MAX_LINE_CHARS), start=1):
+        if line is None:
             _report(sink, summary, line_number, f"longer than {MAX_LINE_CHARS} characters", None)
             continue
         if not line.strip():
@@ -94,17 +89,7 @@ def stream_equal_jsonl(
         summary.equal += decision.equal
         summary.used_sympy += decision.used_sympy
         sink.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def _read_line(source: TextIO) -> tuple[str, bool]:
-    """One line, bounded; (text, False) for an overlong line, whose rest is consumed."""
-    line = source.readline(MAX_LINE_CHARS + 1)
-    if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
-        return line, True
-    while True:
-        rest = source.readline(_DRAIN_CHUNK)
-        if not rest or rest.endswith("\n"):
-            return "", False
+    return summary
 
 
 @dataclass(frozen=True)

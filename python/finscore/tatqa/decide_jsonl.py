@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple, TextIO
 
+from finscore.inputs.lines import MAX_LINE, bounded_lines
 from finscore.tatqa.inputs import question_problem
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.numbers import OfficialCrash
@@ -26,8 +27,7 @@ from finscore.tatqa.official import overall, unpack
 from finscore.tatqa.reasons import explain
 
 #: Longest line read; a longer one is reported (its text is not kept).
-MAX_LINE_CHARS = 1 << 24
-_SKIP_CHUNK = 1 << 20
+MAX_LINE_CHARS = MAX_LINE
 
 
 class DecideSummary(NamedTuple):
@@ -37,17 +37,6 @@ class DecideSummary(NamedTuple):
     @property
     def exit_code(self) -> int:
         return 1 if self.errors else 0
-
-
-def _bounded_line(source: TextIO) -> tuple[str, bool]:
-    """(line, False) for a line longer than MAX_LINE_CHARS, whose rest is skipped."""
-    line = source.readline(MAX_LINE_CHARS + 1)
-    if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
-        return line, True
-    while True:
-        rest = source.readline(_SKIP_CHUNK)
-        if not rest or rest.endswith("\n"):
-            return "", False
 
 
 def _row_problem(row: Any) -> str | None:
@@ -68,13 +57,8 @@ def stream_decisions(source: TextIO, sink: TextIO) -> DecideSummary:
     """Read pairs from `source`, write them back decided to `sink`."""
     decisions: list[Decision] = []
     errors: list[str] = []
-    number = 0
-    while True:
-        line, complete = _bounded_line(source)
-        if not line and complete:
-            return DecideSummary(len(decisions), errors)
-        number += 1
-        if not complete:
+    for number, line in enumerate(bounded_lines(source, MAX_LINE_CHARS), start=1):
+        if line is None:
             errors.append(f"line {number}: longer than {MAX_LINE_CHARS} characters")
             sink.write(json.dumps({"line": number, "error": errors[-1], "text": None}) + "\n")
             continue
@@ -109,3 +93,4 @@ def stream_decisions(source: TextIO, sink: TextIO) -> DecideSummary:
         row.update(em=repr(decision.em), f1=repr(decision.f1), scale_match=decision.scale_match,
                    reason=reason.kind, reason_detail=reason.detail)
         sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return DecideSummary(len(decisions), errors)
