@@ -3,8 +3,9 @@
 `jsonfiles` reads JSON and JSON Lines files (bounded, BOM, UTF-8 errors by
 position, exact or CPython rules); `jsonvalues` turns values handed over by an
 agent into bounded JSON data and writes it back deterministically; `fields`
-reads typed fields out of parsed JSON, naming the place on error. Every error
-derives from `FinscoreError`.
+reads typed fields out of parsed JSON, naming the place on error; `lines` reads
+JSON Lines from a stream one bounded line at a time. Every error derives from
+`FinscoreError`.
 """
 
 from finscore.inputs.errors import FinscoreError, InputFormatError, JsonValueError
