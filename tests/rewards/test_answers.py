@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 import finscore.answers
-from finscore.answers import get_protocol
+from finscore.answers import decide, get_protocol
 from finscore.answers.report import score_answers
 from finscore.rewards import RewardConfig, score_arrow
 
@@ -47,6 +47,9 @@ def test_every_conformance_row_is_rewarded_as_labelled() -> None:
         got = list(zip(scored.column("passed").to_pylist(), scored.column("reason").to_pylist()))
         expected = [(r["expect"]["passed"], r["expect"]["reason"]) for r in rows]
         assert got == expected, f"{protocol} {format}"
+        details = [json.dumps(decide(r["completion"], r["gold"], protocol, format).to_json(), sort_keys=True,
+                              separators=(",", ":"), ensure_ascii=False) for r in rows]
+        assert scored.column("detail").to_pylist() == details  # the standard library's JSON, byte for byte
         assert all(stamp.startswith(f"{protocol} format={format} ") for stamp in scored.column("protocol").to_pylist())
 
 

@@ -32,5 +32,5 @@ def read_answer_golds(golds: Sequence[Any], indexes: Sequence[int], protocol: st
 def decide_answers(completions: Sequence[str | None], golds: Sequence[Gold], *, protocol: str,
                    format: str) -> list[RewardDecision]:
     """One decision per completion (None when missing: the protocol's missing_prediction)."""
-    return [RewardDecision(1.0 if d.passed else 0.0, d.passed, d.reason, d.to_json())
+    return [RewardDecision(1.0 if d.passed else 0.0, d.passed, d.reason, d.to_json(), d.canonical_json())
             for d in decide_batch(completions, golds, protocol=protocol, format=format)]

@@ -23,10 +23,12 @@ class RewardDecision(NamedTuple):
     passed: bool | None
     reason: str
     detail: dict[str, Any]
+    #: detail_json() already written (by a decider that writes it faster than the encoder), or None
+    detail_text: str | None = None
 
     def detail_json(self) -> str:
         """The detail as canonical JSON text: the same bytes on every host and in any batch."""
-        return _CANONICAL.encode(self.detail)
+        return _CANONICAL.encode(self.detail) if self.detail_text is None else self.detail_text
 
 
 #: json.dumps with these arguments builds a new encoder per call; one shared encoder writes the same bytes.
