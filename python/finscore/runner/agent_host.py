@@ -12,7 +12,8 @@ import pickle
 from multiprocessing.connection import Connection
 
 from finscore.runner.isolation import Isolation, enter
-from finscore.runner.wire import decode, encode, encode_reply, history_from_data, raised_data, reply_data, view_from_data
+from finscore.runner.wire import (decode, encode, encode_reply, history_from_data, raised_data, reply_data,
+                                  view_from_data)
 
 
 def host(connection: Connection, payload: bytes, folder: str, isolation: Isolation) -> None:
