@@ -23,6 +23,12 @@ class OutputError(FinscoreError):
 ENCODING_ERRORS = "backslashreplace"
 
 
+def as_written(text: str) -> str:
+    """`text` as the commands write it (ENCODING_ERRORS): for a host that writes text by other means
+    (the playground's saved report, made by the browser), so that its file is the command's."""
+    return text.encode("utf-8", ENCODING_ERRORS).decode("utf-8")
+
+
 def write_text_atomically(path: str | Path, text: str) -> Path:
     """Write UTF-8 `text` to `path` (creating its folder), or raise OutputError naming it."""
     target = Path(path)

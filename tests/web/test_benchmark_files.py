@@ -115,6 +115,34 @@ def test_a_shipped_example_is_scored_under_its_own_protocol(page: Any, benchmark
     assert bars == [[name, str(count)] for name, count in counted.items()]
 
 
+def test_a_lone_surrogate_in_a_prediction_is_scored_as_the_command_line_scores_it(
+        page: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON carries a lone surrogate into an answer ("\\ud800"); the page scores the file, and the
+    report it saves is the command line's, the answer's text included (JSON escapes it both ways)."""
+    predictions_path, gold = _files("tatqa")
+    predictions = json.loads(predictions_path.read_text(encoding="utf-8"))
+    uid = next(iter(predictions))
+    predictions[uid] = ["\ud800 " + str(predictions[uid][0]), predictions[uid][1]]
+    odd = tmp_path / "lone_surrogate.json"
+    odd.write_text(json.dumps(predictions), encoding="ascii")  # the file holds JSON's escape, as a model's would
+    out = tmp_path / "report.json"
+    status, _, err = run_command("tatqa", capsys, str(odd), str(gold), "--json", str(out), "--quiet")
+    assert status == 0, err
+    expected = json.loads(out.read_text(encoding="utf-8"))
+    _score_in_page(page, odd, gold)
+    assert page.is_hidden("#score-error"), page.text_content("#score-error")
+    with page.expect_download() as download_info:
+        page.click("#save-report")
+    saved = tmp_path / "saved.json"
+    download_info.value.save_as(str(saved))
+    in_page = json.loads(saved.read_text(encoding="utf-8"))
+    assert {k: v for k, v in in_page.items() if k != "host_python"} == \
+           {k: v for k, v in expected.items() if k != "host_python"}
+    assert any(row["uid"] == uid and row["predicted_answer"].startswith("\ud800 ") for row in expected["questions"])
+    _, text, _ = run_command("tatqa", capsys, str(odd), str(gold), "--quiet")
+    assert page.text_content("#text-report") + "\n" == text  # the escape printed as the command prints it
+
+
 def test_turn_file_ids_are_convfinqa_too(page: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The authors' turn files' form `<conversation id>_<turn>` is recognised as ConvFinQA."""
     predictions_path, gold = _files("convfinqa")

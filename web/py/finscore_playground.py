@@ -32,6 +32,7 @@ from finscore.engine.text_input import (
     read_program_text,
     read_table_text,
 )
+from finscore.outputs import as_written
 
 __all__ = ["BENCHMARKS", "TABLE_FORMATS", "PlaygroundInputError", "answer_gold", "answer_options", "decide_answer",
            "decide_benchmark", "detect_table_format",
@@ -496,13 +497,14 @@ def score_files(predictions: Any, predictions_name: str, gold: Any, gold_name: s
                       else _score_program_files(uploads, benchmark, options, progress))
         return {
             **answer,
+            "text": as_written(answer["text"]),  # a lone surrogate shown as the command prints it
             "benchmark": benchmark,
             "benchmark_name": BENCHMARKS[benchmark]["name"],
             "protocol_text": BENCHMARKS[benchmark]["protocol"],
             "decided_text": decided,
             "command": BENCHMARKS[benchmark]["command"],
             # the JSON report as the command's --json OUT writes it, for the page's "save" link
-            "report_file": json.dumps(answer["report"], ensure_ascii=False, indent=1) + "\n",
+            "report_file": as_written(json.dumps(answer["report"], ensure_ascii=False, indent=1) + "\n"),
         }
 
     return _answer(work)
