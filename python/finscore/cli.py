@@ -56,7 +56,7 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from finscore.outputs import escape_what_standard_streams_cannot_encode
+    from finscore.streams import escape_what_standard_streams_cannot_encode
 
     escape_what_standard_streams_cannot_encode()
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -32,7 +32,7 @@ from finscore.engine.text_input import (
     read_program_text,
     read_table_text,
 )
-from finscore.outputs import as_written
+from finscore.streams import as_written
 
 __all__ = ["BENCHMARKS", "TABLE_FORMATS", "PlaygroundInputError", "answer_gold", "answer_options", "decide_answer",
            "decide_benchmark", "detect_table_format",

@@ -13,8 +13,6 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
-from finscore.outputs import OutputError, write_output
-
 
 #: What a second form's hook gives the command line: its parser and the arguments after its name.
 SecondForm = tuple[argparse.ArgumentParser, list[str]]
@@ -50,6 +48,8 @@ def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str =
 
 def write_json_report(report: Any, destination: str) -> None:
     """report.to_json() to a file, or to standard output for '-' (OutputError when it cannot be written)."""
+    from finscore.outputs import write_output  # loaded only when a JSON report is asked for
+
     write_output(destination, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
 
 
@@ -85,6 +85,8 @@ def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], A
         print(f"finscore {command}: {failure}", file=sys.stderr)
         return EXIT_USAGE
     if args.json is not None:
+        from finscore.outputs import OutputError
+
         try:
             write_json_report(report, args.json)
         except OutputError as error:
