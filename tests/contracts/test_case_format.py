@@ -59,6 +59,8 @@ def test_a_requirement_on_a_tool_the_case_does_not_offer_is_refused():
         (lambda c: c["contract"].update(claims={}), "at least one claim"),
         (lambda c: c.pop("world"), "missing field(s): world"),
         (lambda c: c.update(surprise=1), "unknown field(s): surprise"),
+        (lambda c: c.update(question=c["question"] + " \ud800"), "question: holds a lone surrogate"),
+        (lambda c: c["world"]["tools"][0].update(description="\udfff"), "world.tools[0].description: holds a lone"),
     ],
 )
 def test_inconsistent_cases_are_refused_with_a_path(edit, fragment):

@@ -41,11 +41,39 @@ class _Budget:
 def _check_unicode(text: str) -> None:
     """JsonValueError for a lone surrogate (JSON text may escape one, "\\ud800"): it is no Unicode
     character, and the UTF-8 trace and report could not hold it."""
+    error = _encode_error(text)
+    if error is not None:
+        raise JsonValueError(f"a string holding a lone surrogate ({text[error.start:error.end]!r} at character "
+                             f"{error.start}), which is not Unicode text")
+
+
+def _encode_error(text: str) -> UnicodeEncodeError | None:
+    """Why UTF-8 cannot hold `text` (a lone surrogate, the only reason), or None."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
-        raise JsonValueError(f"a string holding a lone surrogate ({text[error.start:error.end]!r} at character "
-                             f"{error.start}), which is not Unicode text") from None
+        return error
+    return None
+
+
+def lone_surrogate_at(value: Any) -> str | None:
+    """The JSON path ("question", "world.tools[0].name") of the first string in decoded JSON, in
+    document order, keys included, that holds a lone surrogate, or None: for input that must be
+    written as UTF-8. The path shows such a key by its backslash escape, so it can be printed."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _encode_error(item) is not None:
+                return path.encode("utf-8", "backslashreplace").decode("utf-8")
+        elif isinstance(item, Mapping):
+            for key, child in reversed(list(item.items())):
+                where = f"{path}.{key}" if path else str(key)
+                stack.append((child, where))
+                stack.append((key, where))  # the key is read before its value
+        elif isinstance(item, (list, tuple)):
+            stack.extend((child, f"{path}[{index}]") for index, child in reversed(list(enumerate(item))))
+    return None
 
 
 def _convert(value: Any, depth: int, budget: _Budget) -> Any:

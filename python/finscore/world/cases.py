@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from finscore.inputs.errors import JsonValueError
 from finscore.inputs.fields import FieldReader
-from finscore.inputs.jsonvalues import to_json_value
+from finscore.inputs.jsonvalues import lone_surrogate_at, to_json_value
 from finscore.world import catalogue as _catalogue  # noqa: F401  (registers the tools)
 from finscore.world.model import ASSET_CLASSES, CaseWorld, Effect, Holding, OfferedTool, Passage, Snapshot, World
 from finscore.world.schema import Schema, SchemaError
@@ -208,6 +208,9 @@ def parse_case_world(raw: Any, source: str) -> CaseWorld:
     """Everything of a case but the content of its contract; InputFormatError names `source` and the path."""
     reader = FieldReader(source)
     case = reader.mapping(raw, "")
+    odd = lone_surrogate_at(case)
+    if odd is not None:  # JSON can escape one in ("\\ud800"); no trace, view or report could hold it
+        raise reader.fail(odd, "holds a lone surrogate, which is not Unicode text")
     reader.keys(case, "", CASE_FIELDS, {"derivation"})
     if case["format"] != CASE_FORMAT:
         raise reader.fail("format", f"expected {CASE_FORMAT}, found {case['format']!r}")
