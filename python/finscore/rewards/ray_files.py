@@ -58,8 +58,9 @@ def score_parquet_on_ray(source: Path, output: Path, config: RewardConfig, *, wo
     try:
         context.execution_options.preserve_order = True  # rows out in rows' order
         parquet = pq.ParquetFile(source)
-        if ROW_COLUMN in parquet.schema_arrow.names:
-            raise RewardInputError(f"the column name {ROW_COLUMN} is finscore's own on Ray", column=ROW_COLUMN)
+        for own in (ROW_COLUMN, ERROR_COLUMN):
+            if own in parquet.schema_arrow.names:
+                raise RewardInputError(f"the column name {own} is finscore's own on Ray", column=own)
         blocks = _numbered(parquet)
         tables = [score_arrow(parquet.schema_arrow.empty_table(), config)]  # the output's schema, for an empty file
         if blocks:
