@@ -470,17 +470,22 @@ function fillSelect(select, names) {
 
 /** The protocols (finscore.answers.protocol_names()) and formats (FORMATS), from Python. */
 async function loadAnswerOptions(ready) {
-  const options = await ready.call("answer_options");
-  if (!options.ok) {
-    showError($("#answer-error"), options.error);
-  } else {
-    answerOptions = options;
-    fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
-    fillSelect($("#answer-format"), options.formats);
-    showAnswerFields();
+  try {
+    const options = await ready.call("answer_options");
+    if (!options.ok) {
+      showError($("#answer-error"), options.error);
+    } else {
+      answerOptions = options;
+      fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
+      fillSelect($("#answer-format"), options.formats);
+      showAnswerFields();
+    }
+  } catch (error) {
+    showError($("#answer-error"), String(error));
+  } finally {
+    answerChoicesSettled = true; // a queued answer never waits for lists that will not come
+    answerChoices.resolve();
   }
-  answerChoicesSettled = true;
-  answerChoices.resolve();
 }
 
 let answerNumber = 0; // a newer reading supersedes an older one still waiting for Python
