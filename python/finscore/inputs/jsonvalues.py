@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from finscore.inputs.errors import JsonValueError
 from finscore.inputs.jsonfiles import loads_exact
+from finscore.streams import as_written
 
 MAX_DEPTH = 32
 MAX_NODES = 200_000
@@ -65,7 +66,7 @@ def lone_surrogate_at(value: Any) -> str | None:
         item, path = stack.pop()
         if isinstance(item, str):
             if not item.isascii() and _encode_error(item) is not None:
-                return path.encode("utf-8", "backslashreplace").decode("utf-8")
+                return as_written(path)
         elif isinstance(item, Mapping):
             for key, child in reversed(list(item.items())):
                 where = f"{path}.{key}" if path else str(key)

@@ -26,6 +26,7 @@ from finscore.runner.agent import (
     TurnRecord,
     UnreadableArguments,
 )
+from finscore.streams import as_written
 
 #: The largest reply an agent's process may send (a final output is at most 8 MiB of text).
 MAX_REPLY_BYTES = 16 << 20
@@ -202,7 +203,7 @@ def reply_data(turn: Any) -> dict[str, Any]:
 
 def raised_data(error: BaseException) -> dict[str, Any]:
     try:
-        text = str(error).encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate, escaped
+        text = as_written(str(error))  # a lone surrogate, escaped
     except Exception:  # an exception whose __str__ fails still ends the turn as a crash
         text = "<the exception's message cannot be shown>"
     if isinstance(error, TimeoutError):  # e.g. the chat adapter's HTTP request timed out
