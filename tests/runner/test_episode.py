@@ -15,6 +15,8 @@ from support.agents import (
     Returns,
     answer_agent,
     crashing_agent,
+    exits_at_once,
+    hangs_up_and_lives_on,
     never_returns,
     slow_second_turn,
     timing_out_agent,
@@ -64,6 +66,26 @@ def test_an_agent_that_never_returns_is_killed_at_its_deadline(case_by_id: dict[
     line = run_attempt(case_by_id["t-fv"], never_returns, Limits(deadline_seconds=0.2)).prediction
     assert line["status"] == "timeout" and "turn 1" in line["status_detail"]
     assert multiprocessing.active_children() == []  # the agent's process is gone, not abandoned
+
+
+def test_a_process_that_exits_without_answering_is_a_crash_with_its_exit_code(case_by_id: dict[str, Any]) -> None:
+    line = run_attempt(case_by_id["t-fv"], exits_at_once, SHORT).prediction
+    assert (line["status"], line["status_detail"]) == (
+        "crashed",
+        "the agent's process ended without answering (exit code 3)",
+    )
+
+
+def test_a_process_that_hangs_up_but_lives_on_is_killed_by_its_deadline(case_by_id: dict[str, Any]) -> None:
+    """Its pipe says it is gone; it is not. Waiting for it to exit would wait forever."""
+    started = time.monotonic()
+    line = run_attempt(case_by_id["t-fv"], hangs_up_and_lives_on, Limits(deadline_seconds=1)).prediction
+    assert (line["status"], line["status_detail"]) == (
+        "crashed",
+        "the agent's process ended without answering (exit code -9)",
+    )
+    assert time.monotonic() - started < 60  # one deadline and a process start, not forever
+    assert multiprocessing.active_children() == []
 
 
 def test_a_hang_after_calls_keeps_the_calls_in_the_trace(case_by_id: dict[str, Any]) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from typing import Any
 
 import pytest
@@ -57,3 +60,26 @@ def test_predictions_are_written_atomically_under_their_name(small_cases: list[d
     assert path.name == PREDICTIONS_FILE
     assert path.read_text(encoding="utf-8") == predictions_text(results)
     assert [item.name for item in tmp_path.iterdir()] == [PREDICTIONS_FILE]
+
+
+def test_parallel_attempts_survive_a_slow_reap_in_another_thread(
+    small_cases: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """multiprocessing reaps finished children from whichever thread starts the next one, and
+    CPython's poll reads "no such child" as "still running": a join racing that reap once ended
+    an attempt as "Cannot close a process while it is still running" (CI, --parallel 6). A pause
+    before a join and after a reap widens that window from microseconds to 50 ms."""
+    real_waitpid = os.waitpid
+
+    def slow_waitpid(pid: int, options: int) -> tuple[int, int]:
+        if options == 0:
+            time.sleep(0.05)  # a join arrives late, after its child has ended ...
+        reaped = real_waitpid(pid, options)
+        if reaped[0] != 0:
+            time.sleep(0.05)  # ... and a reap takes its time to record the exit status
+        return reaped
+
+    monkeypatch.setattr(os, "waitpid", slow_waitpid)
+    lines = run_text(small_cases, "out_of_scope", parallel=6, attempts=3).splitlines()
+    statuses = [json.loads(line)["status"] for line in lines]
+    assert statuses == ["completed"] * len(small_cases) * 3, [json.loads(s)["status_detail"] for s in lines if "\"incomplete\"" in s][:2]

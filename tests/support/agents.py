@@ -165,6 +165,17 @@ def never_returns(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
         time.sleep(0.05)
 
 
+def exits_at_once(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+    os._exit(3)  # no exception, no reply: the process is simply gone
+
+
+def hangs_up_and_lives_on(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+    """Closes every inherited descriptor (its pipe among them), then never ends."""
+    os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    while True:
+        time.sleep(0.05)
+
+
 def slow_second_turn(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
     if history:
         time.sleep(3600)

@@ -15,6 +15,8 @@ import multiprocessing
 import pickle
 import shutil
 import tempfile
+import threading
+import time
 from typing import Any, Sequence
 
 from finscore.runner.agent import Agent, CaseView, TurnRecord
@@ -35,6 +37,18 @@ from finscore.runner.wire import (
 
 #: Wall-clock seconds a new agent process may take to start and unpickle its agent.
 STARTUP_SECONDS = 300.0
+
+#: Seconds a process that closed its pipe may take to exit on its own before it is killed
+#: (never more than its attempt's deadline leaves).
+EXIT_GRACE_SECONDS = 5.0
+EXIT_POLL_SECONDS = 0.01
+
+#: multiprocessing reaps ended children from whichever thread starts the next one
+#: (Process.start polls every child), and CPython's poll reads "no such child" as
+#: "still running": a join racing that reap in another thread can return before the exit
+#: status is recorded, and close() then refuses. Every call that starts, signals, polls or
+#: reaps a child holds this lock.
+_CHILDREN = threading.Lock()
 
 
 class TimedOut:
@@ -63,7 +77,8 @@ class AgentProcess:
         self._process = context.Process(
             target=host, args=(child_end, payload, self._folder, isolation), name="finscore-agent", daemon=True
         )
-        self._process.start()
+        with _CHILDREN:
+            self._process.start()
         child_end.close()
 
     def __enter__(self) -> "AgentProcess":
@@ -75,20 +90,41 @@ class AgentProcess:
     def close(self) -> None:
         if self.problem is not None and not hasattr(self, "_process"):
             return
-        self._process.kill()
-        self._process.join()
-        self._process.close()
+        self._end(grace=0.0)
+        with _CHILDREN:
+            self._process.close()
         self._connection.close()
         shutil.rmtree(self._folder, ignore_errors=True)
+
+    def _kill(self) -> None:
+        with _CHILDREN:
+            self._process.kill()
+
+    def _end(self, grace: float) -> int | None:
+        """Give the process up to `grace` seconds to exit, kill it if it has not, reap it; its exit code.
+
+        Its status is polled, not waited for on its sentinel: a process that closes its
+        descriptors closes the sentinel's pipe too and looks ended while it runs on.
+        """
+        give_up = time.monotonic() + grace
+        while True:
+            with _CHILDREN:
+                code = self._process.exitcode
+            if code is not None or time.monotonic() >= give_up:
+                break
+            time.sleep(EXIT_POLL_SECONDS)
+        with _CHILDREN:
+            self._process.kill()
+            self._process.join()
+            return self._process.exitcode
 
     def _receive(self, deadline: Deadline) -> dict[str, Any] | TimedOut | AgentFault:
         outcome = call_before_deadline(lambda: self._connection.recv_bytes(MAX_REPLY_BYTES), deadline, "agent-reply")
         if outcome.timed_out:
-            self._process.kill()
+            self._kill()
             return TIMED_OUT
         if isinstance(outcome.error, EOFError):
-            self._process.join()
-            code = self._process.exitcode
+            code = self._end(grace=min(EXIT_GRACE_SECONDS, deadline.remaining()))
             return AgentFault("crashed", f"the agent's process ended without answering (exit code {code})")
         if outcome.error is not None or outcome.value is None:
             return AgentFault("crashed", f"the agent's process sent no readable reply: {outcome.error}")
@@ -117,8 +153,8 @@ class AgentProcess:
         try:
             self._connection.send_bytes(encode({"type": "turn", "view": view_data(view), "history": history_data(history)}))
         except OSError:
-            self._process.join()
-            return AgentFault("crashed", f"the agent's process ended (exit code {self._process.exitcode})")
+            code = self._end(grace=min(EXIT_GRACE_SECONDS, deadline.remaining()))
+            return AgentFault("crashed", f"the agent's process ended (exit code {code})")
         message = self._receive(deadline)
         if isinstance(message, (TimedOut, AgentFault)):
             return message
