@@ -9,7 +9,9 @@ The oracle only follows the official evaluator's order of calls (strip the argum
 a `#` means int() of the text without `#`; else float() after removing `,`, then the
 `%` rule; a cell loses `$` and what follows `(`); every decision in it is CPython's.
 
-Two sweeps, to stay within a minute on a shared machine:
+Two sweeps, to stay within a minute on a shared machine (the first spread over the
+machine's cores, in ranges of code points: both the oracle interpreters and the reader's
+side, tests/support/codepoint_sweep.py):
 - every code point, every shape and kind, through the reader's own readings of
   numbers, references, cells and row names (`NumberReading`, `read_cells`,
   `TableIndex`), about a microsecond each;
@@ -23,29 +25,34 @@ Two sweeps, to stay within a minute on a shared machine:
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import multiprocessing
+import os
 import random
 import sys
 from typing import Any, Iterator
 
 import pytest
+from support.codepoint_sweep import SHAPES, mismatches_in, raw
 from support.pythons import find_python, run_python
 
 from finscore import execute_batch
-from finscore.engine.options import Profile
-from finscore.engine.reader.numbers import NumberReading, number_reading
-from finscore.engine.reader.table import TableIndex, TableReadError, read_cells
+from finscore.engine.reader.numbers import number_reading
 
 EOF_ = "EOF"
 DELIMITERS = frozenset("|()")
-SHAPES = ("prefix", "suffix", "inner")
 SAMPLE = 20_000
+#: Ranges of code points swept apart (in parallel, as many at a time as the machine has cores).
+RANGES = 16
 
-#: Run in each oracle interpreter. Prints, for every code point where any shape of a
-#: literal, reference or cell is valid, CPython's answers, and every code point that
-#: str.strip() removes (a row name holding it at an end is then not found).
+#: Run in each oracle interpreter, over the range "start stop" read on standard input.
+#: Prints, for every code point of it where any shape of a literal, reference or cell is
+#: valid, CPython's answers, and every code point that str.strip() removes (a row name
+#: holding it at an end is then not found).
 ORACLE = r'''
 import json, sys
+start, stop = map(int, sys.stdin.read().split())
 
 def number(text):
     text = text.replace(",", "")
@@ -74,7 +81,7 @@ def cell(raw):
     return number(raw.replace("$", "").strip().split("(")[0].strip())
 
 valid, stripped = {}, []
-for code in range(sys.maxunicode + 1):
+for code in range(start, stop):
     c = chr(code)
     raws = (c + "7", "7" + c, "7" + c + "5")
     answers = [argument(raw) for raw in raws] + [cell(raw) for raw in raws]
@@ -86,41 +93,27 @@ print(json.dumps({"valid": valid, "stripped": stripped}))
 '''
 
 
-def _raw(shape: str, c: str) -> str:
-    return {"prefix": c + "7", "suffix": "7" + c, "inner": "7" + c + "5"}[shape]
+def _ranges() -> list[tuple[int, int]]:
+    """The code points U+0000..U+10FFFF in RANGES contiguous ranges [start, stop)."""
+    bounds = [round(i * (sys.maxunicode + 1) / RANGES) for i in range(RANGES + 1)]
+    return list(zip(bounds, bounds[1:]))
 
 
 def _oracle(minor: int) -> tuple[dict[int, list[Any]], frozenset[int]]:
     """CPython 3.<minor>'s answers: per code point, the six argument and cell answers
     (absent: all invalid), and the code points str.strip() removes."""
-    if sys.version_info[:2] == (3, minor):
-        captured: list[str] = []
-        exec(compile(ORACLE, "oracle", "exec"), {"print": captured.append})  # the test's own oracle code
-        text = captured[0]
-    else:
-        python = find_python(minor)
-        if python is None:
-            pytest.skip(f"CPython 3.{minor} is not installed here (pyenv versions lists what is)")
-        text = run_python(python, ORACLE, "")
-    found = json.loads(text)
-    return {int(code): answers for code, answers in found["valid"].items()}, frozenset(found["stripped"])
-
-
-def _argument(numbers: NumberReading, raw: str) -> Any:
-    """The reader's reading of an arithmetic argument, after the official strip."""
-    text = raw.strip()
-    if "#" in text:
-        step = numbers.official_reference(text)
-        return None if step is None else ["ref", step]
-    value = numbers.official_number(text)
-    return None if value is None else ["num", value.hex()]
-
-
-def _cell(numbers: NumberReading, raw: str) -> Any:
-    try:
-        return read_cells([raw], profile=Profile.OFFICIAL, numbers=numbers)[0].hex()
-    except TableReadError:
-        return None
+    python = sys.executable if sys.version_info[:2] == (3, minor) else find_python(minor)
+    if python is None:
+        pytest.skip(f"CPython 3.{minor} is not installed here (pyenv versions lists what is)")
+    valid: dict[int, list[Any]] = {}
+    stripped: set[int] = set()
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # each call waits on its own process
+        texts = pool.map(lambda bounds: run_python(python, ORACLE, "%d %d" % bounds), _ranges())
+        for text in texts:
+            found = json.loads(text)
+            valid.update((int(code), answers) for code, answers in found["valid"].items())
+            stripped.update(found["stripped"])
+    return valid, frozenset(stripped)
 
 
 @pytest.fixture(scope="module", params=[11, 12, 13], ids=["3.11", "3.12", "3.13"])
@@ -132,24 +125,17 @@ def oracle(request: pytest.FixtureRequest) -> tuple[int, dict[int, list[Any]], f
 @pytest.mark.essential
 def test_every_code_point_is_read_as_cpython_reads_it(oracle: tuple[int, dict[int, list[Any]], frozenset[int]]) -> None:
     minor, valid, stripped = oracle
-    numbers = number_reading(f"3.{minor}")
-    nothing = [None] * 6
+    spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no fork of this process's threads
     mismatches: list[tuple[Any, ...]] = []
-    for code in range(sys.maxunicode + 1):
-        c = chr(code)
-        raws = [_raw(shape, c) for shape in SHAPES]
-        ours = [_argument(numbers, raw) for raw in raws] + [_cell(numbers, raw) for raw in raws]
-        if ours != valid.get(code, nothing):
-            mismatches.append((f"U+{code:04X}", valid.get(code, nothing), ours))
-    # row names: every name of every shape in one table, looked up as the reader looks them up
-    names = [_raw(shape, chr(code)) for code in range(sys.maxunicode + 1) for shape in SHAPES]
-    index = TableIndex.of([[name, "4"] for name in names])
-    for position, name in enumerate(names):
-        code, shape = divmod(position, 3)
-        found = name.strip() in index.rows and index.rows[name.strip()] == ["4"]
-        # at either end, a character str.strip() removes makes the stripped argument miss the name
-        if found != (shape == 2 or code not in stripped):
-            mismatches.append((f"U+{code:04X}", "row", SHAPES[shape], found))
+    with concurrent.futures.ProcessPoolExecutor(os.cpu_count() or 1, mp_context=spawn) as pool:
+        sweeps = [
+            pool.submit(mismatches_in, minor, start, stop,
+                        {code: answers for code, answers in valid.items() if start <= code < stop},
+                        frozenset(code for code in stripped if start <= code < stop))
+            for start, stop in _ranges()
+        ]
+        for sweep in sweeps:
+            mismatches.extend(sweep.result())
     assert not mismatches, f"{len(mismatches)} mismatches under 3.{minor}, first: {mismatches[:10]}"
 
 
@@ -167,21 +153,21 @@ def _programs(codes: list[int]) -> Iterator[tuple[str, int, int, list[str], Any]
     for code in codes:
         c = chr(code)
         for shape_index, shape in enumerate(SHAPES):
-            raw = _raw(shape, c)
+            raw_text = raw(shape, c)
             if c not in DELIMITERS:
                 # step 0 is 2 + 3; step 1 adds the argument (a literal, or a reference)
-                yield "argument", shape_index, code, ["add(", "2", "3", ")", "add(", raw, "1", ")", EOF_], None
-            yield "cell", shape_index, code, ["table_max(", "x", "none", ")", EOF_], [["x", raw]]
+                yield "argument", shape_index, code, ["add(", "2", "3", ")", "add(", raw_text, "1", ")", EOF_], None
+            yield "cell", shape_index, code, ["table_max(", "x", "none", ")", EOF_], [["x", raw_text]]
             if c not in DELIMITERS and c != "#":
-                yield "row", shape_index, code, ["table_max(", raw, "none", ")", EOF_], [[raw, "4"]]
+                yield "row", shape_index, code, ["table_max(", raw_text, "none", ")", EOF_], [[raw_text, "4"]]
 
 
 def _expected(kind: str, shape: int, code: int, valid: dict[int, list[Any]],
               stripped: frozenset[int]) -> tuple[int, Any]:
     """The official pair CPython's answers give for the sweep's program of that kind."""
     if kind == "row":
-        raw = _raw(SHAPES[shape], chr(code))
-        return (0, 4.0) if raw.strip() == raw else (1, "n/a")  # the argument is stripped, the name not
+        text = raw(SHAPES[shape], chr(code))
+        return (0, 4.0) if text.strip() == text else (1, "n/a")  # the argument is stripped, the name not
     answers = valid.get(code, [None] * 6)
     answer = answers[shape] if kind == "argument" else answers[3 + shape]
     if answer is None:
