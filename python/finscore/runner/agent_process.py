@@ -41,7 +41,7 @@ STARTUP_SECONDS = 300.0
 #: Seconds a process that closed its pipe may take to exit on its own before it is killed
 #: (never more than its attempt's deadline leaves).
 EXIT_GRACE_SECONDS = 5.0
-EXIT_POLL_SECONDS = 0.01
+EXIT_POLL_SECONDS = 0.005
 
 #: multiprocessing reaps ended children from whichever thread starts the next one
 #: (Process.start polls every child), and CPython's poll reads "no such child" as
@@ -100,23 +100,24 @@ class AgentProcess:
         with _CHILDREN:
             self._process.kill()
 
-    def _end(self, grace: float) -> int | None:
-        """Give the process up to `grace` seconds to exit, kill it if it has not, reap it; its exit code.
+    def _end(self, grace: float) -> int:
+        """Give the process up to `grace` seconds to exit, kill it if it has not; its exit code.
 
-        Its status is polled, not waited for on its sentinel: a process that closes its
-        descriptors closes the sentinel's pipe too and looks ended while it runs on.
+        Its status is polled, not waited for: a process that closes its descriptors closes
+        its sentinel's pipe too and looks ended while it runs on, and a blocking join would
+        hold the lock for as long as a killed process takes to go.
         """
         give_up = time.monotonic() + grace
+        killed = False
         while True:
             with _CHILDREN:
                 code = self._process.exitcode
-            if code is not None or time.monotonic() >= give_up:
-                break
+                if code is not None:
+                    return code
+                if not killed and time.monotonic() >= give_up:
+                    self._process.kill()
+                    killed = True
             time.sleep(EXIT_POLL_SECONDS)
-        with _CHILDREN:
-            self._process.kill()
-            self._process.join()
-            return self._process.exitcode
 
     def _receive(self, deadline: Deadline) -> dict[str, Any] | TimedOut | AgentFault:
         outcome = call_before_deadline(lambda: self._connection.recv_bytes(MAX_REPLY_BYTES), deadline, "agent-reply")
