@@ -81,5 +81,6 @@ def test_parallel_attempts_survive_a_slow_reap_in_another_thread(
 
     monkeypatch.setattr(os, "waitpid", slow_waitpid)
     lines = run_text(small_cases, "out_of_scope", parallel=6, attempts=3).splitlines()
-    statuses = [json.loads(line)["status"] for line in lines]
-    assert statuses == ["completed"] * len(small_cases) * 3, [json.loads(s)["status_detail"] for s in lines if "\"incomplete\"" in s][:2]
+    decided = [json.loads(line) for line in lines]
+    not_completed = [line["status_detail"] for line in decided if line["status"] != "completed"]
+    assert len(decided) == len(small_cases) * 3 and not not_completed, not_completed[:2]
