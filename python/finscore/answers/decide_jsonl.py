@@ -56,18 +56,16 @@ def stream_decide_jsonl(source: BinaryIO, sink: TextIO, protocol: Protocol, form
         if raw is not None and not raw.strip():
             continue
         summary.lines += 1
+        out: dict[str, Any]
         if raw is None:
-            out: dict[str, Any] = {"line": None, "error": f"longer than {MAX_LINE_BYTES} bytes (its text is not kept)"}
-            summary.errors.append(f"line {summary.lines}: {out['error']}")
-            sink.write(json.dumps(out) + "\n")
-            continue
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            out = {"line": raw[:200].decode("utf-8", "replace"),
-                                   "error": f"not UTF-8 text (byte {error.start})"}
+            out = {"line": None, "error": f"longer than {MAX_LINE_BYTES} bytes (its text is not kept)"}
         else:
-            out = _decide_line(line, protocol, format)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                out = {"line": raw[:200].decode("utf-8", "replace"), "error": f"not UTF-8 text (byte {error.start})"}
+            else:
+                out = _decide_line(line, protocol, format)
         if "error" in out:
             summary.errors.append(f"line {summary.lines}: {out['error']}")
         sink.write(json.dumps(out, ensure_ascii=False) + "\n")
