@@ -340,23 +340,74 @@ static int next_plain_step(tokenizer *tokens, span token[4], unsigned classes[4]
     return 1;
 }
 
-/* After a step that cannot be read: are the remaining steps plain, ending in EOF? Then no
- * check the official evaluator makes of the whole program before running it (structure,
- * delimiters inside arguments) fails, and the failure stands. */
-static int rest_is_plain(tokenizer tokens) {
+/* After a step that cannot be read: the number of remaining steps when they are plain and
+ * end in EOF, else -1. When they are, no check the official evaluator makes of the whole
+ * program before running it (structure, delimiters inside arguments) fails, and the failure
+ * stands. Bounded by the program's text: each step consumes four tokens. */
+static int32_t plain_steps_left(tokenizer tokens) {
     span token[4];
     unsigned classes[4];
-    int32_t op, found;
-    while ((found = next_plain_step(&tokens, token, classes, &op)) == 1) continue;
-    return found == 0;
+    int32_t op, found, count = 0;
+    while ((found = next_plain_step(&tokens, token, classes, &op)) == 1) count++;
+    return found == 0 ? count : -1;
 }
 
 /* A step that cannot be read, in a program plain everywhere else: the steps before it
  * (their count is returned) run, and *failure says why; otherwise the host decides. */
 static int32_t stop_reading(tokenizer rest, int32_t step, int32_t status, int32_t *failure) {
-    if (!rest_is_plain(rest)) return -1;
+    if (plain_steps_left(rest) < 0) return -1;
     *failure = status;
     return step;
+}
+
+/* Step `step` refers to #j with j >= step, in a program plain everywhere else: the official
+ * evaluator has no result for it yet. Named as the full reader names it: the step itself,
+ * a later step of the program, or none at all (j at or past the program's step count). */
+static int32_t stop_at_reference(tokenizer rest, int32_t step, int32_t j, int32_t *failure) {
+    int32_t later = plain_steps_left(rest);
+    if (later < 0) return -1;
+    if (j == step)
+        *failure = FS_ERR_SELF_REFERENCE;
+    else if (j - step <= later) /* j < step + 1 + later, the program's step count */
+        *failure = FS_ERR_FORWARD_REFERENCE;
+    else
+        *failure = FS_ERR_REFERENCE_OUT_OF_RANGE;
+    return step;
+}
+
+/* Python's token.strip("(") is an op name: '(' removed from both ends, then byte for byte. */
+static int is_op_name(span s) {
+    int32_t i;
+    while (s.length > 0 && s.at[0] == '(') {
+        s.at++;
+        s.length--;
+    }
+    while (s.length > 0 && s.at[s.length - 1] == '(') s.length--;
+    for (i = 0; i < FS_OP_COUNT; i++) {
+        if (s.length == OP_TOKENS[i].length - 1 && memcmp(s.at, OP_TOKENS[i].text, (size_t)s.length) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The official position check fails, in a program whose last token is EOF: among the tokens
+ * before it, one at a position 4k is no op name once '(' is stripped from its ends, or one at
+ * 4k + 3 is not ")". The official reading stops there, in every profile, before any step is
+ * read (with another last token the strict profile stops first at that). One pass over the
+ * tokens. */
+static int is_malformed_structure(tokenizer tokens) {
+    span token, next;
+    unsigned classes;
+    int32_t position = 0;
+    int malformed = 0;
+    if (!next_token(&tokens, &token, &classes)) return 0;
+    while (next_token(&tokens, &next, &classes)) { /* `token` is followed: it is in the body */
+        if (position % 4 == 0 && !is_op_name(token)) malformed = 1;
+        if (position % 4 == 3 && !span_is(token, ")", 1)) malformed = 1;
+        token = next;
+        position = (position + 1) % 4;
+    }
+    return malformed && span_is(token, "EOF", 3);
 }
 
 /* Read one program's tokens into steps; its step count, or -1 when the host must decide.
@@ -392,7 +443,8 @@ static int32_t read_program(tokenizer tokens, table_text table, fs_step *steps,
                 fs_arg *arg = &steps[step].args[k];
                 if (classes[1 + k] & BYTE_HASH) {
                     int32_t j;
-                    if (!read_reference(token[1 + k], &j) || j >= step) return -1;
+                    if (!read_reference(token[1 + k], &j)) return -1;
+                    if (j >= step) return stop_at_reference(tokens, step, j, failure);
                     if (greater & ((uint64_t)1 << j)) return -1; /* text flowing on: the host's */
                     arg->kind = FS_ARG_REFERENCE;
                     arg->index = j;
@@ -422,6 +474,14 @@ static void stopped_at(fs_result *result, int32_t status, int32_t step) {
 static void defer(fs_result *result) {
     memset(result, 0, sizeof *result);
     result->status = FS_DEFERRED;
+    result->failed_step = -1;
+}
+
+/* The whole program fails the official position check: nothing runs, no step failed. */
+static void malformed_structure(fs_result *result) {
+    memset(result, 0, sizeof *result);
+    result->status = FS_READ_MALFORMED_STRUCTURE;
+    result->value_type = FS_TYPE_NONE;
     result->failed_step = -1;
 }
 
@@ -648,7 +708,9 @@ int32_t fs_read_execute_batch(const unsigned char *text, int32_t text_len, int32
         if (cells < 0) cells = table_cells(tables, table_spans, which); /* no table step scanned it */
         program_spans[2 * p] = first_step;
         program_spans[2 * p + 1] = count > 0 ? count : 0;
-        if (count < 0 || (count == 0 && failure == 0)) {
+        if (count < 0 && is_malformed_structure(tokens)) {
+            malformed_structure(&results[p]);
+        } else if (count < 0 || (count == 0 && failure == 0)) {
             defer(&results[p]);
         } else {
             if (count > 0)

@@ -336,6 +336,35 @@ static void test_plain_reader(void) {
               strcmp(fs_status_name(FS_READ_UNKNOWN_ROW), "unknown_row") == 0);
     }
 
+    /* references to no earlier step, and the official position check */
+    {
+        const char *stops =
+            "add(" US "1" US "2" US ")" US "add(" US "#1" US "1" US ")" US "EOF"                /* itself */
+            RS "add(" US "#1" US "2" US ")" US "add(" US "3" US "4" US ")" US "EOF"            /* a later step */
+            RS "add(" US "1" US "2" US ")" US "add(" US "1" US "#6" US ")" US "EOF"            /* no such step */
+            RS "divide(" US "1" US "0" US ")" US "add(" US "#5" US "1" US ")" US "EOF"         /* refused first */
+            RS "add(" US "#1" US "2" US ")" US "add(" US "a|b" US "4" US ")" US "EOF"          /* a delimiter later */
+            RS "The answer is 14.1%." US "EOF"                                                /* free text */
+            RS "((add" US "1" US "2" US ")" US "Add(" US "1" US "2" US ")" US "EOF"           /* strip("(") only */
+            RS "The answer is 14.1%." US "done"                                               /* no EOF: host's */
+            RS "((add" US "1" US "2" US ")" US "EOF";                                         /* passes the check */
+        const int32_t stop_tables[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+        fs_result r[9];
+        int32_t s[18];
+        CHECK(read_batch(stops, 9, tables, spans, 1, stop_tables, 64, 64, r, s) == FS_OK);
+        CHECK(r[0].status == FS_ERR_SELF_REFERENCE && r[0].failed_step == 1 && r[0].steps_executed == 1 && s[1] == 1);
+        CHECK(r[1].status == FS_ERR_FORWARD_REFERENCE && r[1].failed_step == 0 && r[1].steps_executed == 0);
+        CHECK(r[2].status == FS_ERR_REFERENCE_OUT_OF_RANGE && r[2].failed_step == 1 && r[2].steps_executed == 1);
+        CHECK(r[3].status == FS_ERR_DIVIDE_BY_ZERO && r[3].failed_step == 0);
+        CHECK(r[4].status == FS_DEFERRED);
+        CHECK(r[5].status == FS_READ_MALFORMED_STRUCTURE && r[5].failed_step == -1 && r[5].steps_executed == 0 &&
+              r[5].value_type == FS_TYPE_NONE && s[11] == 0);
+        CHECK(r[6].status == FS_READ_MALFORMED_STRUCTURE && r[6].failed_step == -1);
+        CHECK(r[7].status == FS_DEFERRED);
+        CHECK(r[8].status == FS_DEFERRED);
+        CHECK(strcmp(fs_status_name(FS_READ_MALFORMED_STRUCTURE), "malformed_structure") == 0);
+    }
+
     /* too little room for steps or table cells: the call is refused, nothing is written. The
      * text's programs hold 13 + 5 + 5 + 4 + 5 + 5 = 37 tokens: floor(37 / 4) = 9 steps at most;
      * program 2's table holds 4 value cells (its 0x1F bytes). */

@@ -37,7 +37,8 @@ def key(program):  # type: ignore[no-untyped-def]
 
 
 #: Reading failures the core decides itself, where certain (see fs_read_execute_batch).
-STOPPED = (Status.BAD_NUMBER, Status.UNKNOWN_ROW)
+STOPPED = (Status.BAD_NUMBER, Status.UNKNOWN_ROW, Status.SELF_REFERENCE, Status.FORWARD_REFERENCE,
+           Status.REFERENCE_OUT_OF_RANGE, Status.MALFORMED_STRUCTURE)
 
 
 def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
@@ -45,7 +46,8 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
 
     Where the core's reading stopped at a step (STOPPED), the full reader must stop at
     that very step with that status, in both profiles, having read the same steps before;
-    the core's outcome is then that status, unless a step before it was refused.
+    the core's outcome is then that status, unless a step before it was refused. A whole
+    program refused by the position check stops at no step (the core's failed_step -1).
     """
     plain = lay_out([tokens for tokens, _ in items], [table for _, table in items])
     output, programs = read_keeping_programs(get_core(), plain)
@@ -62,10 +64,11 @@ def check(items: list) -> tuple[int, int]:  # type: ignore[type-arg]
             if read.failure is None:
                 assert result.status not in STOPPED, tokens
             else:
-                assert read.failure.status in STOPPED and read.failure.step == steps_read, tokens
+                whole = read.failure.status == Status.MALFORMED_STRUCTURE
+                assert read.failure.status in STOPPED and read.failure.step == (None if whole else steps_read), tokens
                 if result.status in STOPPED:
                     assert (result.status, result.failed_step, result.steps_executed) == (
-                        read.failure.status, steps_read, steps_read), tokens
+                        read.failure.status, -1 if whole else steps_read, steps_read), tokens
                 else:  # refused while running an earlier step, which comes first
                     assert result.status != Status.OK and 0 <= result.failed_step < steps_read, tokens
             lowered = lower(read, profile=profile)
@@ -91,6 +94,7 @@ TOKENS = st.sampled_from([
     "x", "none", "", "a|b", "1)", "(", "9007199254740993", "0.1234567890123456789012",
     "total", "Infinity", "-inf", "in,f", "in%f", "iconst_nf", "const", "cash flow", "-", "NaN", "e", "_", "$",
     "201c4.25%", "12b", "1e5%", "1,0a", "$1", "1 2", "tiny", "1_0%", "inf%", "0x1p3", "1e", "-.e1", "nan%",
+    "#7", "#13", "#999999999", "#1234567890", "add", "((add(", "Add(", "add (", "The answer is 12%.", "]",
 ])
 
 
@@ -127,6 +131,19 @@ ROWS = [["", "2019"], ["revenue", "$ 1,000", "2.5%"]]
         (["table_max(", "2", "none", ")", "EOF"], ROWS, 0),
         (["add(", "1", "2", ")", "table_sum(", "revenues", "none", ")", "EOF"], ROWS, 1),
         (["table_sum(", "revenue", "none", ")", "table_sum(", "x", "none", ")", "add(", "1", ")"], ROWS, None),
+        (["add(", "1", "2", ")", "add(", "#1", "1", ")", "EOF"], None, 1),             # the step itself
+        (["add(", "#0", "2", ")", "EOF"], None, 0),
+        (["add(", "#1", "2", ")", "add(", "3", "4", ")", "EOF"], None, 0),             # a later step
+        (["add(", "1", "2", ")", "add(", "1", "#6", ")", "EOF"], None, 1),             # no such step
+        (["add(", "#01", "2", ")", "EOF"], None, 0),                                     # #1, past the end
+        (["add(", "#1", "2", ")", "add(", "a|b", "4", ")", "EOF"], None, None),        # a delimiter later
+        (["add(", "#1234567890", "2", ")", "EOF"], None, None),                          # ten digits
+        (["table_sum(", "#3", "none", ")", "EOF"], ROWS, None),                          # a reused row
+        (["The answer is 14.1%.", "EOF"], None, 0),                                      # free text
+        (["((add", "1", "2", ")", "Add(", "1", "2", ")", "EOF"], None, 0),              # the position check
+        (["add", "1", "2", ")", "subtract(", "1", "2", "]", "EOF"], None, 0),
+        (["The answer is 14.1%.", "done"], None, None),                                  # no EOF: strictly refused first
+        (["((add", "1", "2", ")", "EOF"], None, None),                                   # passes the check
     ],
 )
 def test_what_the_core_decides_when_reading_stops(tokens: list[str], table: object,

@@ -404,7 +404,7 @@ def test_themes_and_screenshots_at_both_widths(page: Any) -> None:
 def test_header_names_the_version_and_links_the_readme(page: Any, server: Any) -> None:
     from finscore import __version__
 
-    assert page.text_content("#version") == f"finscore {__version__} · core ABI 4"
+    assert page.text_content("#version") == f"finscore {__version__} · core ABI 5"
     href = page.get_attribute("#readme-link", "href")
     assert (server.root / href).read_text(encoding="utf-8") == (WEB.parent / "README.md").read_text(encoding="utf-8")
 

@@ -32,8 +32,9 @@ Table = Any
 
 FINAL_SCALE = 1e5  # the official evaluator rounds the last step to 5 places
 _STATUS_OF = {int(status): status for status in Status}
-#: Reading failures the core's plain reader reports itself (see fs_read_execute_batch).
-_READ_BY_CORE = frozenset((int(Status.BAD_NUMBER), int(Status.UNKNOWN_ROW)))
+#: Reading failures the core's plain reader reports itself (see fs_read_execute_batch): the
+#: statuses of the layer "core+reader" in core/abi.toml.
+_READ_BY_CORE = frozenset(int(status) for status in Status if status.layer == "core+reader")
 _OK, _NO_STEPS = int(Status.OK), int(Status.NO_STEPS)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 
 class Op(IntEnum):
@@ -163,9 +163,9 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.NULL_BUFFER: "core",
     Status.UNKNOWN_OP: "core",
     Status.BAD_ARGUMENT_KIND: "core",
-    Status.FORWARD_REFERENCE: "core",
-    Status.SELF_REFERENCE: "core",
-    Status.REFERENCE_OUT_OF_RANGE: "core",
+    Status.FORWARD_REFERENCE: "core+reader",
+    Status.SELF_REFERENCE: "core+reader",
+    Status.REFERENCE_OUT_OF_RANGE: "core+reader",
     Status.REFERENCE_TO_BOOLEAN: "core",
     Status.TABLE_SLICE_OUT_OF_BOUNDS: "core",
     Status.EMPTY_ROW: "core",
@@ -177,7 +177,7 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.BAD_SCALE: "core",
     Status.EXP_COMPLEX_OVERFLOW: "core",
     Status.DEFERRED: "core",
-    Status.MALFORMED_STRUCTURE: "reader",
+    Status.MALFORMED_STRUCTURE: "core+reader",
     Status.MALFORMED_STEP: "reader",
     Status.BAD_NUMBER: "core+reader",
     Status.BAD_REFERENCE: "reader",
