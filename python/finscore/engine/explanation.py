@@ -204,6 +204,16 @@ class Explainer:
         """A program the core's plain reader read and ran (no quirk, no failure in its reading)."""
         return self.core_ran(tokens, table, None, _identity_index(output.step_count(index)), output, index)
 
+    def plain_failed_step(self, output: BatchOutput, index: int) -> int | None:
+        """The `failed_step` of core_read's Execution, without making it: where the plain
+        reader stopped, the full reader stops at the very step the core counted (checked on
+        every vector program, tests/engine/test_plain_reader.py), so nothing is read again."""
+        status = output.status(index)
+        if status == _OK or status == _NO_STEPS:
+            return None
+        failed_step = output.failed_step(index)
+        return failed_step if failed_step >= 0 else None
+
     def core_ran(self, tokens: Sequence[str], table: Table, reading: ReadProgram | None,
                  official_index: tuple[int, ...], output: BatchOutput, index: int) -> Execution:
         """Program `index` of a core batch. Built field by field from the output's columns (the

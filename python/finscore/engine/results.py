@@ -65,6 +65,17 @@ class ExecutionBatch(LazySequence[Execution]):
                     execution = built[index] = chunk.execution(index - start)
                 yield execution
 
+    def failed_step(self, index: int) -> int | None:
+        """`self[index].failed_step`, without making the Execution where the core already
+        knows the step (scoring thousands of rewards asks for the step alone)."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"ExecutionBatch index {index} out of range")
+        built = self._built.get(index)
+        if built is not None:
+            return built.failed_step
+        which = bisect_right(self._starts, index) - 1
+        return self._chunks[which].failed_step(index - self._starts[which])
+
     def _item(self, index: int) -> Execution:
         built = self._built.get(index)
         if built is None:

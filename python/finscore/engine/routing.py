@@ -87,6 +87,16 @@ class RoutedChunk:
         return self.explainer.core_ran(full.tokens, full.table, full.reading, full.lowered.official_index, output, k)
 
 
+    def failed_step(self, position: int) -> int | None:
+        """`execution(position).failed_step`, without making the Execution of a program the
+        core's plain reader decided (a reward needs the step, not the explanation)."""
+        other = self.elsewhere.get(position)
+        if other is None:
+            k = position if self.plain_index is None else self.plain_index[position]
+            return self.explainer.plain_failed_step(self.plain_output, k)
+        return (other if isinstance(other, Execution) else self.execution(position)).failed_step
+
+
 class ChunkTooLarge(Exception):
     """A chunk of several programs whose core call would pass MAX_CORE_CALL_BYTES: run it in parts."""
 

@@ -90,7 +90,7 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
         detail: dict[str, Any] = {"gold": gold.answer, "status": label,
                                   "value": None if invalid else json_value(result)}
         if invalid:
-            detail["failed_step"] = batch[k].failed_step
+            detail["failed_step"] = batch.failed_step(k)
             reason = refusal_category(Status(code))
         elif correct:
             reason = CORRECT
