@@ -6,7 +6,8 @@ programs tests/data holds) and those ConvFinQA's own
 program_tokenization recorded for every dev turn (convfinqa.jsonl.gz, 1,490 turns).
 Both take the same procedure on a string (split on ", "; a "(" ends a token and stays
 on it; a ")" is a token of its own; "EOF" appended), which tokenize_gold_program runs
-as one regular expression per piece. The procedure as the evaluators write it (a
+as one regular expression (over the whole program with its separators marked, or per
+piece when the program holds the marker itself). The procedure as the evaluators write it (a
 character loop) is transcribed below as a second reference for strings no gold holds:
 parentheses inside row names, doubled and stray parentheses, empty pieces.
 """
@@ -66,8 +67,8 @@ def test_every_convfinqa_turn_program_is_cut_as_its_evaluator_cut_it() -> None:
 def test_strings_no_gold_holds_are_cut_as_the_character_loop_cuts_them() -> None:
     shapes = ["table_average(revenue (net), none)", "add(1, 2))", "((", ")(", ", , ", "", "(", ")", "a)b(c",
               "divide(#0, 3) , add(", "net income (loss)", "add(1,2), subtract(3, (4)", "x, y)", " )( ",
-              "subtract(5, 3), divide(#0, 3)"]
+              "subtract(5, 3), divide(#0, 3)", ",, , ,", ", ,, ", "add(1\x1f2, 3)", "\x1f, \x1f", "a,\x1f b"]
     rng = random.Random(20261201)
-    alphabet = ["a", "1", "(", ")", ",", " ", ", ", "#", "add(", "EOF", "é", "\n"]
+    alphabet = ["a", "1", "(", ")", ",", " ", ", ", "#", "add(", "EOF", "é", "\n", "\x1f"]
     shapes += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30))) for _ in range(20_000)]
     assert [s for s in shapes if tokenize_gold_program(s) != _character_loop(s)] == []

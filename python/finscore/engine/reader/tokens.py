@@ -32,6 +32,10 @@ TABLE_OPS: frozenset[str] = frozenset(OPS[6:])
 #: or text up to a ")" or the piece's end, or a ")" alone. Linear: the first branch's retreat over a
 #: run that has no "(" after it is one step a character, and the second branch then takes the run.
 _TOKEN = re.compile(r"[^()]*\(|[^()]+|\)")
+#: The same over a whole program whose pieces are separated by _PIECE_END (a character no branch
+#: takes, so no token crosses it and findall steps over it).
+_PIECE_END = "\x1f"
+_TOKEN_IN_PROGRAM = re.compile(r"[^()\x1f]*\(|[^()\x1f]+|\)")
 
 
 def tokenize_gold_program(program: str) -> list[str]:
@@ -40,11 +44,16 @@ def tokenize_gold_program(program: str) -> list[str]:
     Split on ``", "``; within each piece a ``(`` ends a token (and stays on it),
     a ``)`` is a token of its own; ``EOF`` is appended. A row name holding
     parentheses therefore tokenizes badly, as it does officially. (The official
-    procedure walks character by character; one regular expression per piece
-    cuts the same tokens, checked against the evaluator's recorded tokens.)
+    procedure walks character by character; one regular expression cuts the same
+    tokens, checked against the evaluator's recorded tokens. It runs once over the
+    whole program with each ", " replaced by a character the program does not hold:
+    ", " cannot overlap itself, so replace() and split() find the same separators.)
     """
-    findall = _TOKEN.findall
-    tokens = [token for piece in program.split(", ") for token in findall(piece)]
+    if _PIECE_END in program:
+        findall = _TOKEN.findall
+        tokens = [token for piece in program.split(", ") for token in findall(piece)]
+    else:
+        tokens = _TOKEN_IN_PROGRAM.findall(program.replace(", ", _PIECE_END))
     tokens.append("EOF")
     return tokens
 
