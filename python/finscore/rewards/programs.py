@@ -45,12 +45,6 @@ def _length(program: str | list[str] | tuple[str, ...]) -> int:
     return len(program) if isinstance(program, str) else sum(map(len, program)) + len(program)
 
 
-def _key(program: str | list[str] | tuple[str, ...], gold: ProgramGold) -> tuple[Any, int]:
-    """Rows with equal programs and the same gold object get one decision (a GRPO group's
-    completions share the gold object, see gold_json.read_golds, and often a program)."""
-    return (program if isinstance(program, str) else tuple(program)), id(gold)
-
-
 def _json_scalar(value: Any) -> str | None:
     """The JSON text the standard library's encoder writes for a str, an int or a finite float;
     None for any other value (the encoder then writes the whole detail)."""
@@ -86,21 +80,29 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
     decisions: list[RewardDecision | None] = [None] * len(programs)
     runnable: list[int] = []  # the first row of each distinct (program, gold)
     copies: list[tuple[int, int]] = []  # (row, the row it repeats)
+    # Rows with equal programs and the same gold object get one decision (a GRPO group's
+    # completions share the gold object, see gold_json.read_golds, and often a program).
     first: dict[tuple[Any, int], int] = {}
     for index, program in enumerate(programs):
-        if program is None:
+        key: str | tuple[str, ...]
+        if type(program) is str:  # the common case first
+            length, key = len(program), program
+        elif program is None:
             decisions[index] = RewardDecision(0.0, False, MISSING_PREDICTION, {})
+            continue
         elif not _runnable(program):
             decisions[index] = RewardDecision(0.0, False, MALFORMED_TOKENS, {"why": "a token is not text"})
-        elif _length(program) > MAX_PROGRAM_CHARS:
-            decisions[index] = RewardDecision(0.0, False, TOO_LONG, {"chars": _length(program),
-                                                                     "max_chars": MAX_PROGRAM_CHARS})
+            continue
         else:
-            seen = first.setdefault(_key(program, golds[index]), index)
-            if seen == index:
-                runnable.append(index)
-            else:
-                copies.append((index, seen))
+            length, key = _length(program), (program if isinstance(program, str) else tuple(program))
+        if length > MAX_PROGRAM_CHARS:
+            decisions[index] = RewardDecision(0.0, False, TOO_LONG, {"chars": length, "max_chars": MAX_PROGRAM_CHARS})
+            continue
+        seen = first.setdefault((key, id(golds[index])), index)
+        if seen == index:
+            runnable.append(index)
+        else:
+            copies.append((index, seen))
     batch = execute_batch(((programs[i], golds[i].table) for i in runnable), profile=profile, python=python,
                           chunk_size=CHUNK)
     comparer = None
@@ -108,27 +110,32 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
         from finscore.finqa.equivalence import ProgramComparer
 
         comparer = ProgramComparer()
-    labels: dict[int, tuple[str, str]] = {}  # status code: (label, its JSON text)
+    statuses: dict[int, tuple[str, str, str]] = {}  # code: (label, its JSON text, the refusal's reason)
+    gold_texts: dict[int, str | None] = {}  # id of a gold: its answer's JSON text (rows share golds)
     for k, index in enumerate(runnable):
         gold = golds[index]
+        answer = gold.answer
         invalid, result, code = batch.invalid[k], batch.results[k], batch.statuses[k]
-        correct = invalid == 0 and result == gold.answer
-        label, label_text = labels.get(code) or labels.setdefault(code, _label(code))
+        correct = invalid == 0 and result == answer
+        label, label_text, refusal = statuses.get(code) or statuses.setdefault(code, _status(code))
         value = None if invalid else json_value(result)
-        detail: dict[str, Any] = {"gold": gold.answer, "status": label, "value": value}
+        detail: dict[str, Any] = {"gold": answer, "status": label, "value": value}
         failed_step = None
         if invalid:
             failed_step = detail["failed_step"] = batch.failed_step(k)
-            reason = refusal_category(Status(code))
+            reason = refusal
         elif correct:
             reason = CORRECT
         else:
-            reason = wrong_answer_category(result, gold.answer)
+            reason = wrong_answer_category(result, answer)
         if comparer is not None and correct:
             correct, reason = _equivalence(comparer, programs[index], gold, detail)
             text = None  # the detail names the equivalence method too: the encoder writes it
         else:
-            text = _detail_text(_json_scalar(gold.answer), label_text, value, failed_step, invalid)
+            gold_text = gold_texts.get(id(gold), "")
+            if gold_text == "":
+                gold_text = gold_texts[id(gold)] = _json_scalar(answer)
+            text = _detail_text(gold_text, label_text, value, failed_step, invalid)
         decisions[index] = RewardDecision(1.0 if correct else 0.0, correct, reason, detail, text)
     for index, seen in copies:
         decided = decisions[seen]
@@ -137,9 +144,10 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
     return [decision for decision in decisions if decision is not None]
 
 
-def _label(code: int) -> tuple[str, str]:
-    label = Status(code).label
-    return label, encode_basestring(label)
+def _status(code: int) -> tuple[str, str, str]:
+    """A status's label, the label's JSON text, and its reason should the program be refused."""
+    status = Status(code)
+    return status.label, encode_basestring(status.label), refusal_category(status)
 
 
 def _equivalence(comparer: Any, program: Any, gold: ProgramGold, detail: dict[str, Any]) -> tuple[bool, str]:
