@@ -1,0 +1,52 @@
+"""A gold's JSON text is read as CPython's json.loads reads it, and refused where it refuses.
+
+The oracle is `json.loads(text)` itself (with NaN and the infinities refused, as the
+reward declares): the same value for every text it accepts, and for every text it refuses
+the same message, behind the row and column.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from finscore.rewards.errors import RewardInputError
+from finscore.rewards.gold_json import decode_gold
+
+TEXTS = [
+    '{"exe_ans": 14.1, "table": [["", "2019"], ["revenue", "$ 1,000"]], "program": "add(1, 2)"}',
+    '{"exe_ans": "yes"}', '{"exe_ans": -0.0}', '{"exe_ans": 1e400}', '{"exe_ans": 123456789012345678901234567890}',
+    '{"exe_ans": 1, "exe_ans": 2}', ' {"exe_ans": 1} \n', '[1, 2]', '"text"', '3', 'null',
+    '\ufeff{"exe_ans": 1}', '{"exe_ans": NaN}', '{"exe_ans": Infinity}', '{"exe_ans": -Infinity}',
+    '{"exe_ans": 1} trailing', '{"exe_ans": 1,}', "{'exe_ans': 1}", '', '   ', '{"a": "\\ud800"}',
+    '{"a": "\x01"}', '{"exe_ans": 01}', '[' * 100 + ']' * 100, '{"a": "\u2028 é"}',
+]
+
+
+def _oracle(text: str) -> tuple[str, object]:
+    def reject(name: str) -> object:
+        raise ValueError(f"{name} is not a JSON number")
+    try:
+        return "value", json.loads(text, parse_constant=reject)
+    except ValueError as error:
+        return "error", f"column 'gold', row 7: the gold is not JSON: {error}"
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_read_as_json_loads_reads_it(text: str) -> None:
+    kind, expected = _oracle(text)
+    if kind == "error":
+        with pytest.raises(RewardInputError) as raised:
+            decode_gold(text, row=7, column="gold")
+        assert str(raised.value) == expected
+    else:
+        decoded = decode_gold(text, row=7, column="gold")
+        assert json.dumps(decoded) == json.dumps(expected)  # -0.0 and big ints compared exactly
+        assert not (isinstance(decoded, float) and math.isnan(decoded))
+
+
+def test_nesting_too_deep_to_read_is_a_clear_error() -> None:
+    with pytest.raises(RewardInputError, match="nested too deeply"):
+        decode_gold("[" * 200_000 + "]" * 200_000, row=3, column="gold")
