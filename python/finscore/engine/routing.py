@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Sequence
 from finscore.engine.core.abi import BatchOutput, CoreProgram, SumRule
 from finscore.engine.core.binding import Core
 from finscore.engine.bounds import MAX_CORE_CALL_BYTES, core_program_bytes
-from finscore.engine.core.plain_text import PlainBatch, lay_out
+from finscore.engine.core.plain_text import RECORD_SEPARATOR, TOKEN_SEPARATOR, PlainBatch, lay_out, lay_out_program_texts
 from finscore.engine.explanation import Execution, Explainer
 from finscore.engine.lowering import Lowered, lower
 from finscore.engine.options import Profile
@@ -29,7 +29,7 @@ from finscore.engine.reader.convfinqa import apply_selections
 from finscore.engine.reader.program import ReadProgram
 from finscore.engine.reader.read import read_program
 from finscore.engine.reader.tokens import tokenize_gold_program
-from finscore.engine.sequences import positions_of
+from finscore.engine.sequences import LazySequence, positions_of
 from finscore.engine.status import Status
 from finscore.engine.verdict import Result, verdict, verdict_columns
 from finscore.engine.walker import walk
@@ -54,6 +54,33 @@ class FullReading(NamedTuple):
 Elsewhere = Execution | tuple[FullReading, BatchOutput, int]
 
 
+class TokensOnDemand(LazySequence[list[str]]):
+    """The token lists of a chunk of program texts, each cut when first asked for: a chunk
+    laid out from its text (lay_out_program_texts) needs the tokens of only the programs
+    the core defers or someone asks to explain."""
+
+    def __init__(self, programs: list[str]) -> None:
+        self._programs = programs
+        self._cut: dict[int, list[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._programs)
+
+    def _item(self, index: int) -> list[str]:
+        tokens = self._cut.get(index)
+        if tokens is None:
+            tokens = self._cut[index] = tokenize_gold_program(self._programs[index])
+        return tokens
+
+
+def _one_token_programs(plain: PlainBatch) -> list[int] | None:
+    """The positions of the one-token programs (number selections), read off a chunk laid out
+    whole from its text; None when the batch does not hold every program's text."""
+    if plain.joined is None:
+        return None
+    return [k for k, text in enumerate(plain.joined.split(RECORD_SEPARATOR)) if text.count(TOKEN_SEPARATOR) == 1]
+
+
 def check_tokens(tokens: Sequence[Any]) -> None:
     """A clear TypeError naming the first token that is not text."""
     for position, token in enumerate(tokens):
@@ -64,7 +91,7 @@ def check_tokens(tokens: Sequence[Any]) -> None:
 class RoutedChunk:
     """What one chunk needs to explain any of its programs later."""
 
-    def __init__(self, explainer: Explainer, token_lists: list[Sequence[str]], tables: list[Any],
+    def __init__(self, explainer: Explainer, token_lists: Sequence[Sequence[str]], tables: list[Any],
                  plain_output: BatchOutput, plain_index: list[int] | None, elsewhere: dict[int, Elsewhere]) -> None:
         self.explainer = explainer
         self.token_lists = token_lists
@@ -135,18 +162,23 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
     `token_lists_only` says the caller has checked that every program is a list or tuple."""
     profile = explainer.profile
     official = profile.reads_officially
-    token_lists = programs
+    token_lists: Sequence[Sequence[str]] = programs
+    plain: PlainBatch | None = None
     if not token_lists_only and not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
-        token_lists = [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs]
+        if set(map(type, programs)) == {str}:  # all text: laid out from the text, tokens cut on demand
+            plain = lay_out_program_texts(programs, tables)
+        token_lists = (TokensOnDemand(programs) if plain is not None
+                       else [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs])
     count = len(token_lists)
 
     # 1. the core's plain reader reads and runs the plain programs, in one call
-    try:
-        plain = lay_out(token_lists, tables)
-    except TypeError:  # a token that is not text: say which
-        for tokens in token_lists:
-            check_tokens(tokens)
-        raise
+    if plain is None:
+        try:
+            plain = lay_out(token_lists, tables)
+        except TypeError:  # a token that is not text: say which
+            for tokens in token_lists:
+                check_tokens(tokens)
+            raise
     if plain.call_bytes() > MAX_CORE_CALL_BYTES:  # chunks are sized by bytes, not by program count
         if count > 1:
             raise ChunkTooLarge
@@ -209,7 +241,8 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
 
     # 4. ConvFinQA reads a one-token program as a number selection, whatever FinQA's reading made of it
     if profile is Profile.CONVFINQA:
-        apply_selections(explainer, token_lists, elsewhere, (invalid, results, statuses))
+        known = _one_token_programs(plain) if isinstance(token_lists, TokensOnDemand) else None
+        apply_selections(explainer, token_lists, elsewhere, (invalid, results, statuses), known)
 
     columns[0].extend(invalid)
     columns[1].extend(results)

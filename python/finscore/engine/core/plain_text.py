@@ -3,7 +3,8 @@
 The core reads programs in the plain form (see fs_read_execute_batch in
 core/finscore_core.h) from one text: programs separated by 0x1E, tokens by 0x1F,
 and tables likewise (rows by 0x1E, cells by 0x1F). This module lays a chunk of
-programs out that way, cheaply: one join per program, one encoding per chunk, and
+programs out that way, cheaply: one join per program (or, for program text, the
+official cut made on the whole chunk's text at once), one encoding per chunk, and
 a table only for a program that has a table step. A program whose tokens or
 table hold a separator, or whose table is not a list of rows of text, is kept
 for the host's full reader instead; so is anything the core defers.
@@ -11,6 +12,7 @@ for the host's full reader instead; so is anything the core defers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, repeat
 from typing import Any, Sequence
@@ -116,6 +118,39 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
                 batch.token_count += len(tokens)
         batch.indices = kept
         with_tables = [k for k, text in enumerate(batch.texts) if "table_" in text]
+    _attach_tables(batch, tables, with_tables)
+    return batch
+
+
+#: Runs of token separators left where two token boundaries meet (no token is empty).
+_SEPARATOR_RUN = re.compile(TOKEN_SEPARATOR + "{2,}")
+
+
+def lay_out_program_texts(programs: list[str], tables: Sequence[Any]) -> PlainBatch | None:
+    """What lay_out makes of the programs' official tokens (tokenize_gold_program), laid out
+    from the programs' text at once, with no token list made: a ", " separates tokens, a "("
+    ends one, a ")" is one of its own, and empty tokens do not exist. None when a program
+    holds a separator or cuts into no token at all; then lay_out of the token lists decides.
+    (Checked against lay_out of the token lists in tests/engine/test_plain_text.py.)"""
+    joined = RECORD_SEPARATOR.join(programs)
+    if not programs or TOKEN_SEPARATOR in joined or joined.count(RECORD_SEPARATOR) != len(programs) - 1:
+        return None
+    cut = joined.replace(", ", TOKEN_SEPARATOR).replace("(", "(" + TOKEN_SEPARATOR)
+    cut = _SEPARATOR_RUN.sub(TOKEN_SEPARATOR, cut.replace(")", TOKEN_SEPARATOR + ")" + TOKEN_SEPARATOR))
+    cut = cut.replace(TOKEN_SEPARATOR + RECORD_SEPARATOR, RECORD_SEPARATOR)
+    cut = cut.replace(RECORD_SEPARATOR + TOKEN_SEPARATOR, RECORD_SEPARATOR).strip(TOKEN_SEPARATOR)
+    if not cut or RECORD_SEPARATOR * 2 in cut or cut.startswith(RECORD_SEPARATOR) or cut.endswith(RECORD_SEPARATOR):
+        return None  # a program without tokens
+    batch = PlainBatch()
+    batch.joined = cut.replace(RECORD_SEPARATOR, TOKEN_SEPARATOR + "EOF" + RECORD_SEPARATOR) + TOKEN_SEPARATOR + "EOF"
+    batch.indices = range(len(programs))
+    batch.token_count = batch.joined.count(TOKEN_SEPARATOR) + len(programs)
+    _attach_tables(batch, tables, _programs_with_tables(batch.joined))
+    return batch
+
+
+def _attach_tables(batch: PlainBatch, tables: Sequence[Any], with_tables: list[int]) -> None:
+    """Lay out, once each, the tables of the batch's programs that have a table step."""
     batch.program_tables = [-1] * len(batch.indices)
     needed: list[Any] = []  # distinct tables, in order of first use
     table_index: dict[int, int] = {}
@@ -136,7 +171,6 @@ def lay_out(token_lists: Sequence[Sequence[str]], tables: Sequence[Any]) -> Plai
         batch.program_tables = [index_of_needed[which] if which >= 0 else -1 for which in batch.program_tables]
         value_cells.append(0)  # so that index -1 (no table) counts nothing
         batch.table_value_cells = sum(map(value_cells.__getitem__, batch.program_tables))
-    return batch
 
 
 def _no_empty_last_token(joined: str) -> bool:

@@ -108,15 +108,17 @@ def _selection_execution(explainer: Explainer, selection: Selection) -> Executio
 
 
 def apply_selections(explainer: Explainer, token_lists: Sequence[Sequence[str]], others: dict[int, Any],
-                     columns: tuple[list[int], list[Result], list[int]]) -> None:
+                     columns: tuple[list[int], list[Result], list[int]],
+                     positions: Sequence[int] | None = None) -> None:
     """Under the convfinqa profile, replace the outcome of every one-token program of a
     chunk (whatever FinQA's reading made of it) by its number selection's.
 
     `others` and `columns` are the chunk's built Executions by position and its
-    (invalid, results, statuses) columns (see `finscore.engine.routing.route_chunk`).
+    (invalid, results, statuses) columns (see `finscore.engine.routing.route_chunk`);
+    `positions`, those of the one-token programs when the caller knows them already.
     """
     invalid, results, statuses = columns
-    for position in selection_positions(token_lists):
+    for position in selection_positions(token_lists) if positions is None else positions:
         selection = read_selection(token_lists[position])
         assert selection is not None
         execution = others[position] = _selection_execution(explainer, selection)
