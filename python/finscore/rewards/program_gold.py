@@ -24,7 +24,7 @@ class ProgramGold(NamedTuple):
 
 def read_program_gold(value: Any, *, row: int, column: str) -> ProgramGold:
     """The gold of one row (decoded JSON); RewardInputError naming the row and column when malformed."""
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # decoded JSON is a dict: the ABC check only for others
         raise RewardInputError(f"the gold must be a JSON object with exe_ans, not a {type(value).__name__}",
                                column=column, row=row)
     if "exe_ans" not in value:
@@ -36,7 +36,8 @@ def read_program_gold(value: Any, *, row: int, column: str) -> ProgramGold:
     if isinstance(answer, float) and not math.isfinite(answer):
         raise RewardInputError(f"exe_ans must be finite, not {answer!r}", column=column, row=row)
     table = value.get("table")
-    if table is not None and not (isinstance(table, list) and all(isinstance(r, list) for r in table)):
+    if table is not None and not (isinstance(table, list) and (set(map(type, table)) <= {list}  # JSON's rows: at once
+                                                               or all(isinstance(r, list) for r in table))):
         raise RewardInputError("table must be a list of rows (lists) or null", column=column, row=row)
     program = value.get("program")
     if program is not None and not isinstance(program, str):
