@@ -144,10 +144,20 @@ function stepView(step, index, tokens) {
   };
 }
 
-/** Why a read-stopping refusal stopped, in words (the core says which step, not which argument). */
-function readMessage(result) {
+const REFERENCE_STOPS = [STATUS.SELF_REFERENCE, STATUS.FORWARD_REFERENCE, STATUS.REFERENCE_OUT_OF_RANGE];
+
+/** Why a read-stopping refusal stopped, in words (the core says which step, not which argument).
+ * A reference to no earlier step and the position check are spelled as Python's reader spells them:
+ * the failing argument is the step's first reference #j with j at or past the step. */
+function readMessage(result, tokens) {
   if (result.status === STATUS.BAD_NUMBER) return `step #${result.failedStep}: an argument is not a number`;
   if (result.status === STATUS.UNKNOWN_ROW) return `step #${result.failedStep}: no row of the table has that name`;
+  if (result.status === STATUS.MALFORMED_STRUCTURE) return "tokens are not op(, arg, arg, ) groups";
+  if (REFERENCE_STOPS.includes(result.status)) {
+    const at = result.failedStep;
+    const failing = [tokens[4 * at + 1], tokens[4 * at + 2]].find((t) => /^#\d{1,9}$/.test(t) && Number(t.slice(1)) >= at);
+    if (failing !== undefined) return `${pythonStrRepr(failing)} names no earlier result`;
+  }
   return result.statusName;
 }
 
@@ -159,7 +169,7 @@ export function answerOf(result, tokens, request, program) {
     invalid: result.invalid,
     result: !valid ? { str: "n/a" } : result.valueType === "float" ? { float: result.valueHex } : { str: result.answer },
     status: result.status, status_name: result.statusName, failed_step: result.failedStep,
-    message: valid ? "" : readMessage(result),
+    message: valid ? "" : readMessage(result, tokens),
     unrounded: valid && result.valueType === "float" ? jsonValue(result.unrounded) : valid ? result.answer : null,
     unrounded_hex: valid && result.valueType === "float" ? result.unroundedHex : null,
     steps: steps.map((step, index) => stepView(step, index, tokens)),
