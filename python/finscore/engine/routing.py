@@ -2,7 +2,8 @@
 
 1. The core's plain reader: one call reads and runs every plain token program of
    the chunk (no quirk, no separator in a token, a table of text rows). What it
-   cannot read for certain it defers (status DEFERRED).
+   cannot read for certain it defers (status DEFERRED). A chunk of program text is
+   laid out whole from its text; its token lists are cut only where needed.
 2. The full reader and lowering: the deferred programs are read in Python, under the
    profile, and lowered to the core's flat records; what lowers runs in a second
    core call. A reading that failed at its first step has nothing to run.
@@ -21,7 +22,8 @@ from typing import Any, NamedTuple, Sequence
 from finscore.engine.core.abi import BatchOutput, CoreProgram, SumRule
 from finscore.engine.core.binding import Core
 from finscore.engine.bounds import MAX_CORE_CALL_BYTES, core_program_bytes
-from finscore.engine.core.plain_text import RECORD_SEPARATOR, TOKEN_SEPARATOR, PlainBatch, lay_out, lay_out_program_texts
+from finscore.engine.core.plain_text import (RECORD_SEPARATOR, TOKEN_SEPARATOR, PlainBatch, lay_out,
+                                             lay_out_program_texts)
 from finscore.engine.explanation import Execution, Explainer
 from finscore.engine.lowering import Lowered, lower
 from finscore.engine.options import Profile
@@ -112,7 +114,6 @@ class RoutedChunk:
         full, output, k = other
         assert full.lowered is not None
         return self.explainer.core_ran(full.tokens, full.table, full.reading, full.lowered.official_index, output, k)
-
 
     def failed_step(self, position: int) -> int | None:
         """`execution(position).failed_step`, without making the Execution of a program the

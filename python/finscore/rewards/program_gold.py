@@ -24,7 +24,7 @@ class ProgramGold(NamedTuple):
 
 def read_program_gold(value: Any, *, row: int, column: str) -> ProgramGold:
     """The gold of one row (decoded JSON); RewardInputError naming the row and column when malformed."""
-    if type(value) is not dict and not isinstance(value, Mapping):  # decoded JSON is a dict: the ABC check only for others
+    if type(value) is not dict and not isinstance(value, Mapping):  # JSON gives a dict: the ABC only for others
         raise RewardInputError(f"the gold must be a JSON object with exe_ans, not a {type(value).__name__}",
                                column=column, row=row)
     if "exe_ans" not in value:

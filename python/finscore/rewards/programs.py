@@ -67,7 +67,9 @@ def _detail_text(gold_text: str | None, status_text: str, value: Any, failed_ste
         return None
     if invalid:
         step = "null" if failed_step is None else _json_scalar(failed_step)
-        return None if step is None else f'{{"failed_step":{step},"gold":{gold_text},"status":{status_text},"value":null}}'
+        if step is None:
+            return None
+        return f'{{"failed_step":{step},"gold":{gold_text},"status":{status_text},"value":null}}'
     value_text = _json_scalar(value)
     return None if value_text is None else f'{{"gold":{gold_text},"status":{status_text},"value":{value_text}}}'
 
@@ -132,8 +134,9 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
             correct, reason = _equivalence(comparer, programs[index], gold, detail)
             text = None  # the detail names the equivalence method too: the encoder writes it
         else:
-            gold_text = gold_texts.get(id(gold), "")
-            if gold_text == "":
+            if id(gold) in gold_texts:
+                gold_text = gold_texts[id(gold)]
+            else:
                 gold_text = gold_texts[id(gold)] = _json_scalar(answer)
             text = _detail_text(gold_text, label_text, value, failed_step, invalid)
         decisions[index] = RewardDecision(1.0 if correct else 0.0, correct, reason, detail, text)
