@@ -18,8 +18,11 @@ from finscore.rewards.errors import RewardInputError
 from finscore.rewards.rows import decide_rows
 
 REWARD_COLUMNS = ("score", "passed", "reason", "protocol", "detail")
-#: Rows decided at a time within one batch (one training step of 8,192 rollouts is one chunk).
-CHUNK_ROWS = 8192
+#: Rows decided at a time within one batch. Each chunk's decision records (about one tracked
+#: object a row that CPython never untracks) live until its columns are made: with 8,192 rows a
+#: chunk they set off a full pass of the cyclic collector every other chunk (6 in a 100,000-row
+#: batch), with 1,024 about half as many, and the smaller chunks cost no more (benchmarks/README.md).
+CHUNK_ROWS = 1024
 REWARD_SCHEMA = pa.schema([("score", pa.float64()), ("passed", pa.bool_()), ("reason", pa.string()),
                            ("protocol", pa.string()), ("detail", pa.string())])
 ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
