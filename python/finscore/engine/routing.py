@@ -165,8 +165,9 @@ def route_chunk(core: Core, rule: SumRule, explainer: Explainer, programs: list[
     official = profile.reads_officially
     token_lists: Sequence[Sequence[str]] = programs
     plain: PlainBatch | None = None
-    if not token_lists_only and not set(map(type, programs)) <= {list, tuple}:  # gold program strings among them
-        if set(map(type, programs)) == {str}:  # all text: laid out from the text, tokens cut on demand
+    kinds = set() if token_lists_only else set(map(type, programs))
+    if not kinds <= {list, tuple}:  # gold program strings among them
+        if kinds == {str}:  # all text: laid out from the text, tokens cut on demand
             plain = lay_out_program_texts(programs, tables)
         token_lists = (TokensOnDemand(programs) if plain is not None
                        else [tokenize_gold_program(p) if isinstance(p, str) else p for p in programs])
