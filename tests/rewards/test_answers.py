@@ -19,7 +19,7 @@ import pytest
 import finscore.answers
 from finscore.answers import decide, get_protocol
 from finscore.answers.report import score_answers
-from finscore.rewards import RewardConfig, score_arrow
+from finscore.rewards import RewardConfig, decide_rows, score_arrow
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CONFORMANCE = Path(finscore.answers.__file__).parent / "conformance"
@@ -51,6 +51,19 @@ def test_every_conformance_row_is_rewarded_as_labelled() -> None:
                               separators=(",", ":"), ensure_ascii=False) for r in rows]
         assert scored.column("detail").to_pylist() == details  # the standard library's JSON, byte for byte
         assert all(stamp.startswith(f"{protocol} format={format} ") for stamp in scored.column("protocol").to_pylist())
+
+
+def test_each_rewards_detail_is_the_decisions_own() -> None:
+    """`decide_rows` gives each row the detail `decide(...).to_json()` holds (the reward keeps only
+    its JSON text and reads it back), as an object of its own, on every conformance row."""
+    rows = _conformance_rows()
+    for protocol, format in sorted({(r["protocol"], r["format"]) for r in rows}):
+        chosen = [r for r in rows if (r["protocol"], r["format"]) == (protocol, format)]
+        decided = decide_rows([r["completion"] for r in chosen], [json.dumps(r["gold"]) for r in chosen],
+                              [SOURCE_OF[protocol]] * len(chosen), RewardConfig(input="answer", format=format))
+        expected = [decide(r["completion"], r["gold"], protocol, format).to_json() for r in chosen]
+        assert [d.detail for d, _ in decided] == expected, f"{protocol} {format}"
+        assert len({id(d.detail) for d, _ in decided}) == len(chosen)
 
 
 def _golds(kind: str, data: Any) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from finscore.rewards import REWARD_COLUMNS, RewardInputError, arrow_batches, score_arrow
-from support.reward_rows import recorded_reward_rows
+from support.reward_rows import recorded_convfinqa_reward_rows, recorded_reward_rows
 
 
 def _rows(count: int) -> list[tuple[list[str], str]]:
@@ -60,3 +60,32 @@ def test_a_batch_decided_in_chunks_gives_each_row_its_decision(monkeypatch: pyte
     with pytest.raises(RewardInputError, match=r"column 'gold', row 500: the gold is not JSON") as raised:
         _scored(broken)
     assert raised.value.row == 500
+
+
+def test_rows_of_several_sources_in_one_batch_get_the_decisions_they_get_alone() -> None:
+    """A batch mixing FinQA rows, ConvFinQA rows, rows of sources finscore does not score and rows
+    with no source (the configured default, FinQA) gives each row, stamp and detail bytes
+    included, what a batch of that row alone gives; the unscored rows get no score and name
+    their source."""
+    finqa = _rows(300)
+    convfinqa = [(r.program, r.gold) for r in random.Random(1202).sample(recorded_convfinqa_reward_rows(), 300)]
+    mixed: list[tuple[list[str], str, str | None]] = []
+    for k in range(300):
+        mixed += [(*finqa[k], "finqa" if k % 2 else None), (*convfinqa[k], "convfinqa")]
+        if k % 3 == 0:
+            mixed.append((*finqa[k], "gsm8k"))
+
+    def scored(rows: list[tuple[list[str], str, str | None]]) -> list[tuple[object, ...]]:
+        table = score_arrow(pa.table({"completion": [p for p, _, _ in rows], "gold": [g for _, g, _ in rows],
+                                      "data_source": pa.array([s for _, _, s in rows], pa.string())}))
+        return list(zip(*[table.column(name).to_pylist() for name in REWARD_COLUMNS]))
+
+    together = scored(mixed)
+    assert together == [scored([row])[0] for row in mixed]
+    unscored = [row for row, (_, _, source) in zip(together, mixed) if source == "gsm8k"]
+    assert len(unscored) == 100
+    assert all(row == (None, None, "not_scored", None, '{"data_source":"gsm8k"}') for row in unscored)
+    stamps = {source: {row[3] for row, (_, _, s) in zip(together, mixed) if s == source}
+              for source in ("finqa", None, "convfinqa")}
+    assert stamps["finqa"] == stamps[None] and len(stamps["finqa"]) == len(stamps["convfinqa"]) == 1
+    assert stamps["finqa"] != stamps["convfinqa"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from finscore.answers import Gold, GoldError, as_gold, decide_batch, get_protocol
-from finscore.rewards.decisions import RewardDecision
+from finscore.rewards.decisions import DecidedRows
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.gold_json import read_golds
 
@@ -30,7 +30,12 @@ def read_answer_golds(golds: Sequence[Any], indexes: Sequence[int], protocol: st
 
 
 def decide_answers(completions: Sequence[str | None], golds: Sequence[Gold], *, protocol: str,
-                   format: str) -> list[RewardDecision]:
-    """One decision per completion (None when missing: the protocol's missing_prediction)."""
-    return [RewardDecision(1.0 if d.passed else 0.0, d.passed, d.reason, d.to_json(), d.canonical_json())
-            for d in decide_batch(completions, golds, protocol=protocol, format=format)]
+                   format: str) -> DecidedRows:
+    """One decision per completion (None when missing: the protocol's missing_prediction). The
+    detail is the Decision's canonical JSON only: `rows.detail(i)` reads it back as to_json()."""
+    decided = decide_batch(completions, golds, protocol=protocol, format=format)
+    out = DecidedRows(len(decided))
+    passed: list[bool | None] = [d.passed for d in decided]
+    out.passed, out.reasons, out.texts = passed, [d.reason for d in decided], [d.canonical_json() for d in decided]
+    out.scores = [1.0 if p else 0.0 for p in passed]
+    return out

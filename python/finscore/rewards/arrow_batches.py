@@ -15,13 +15,12 @@ import pyarrow as pa
 
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
-from finscore.rewards.rows import decide_rows
+from finscore.rewards.rows import decide_columns
 
 REWARD_COLUMNS = ("score", "passed", "reason", "protocol", "detail")
-#: Rows decided at a time within one batch. Each chunk's decision records (about one tracked
-#: object a row that CPython never untracks) live until its columns are made: with 8,192 rows a
-#: chunk they set off a full pass of the cyclic collector every other chunk (6 in a 100,000-row
-#: batch), with 1,024 about half as many, and the smaller chunks cost no more (benchmarks/README.md).
+#: Rows decided at a time within one batch: what one chunk's deciding keeps alive until its Arrow
+#: columns are made (the free-text decider's records, tracked by the cyclic collector) stays small,
+#: and the smaller chunks cost no more (benchmarks/README.md).
 CHUNK_ROWS = 1024
 REWARD_SCHEMA = pa.schema([("score", pa.float64()), ("passed", pa.bool_()), ("reason", pa.string()),
                            ("protocol", pa.string()), ("detail", pa.string())])
@@ -67,19 +66,20 @@ def _chunk_columns(completions: list[Any], golds: list[Any], sources: list[Any],
                    config: RewardConfig) -> list[pa.Array]:
     """The reward columns of rows [start, start + CHUNK_ROWS): decided and turned into Arrow arrays
     before the next chunk, so that a big batch never holds a Python object per row for all its rows
-    at once (the cyclic collector's full passes over them cost 40% of a 100,000-row batch). A row's
-    decision does not depend on the rows decided with it, so the chunks change no byte."""
+    at once (the cyclic collector's full passes over such objects cost 40% of a 100,000-row batch
+    when every row had its record). A row's decision does not depend on the rows decided with it,
+    so the chunks change no byte."""
     end = start + CHUNK_ROWS
     try:
-        decided = decide_rows(completions[start:end], golds[start:end], sources[start:end], config)
+        decided, stamps = decide_columns(completions[start:end], golds[start:end], sources[start:end], config)
     except RewardInputError as error:
         raise error.shifted(start) from None
     return [
-        pa.array([d.score for d, _ in decided], pa.float64()),
-        pa.array([d.passed for d, _ in decided], pa.bool_()),
-        pa.array([d.reason for d, _ in decided], pa.string()),
-        pa.array([stamp for _, stamp in decided], pa.string()),
-        pa.array([d.detail_json() for d, _ in decided], pa.string()),
+        pa.array(decided.scores, pa.float64()),
+        pa.array(decided.passed, pa.bool_()),
+        pa.array(decided.reasons, pa.string()),
+        pa.array(stamps, pa.string()),
+        pa.array(decided.detail_texts(), pa.string()),
     ]
 
 

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from finscore.rewards.completions import response_of_query
 from finscore.rewards.config import RewardConfig
-from finscore.rewards.rows import decide_rows
+from finscore.rewards.rows import decide_columns
 
 
 
@@ -33,9 +33,9 @@ def rewards_of(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[
     """The rewards as plain lists: {"rewards", "scores", "extra_logs"} (the HTTP server sends this)."""
     config = config or config_from_environment()
     responses = [response_of_query(q, p, row=i) for i, (q, p) in enumerate(zip(queries, prompts))]
-    decided = decide_rows(responses, list(labels), [None] * len(responses), config)
-    scores = [0.0 if d.score is None else d.score for d, _ in decided]
-    reasons = Counter(d.reason for d, _ in decided)
+    decided, _ = decide_columns(responses, list(labels), [None] * len(responses), config)
+    scores = [0.0 if score is None else score for score in decided.scores]
+    reasons = Counter(decided.reasons)
     total = max(1, len(decided))
     extra = {f"finscore/{reason}": count / total for reason, count in sorted(reasons.items())}
     return {"rewards": scores, "scores": scores, "extra_logs": extra}

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from finscore.engine import Status, execute_batch
 from finscore.engine.explanation import json_value
 from finscore.finqa.categories import CORRECT, refusal_category, wrong_answer_category
-from finscore.rewards.decisions import MISSING_PREDICTION, RewardDecision
+from finscore.rewards.decisions import MISSING_PREDICTION, DecidedRows
 from finscore.rewards.program_gold import ProgramGold
 
 #: Executed programs per engine call: bounds the memory of one call, not the result.
@@ -75,36 +75,42 @@ def _detail_text(gold_text: str | None, status_text: str, value: Any, failed_ste
 
 
 def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, profile: str, python: str,
-                    match: str) -> list[RewardDecision]:
+                    match: str) -> DecidedRows:
     """One decision per program: a token list, or program text (its whole text, surrounding
     white space removed, read as the official evaluator reads gold programs); None when missing."""
     programs = [p.strip() if isinstance(p, str) else p for p in programs]
-    decisions: list[RewardDecision | None] = [None] * len(programs)
+    out = DecidedRows(len(programs))  # every row 0.0 and not passed until decided otherwise
     runnable: list[int] = []  # the first row of each distinct (program, gold)
-    copies: list[tuple[int, int]] = []  # (row, the row it repeats)
+    copy_rows: list[int] = []  # a row repeating an earlier one ...
+    copy_of: list[int] = []  # ... and the row it repeats
     # Rows with equal programs and the same gold object get one decision (a GRPO group's
-    # completions share the gold object, see gold_json.read_golds, and often a program).
-    first: dict[tuple[Any, int], int] = {}
+    # completions share the gold object, see gold_json.read_golds, and often a program). The memo
+    # is a dict per gold keyed by the program: no tracked tuple per row.
+    first: dict[int, dict[Any, int]] = {}
     for index, program in enumerate(programs):
         key: str | tuple[str, ...]
         if type(program) is str:  # the common case first
             length, key = len(program), program
         elif program is None:
-            decisions[index] = RewardDecision(0.0, False, MISSING_PREDICTION, {})
+            out.put(index, 0.0, False, MISSING_PREDICTION, {})
             continue
         elif not _runnable(program):
-            decisions[index] = RewardDecision(0.0, False, MALFORMED_TOKENS, {"why": "a token is not text"})
+            out.put(index, 0.0, False, MALFORMED_TOKENS, {"why": "a token is not text"})
             continue
         else:
             length, key = _length(program), (program if isinstance(program, str) else tuple(program))
         if length > MAX_PROGRAM_CHARS:
-            decisions[index] = RewardDecision(0.0, False, TOO_LONG, {"chars": length, "max_chars": MAX_PROGRAM_CHARS})
+            out.put(index, 0.0, False, TOO_LONG, {"chars": length, "max_chars": MAX_PROGRAM_CHARS})
             continue
-        seen = first.setdefault((key, id(golds[index])), index)
+        of_gold = first.get(id(golds[index]))
+        if of_gold is None:
+            of_gold = first[id(golds[index])] = {}
+        seen = of_gold.setdefault(key, index)
         if seen == index:
             runnable.append(index)
         else:
-            copies.append((index, seen))
+            copy_rows.append(index)
+            copy_of.append(seen)
     batch = execute_batch(((programs[i], golds[i].table) for i in runnable), profile=profile, python=python,
                           chunk_size=CHUNK)
     comparer = None
@@ -139,12 +145,10 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
             else:
                 gold_text = gold_texts[id(gold)] = _json_scalar(answer)
             text = _detail_text(gold_text, label_text, value, failed_step, invalid)
-        decisions[index] = RewardDecision(1.0 if correct else 0.0, correct, reason, detail, text)
-    for index, seen in copies:
-        decided = decisions[seen]
-        assert decided is not None
-        decisions[index] = decided._replace(detail=dict(decided.detail))  # a row's detail is its own
-    return [decision for decision in decisions if decision is not None]
+        out.put(index, 1.0 if correct else 0.0, correct, reason, detail, text)
+    for index, seen in zip(copy_rows, copy_of):
+        out.put(index, out.scores[seen], out.passed[seen], out.reasons[seen], out.details[seen], out.texts[seen])
+    return out
 
 
 def _status(code: int) -> tuple[str, str, str]:

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from finscore.rewards.answers import decide_answers, read_answer_golds
 from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES, RewardConfig
-from finscore.rewards.decisions import RewardDecision, not_scored
+from finscore.rewards.decisions import NOT_SCORED, DecidedRows, RewardDecision
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.gold_json import read_golds
 from finscore.rewards.tatqa_answers import decide_tatqa, read_tatqa_golds
@@ -23,7 +23,7 @@ def _read_program_golds(golds: Sequence[Any], indexes: list[int], column: str) -
 
 
 def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: list[int], source: str,
-                  config: RewardConfig) -> list[RewardDecision]:
+                  config: RewardConfig) -> DecidedRows:
     """The rows of one data source, in one call of its decider."""
     if config.input == "tatqa":
         return decide_tatqa([completions[i] for i in indexes], read_tatqa_golds(golds, indexes, config.gold_column),
@@ -40,24 +40,39 @@ def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: lis
                            profile=PROGRAM_PROFILES[source], python=config.python, match=config.match)
 
 
-def decide_rows(completions: Sequence[Any], golds: Sequence[Any], data_sources: Sequence[str | None],
-                config: RewardConfig) -> list[tuple[RewardDecision, str | None]]:
-    """(decision, stamp) per row; the stamp is None for rows finscore does not score."""
+def decide_columns(completions: Sequence[Any], golds: Sequence[Any], data_sources: Sequence[str | None],
+                   config: RewardConfig) -> tuple[DecidedRows, list[str | None]]:
+    """Every row's decision, as columns, and its stamp (None for rows finscore does not score)."""
     if not len(completions) == len(golds) == len(data_sources):
         raise ValueError(f"completions, golds and data sources differ in length: "
                          f"{len(completions)}, {len(golds)}, {len(data_sources)}")
-    out: list[tuple[RewardDecision, str | None] | None] = [None] * len(completions)
+    count = len(completions)
     groups: dict[str, list[int]] = {}
+    unscored: list[tuple[int, str | None]] = []
     scored = config.scored_sources()
     for index, source in enumerate(data_sources):
         source = config.data_source if source is None else source
         if source in scored:
             groups.setdefault(source, []).append(index)
         else:
-            out[index] = (not_scored(source), None)
+            unscored.append((index, source))
+    if len(groups) == 1 and not unscored:  # the common case: one source, its rows in order
+        (source, indexes), = groups.items()
+        return _decide_group(completions, golds, indexes, source, config), [config.stamp(source)] * count
+    out = DecidedRows(count)
+    stamps: list[str | None] = [None] * count
+    for index, source in unscored:
+        out.put(index, None, None, NOT_SCORED, {"data_source": source})
     for source, indexes in groups.items():
-        decisions = _decide_group(completions, golds, indexes, source, config)
+        out.place(indexes, _decide_group(completions, golds, indexes, source, config))
         stamp = config.stamp(source)
-        for index, decision in zip(indexes, decisions):
-            out[index] = (decision, stamp)
-    return [row for row in out if row is not None]
+        for index in indexes:
+            stamps[index] = stamp
+    return out, stamps
+
+
+def decide_rows(completions: Sequence[Any], golds: Sequence[Any], data_sources: Sequence[str | None],
+                config: RewardConfig) -> list[tuple[RewardDecision, str | None]]:
+    """(decision, stamp) per row; the stamp is None for rows finscore does not score."""
+    decided, stamps = decide_columns(completions, golds, data_sources, config)
+    return list(zip(decided, stamps))

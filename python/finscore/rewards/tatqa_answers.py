@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from finscore.rewards.decisions import MISSING_PREDICTION, RewardDecision
+from finscore.rewards.decisions import MISSING_PREDICTION, DecidedRows
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.gold_json import read_golds
 from finscore.tatqa import OfficialCrash, decide, explain
@@ -52,26 +52,26 @@ def _prediction(text: str) -> tuple[Any, str | None]:
     return value, entry_problem(value)
 
 
-def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *, score: str) -> list[RewardDecision]:
+def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *, score: str) -> DecidedRows:
     """One decision per completion (None when missing)."""
-    out = []
-    for text, question in zip(completions, golds):
+    out = DecidedRows(len(completions))  # every row 0.0 and not passed until decided otherwise
+    for row, (text, question) in enumerate(zip(completions, golds)):
         if text is None:
-            out.append(RewardDecision(0.0, False, MISSING_PREDICTION, {}))
+            out.put(row, 0.0, False, MISSING_PREDICTION, {})
             continue
         value, problem = _prediction(text) if isinstance(text, str) else (None, "not text")
         if problem is not None or not isinstance(value, list):
-            out.append(RewardDecision(0.0, False, MALFORMED_PREDICTION, {"why": problem}))
+            out.put(row, 0.0, False, MALFORMED_PREDICTION, {"why": problem})
             continue
         answer, scale = value  # entry_problem found it a list [answer, scale]
         try:
             decision = decide(question, answer, scale)
             reason = explain(question, answer, scale, decision)
         except OfficialCrash as crash:
-            out.append(RewardDecision(0.0, False, OFFICIAL_CRASH, {"why": str(crash)}))
+            out.put(row, 0.0, False, OFFICIAL_CRASH, {"why": str(crash)})
             continue
         value_score = decision.f1 if score == "f1" else decision.em
-        out.append(RewardDecision(value_score, decision.em == 1.0, reason.kind,
-                                  {"em": repr(decision.em), "f1": repr(decision.f1),
-                                   "scale_match": decision.scale_match, "why": reason.detail}))
+        out.put(row, value_score, decision.em == 1.0, reason.kind,
+                {"em": repr(decision.em), "f1": repr(decision.f1), "scale_match": decision.scale_match,
+                 "why": reason.detail})
     return out

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from finscore.rewards.completions import completion_text
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
-from finscore.rewards.rows import decide_rows
+from finscore.rewards.rows import decide_columns
 
 
 class FinscoreReward:
@@ -33,7 +33,8 @@ class FinscoreReward:
                                    column=self.config.gold_column)
         sources = columns.get(self.config.data_source_column) or [None] * len(completions)
         texts = [completion_text(c, row=i) for i, c in enumerate(completions)]
-        return [decision.score for decision, _ in decide_rows(texts, list(golds), list(sources), self.config)]
+        decided, _ = decide_columns(texts, list(golds), list(sources), self.config)
+        return decided.scores
 
 
 def finscore_reward(config: RewardConfig | None = None, *, name: str = "finscore") -> FinscoreReward:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from finscore.rewards.config import RewardConfig
-from finscore.rewards.decisions import NOT_SCORED, RewardDecision
+from finscore.rewards.decisions import NOT_SCORED, DecidedRows
 from finscore.rewards.errors import RewardInputError
-from finscore.rewards.rows import decide_rows
+from finscore.rewards.rows import decide_columns
 
 
 
@@ -26,10 +26,10 @@ def _config(options: dict[str, Any]) -> RewardConfig:
     return RewardConfig(**known)
 
 
-def _as_dict(decision: RewardDecision, stamp: str | None, row: int, source: Any) -> dict[str, Any]:
-    if decision.reason == NOT_SCORED:
+def _as_dict(decided: DecidedRows, stamp: str | None, row: int, source: Any) -> dict[str, Any]:
+    if decided.reasons[row] == NOT_SCORED:
         raise RewardInputError(f"finscore does not score data source {source!r}", column="data_source", row=row)
-    return {"score": decision.score, "passed": bool(decision.passed), "reason": decision.reason,
+    return {"score": decided.scores[row], "passed": bool(decided.passed[row]), "reason": decided.reasons[row],
             "protocol": stamp}
 
 
@@ -38,8 +38,8 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any
     """One dict per row, in order (verl's batch reward manager)."""
     sources = list(data_sources)
     texts = [text if isinstance(text, str) or text is None else str(text) for text in solution_strs]
-    decided = decide_rows(texts, list(ground_truths), sources, _config(kwargs))
-    return [_as_dict(decision, stamp, row, sources[row]) for row, (decision, stamp) in enumerate(decided)]
+    decided, stamps = decide_columns(texts, list(ground_truths), sources, _config(kwargs))
+    return [_as_dict(decided, stamp, row, sources[row]) for row, stamp in enumerate(stamps)]
 
 
 def compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
