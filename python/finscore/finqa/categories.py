@@ -90,13 +90,16 @@ def refusal_category(status: Status) -> str:
 
 def wrong_answer_category(result: Any, gold: Any) -> str:
     """The kind of a valid answer that is not `==` the gold answer."""
-    if result == "n/a":
-        return NO_ANSWER
-    if result in _YES_NO and gold in _YES_NO:
-        return WRONG_YES_NO
-    if not (_is_number(result) and _is_number(gold)):
-        return WRONG_ANSWER_TYPE
-    value, target = float(result), float(gold)
+    if type(result) is float and type(gold) is float:  # the common case: neither text nor of another type
+        value, target = result, gold
+    else:
+        if result == "n/a":
+            return NO_ANSWER
+        if result in _YES_NO and gold in _YES_NO:
+            return WRONG_YES_NO
+        if not (_is_number(result) and _is_number(gold)):
+            return WRONG_ANSWER_TYPE
+        value, target = float(result), float(gold)
     if not (math.isfinite(value) and math.isfinite(target)):
         return WRONG_VALUE
     if _close(value, target):
