@@ -121,13 +121,19 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
     statuses: dict[int, tuple[str, str, str]] = {}  # code: (label, its JSON text, the refusal's reason)
     gold_texts: dict[int, str | None] = {}  # id of a gold: its answer's JSON text (rows share golds)
     scores, passed, reasons, details, texts = out.scores, out.passed, out.reasons, out.details, out.texts
+    invalids, results, codes = batch.invalid, batch.results, batch.statuses
     for k, index in enumerate(runnable):
         gold = golds[index]
         answer = gold.answer
-        invalid, result, code = batch.invalid[k], batch.results[k], batch.statuses[k]
+        invalid, result, code = invalids[k], results[k], codes[k]
         correct = invalid == 0 and result == answer
         label, label_text, refusal = statuses.get(code) or statuses.setdefault(code, _status(code))
-        value = None if invalid else json_value(result)
+        if invalid:
+            value = None
+        elif type(result) is float and math.isfinite(result):  # json_value's answer, without the call
+            value = result
+        else:
+            value = json_value(result)
         detail: dict[str, Any] = {"gold": answer, "status": label, "value": value}
         failed_step = None
         if invalid:
