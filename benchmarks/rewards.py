@@ -117,17 +117,29 @@ def answer_rollouts(rows: int) -> pa.Table:
     return _table(completions, golds, rows)
 
 
-def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> tuple[float, float]:
-    """(rows per CPU second, rows per wall second), medians of `runs` (CPU: the process's time)."""
+def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> tuple[float, float, str]:
+    """(rows per CPU second, rows per wall second), medians of `runs` (CPU: the process's time), and
+    the cyclic collector's passes in the last run (counted, so unlike the times not moved by load)."""
     score_arrow(table.slice(0, 64), config)  # the core loaded, outside the timing
     cpu, wall = [], []
+    passes = [0, 0]  # all, full
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes[0] += 1
+            passes[1] += info["generation"] == 2
+
     for _ in range(runs):
         gc.collect()  # each run starts from a collected heap, so none pays for the garbage of another
+        passes[:] = [0, 0]
+        gc.callbacks.append(count)
         c, w = time.process_time(), time.perf_counter()
         score_arrow(table, config)
         cpu.append(time.process_time() - c)
         wall.append(time.perf_counter() - w)
-    return table.num_rows / statistics.median(cpu), table.num_rows / statistics.median(wall)
+        gc.callbacks.remove(count)
+    return (table.num_rows / statistics.median(cpu), table.num_rows / statistics.median(wall),
+            f"{passes[0]} collector passes, {passes[1]} full")
 
 
 def ray_runs(table: pa.Table, folder: Path) -> dict[str, float]:
@@ -177,8 +189,8 @@ def main() -> int:
                                  ("programs, 100,000 rows", rollouts(100_000), None),
                                  ("answers, one training step, 8,192 rows", answer_rollouts(8192), answers),
                                  ("answers, 100,000 rows", answer_rollouts(100_000), answers)):
-        per_cpu, per_wall = cpu_rate(table, args.runs, config)
-        print(f"{label}: {per_cpu:,.0f} rows per CPU second ({per_wall:,.0f} per wall second)")
+        per_cpu, per_wall, passes = cpu_rate(table, args.runs, config)
+        print(f"{label}: {per_cpu:,.0f} rows per CPU second ({per_wall:,.0f} per wall second; {passes})")
     scored = score_arrow(step)
     counts: dict[str, int] = {}
     for reason in scored.column("reason").to_pylist():
