@@ -136,6 +136,17 @@ def test_misuse_raises_clear_exceptions() -> None:
         execute_many([("add(1, 2)",)])  # type: ignore[list-item]
 
 
+def test_a_table_shared_by_many_programs_is_checked_like_one_alone() -> None:
+    """A chunk's tables are checked once per distinct object (a GRPO group shares its table): a bad
+    row in a shared table is still named, and a good one shared by many programs runs for each."""
+    shared = [["revenue", "1", "2"], {"cells": ["3"]}]
+    with pytest.raises(TypeError, match="table row 1 is a dict, not a sequence of cells"):
+        execute_many([("add(1, 2)", None), *[("add(1, 2)", shared)] * 50])  # type: ignore[list-item]
+    good = [["revenue", "1", "2"]]
+    outcomes = execute_many([("table_sum(revenue, none)", good)] * 50 + [("add(1, 2)", None)])
+    assert [o.result for o in outcomes] == [3.0] * 50 + [3.0]
+
+
 def test_pairs_may_be_lists_of_two() -> None:
     outcomes = execute_many([["add(1, 2)", None], ("multiply(2, 4)", None)])  # type: ignore[list-item]
     assert [o.result for o in outcomes] == [1 + 2, 2 * 4]

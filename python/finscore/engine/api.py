@@ -49,9 +49,11 @@ def check_table(table: Any) -> None:
 
 
 def _check_tables(tables: list[Any]) -> None:
-    """check_table for a chunk's tables: at once when every row is a list or tuple."""
-    if set(map(type, chain.from_iterable(t for t in tables if type(t) in _ROW_TYPES))) <= _ROW_TYPES and all(
-            t is None or type(t) in _ROW_TYPES for t in tables):
+    """check_table for a chunk's tables: at once when every row is a list or tuple. Each distinct
+    table object is looked at once (rows of a GRPO group, a conversation's turns, share theirs)."""
+    distinct = {id(t): t for t in tables}.values()
+    if set(map(type, chain.from_iterable(t for t in distinct if type(t) in _ROW_TYPES))) <= _ROW_TYPES and all(
+            t is None or type(t) in _ROW_TYPES for t in distinct):
         return
     for table in tables:
         check_table(table)
