@@ -7,6 +7,8 @@ row name misspelled, a reference out of range, free text), so a batch has the sh
 a trainer hands over. Measured:
 - one process: `score_arrow` over a batch of 8,192 rows (one training step's
   rollouts) and over 100,000 rows; CPU time per row, so a busy machine shows less;
+- verl's two calling conventions over 2,048 of those rows: `compute_score` once a row
+  (the naive reward manager) against `compute_score_batch` once (the batch manager);
 - Ray: 1 worker vs 2 workers over 1,000,000 rows read from Parquet (the scaling
   efficiency), and the per-batch overhead Ray adds (tiny batches vs the same rows
   scored in process).
@@ -142,6 +144,27 @@ def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> 
             f"{passes[0]} collector passes, {passes[1]} full")
 
 
+def verl_rates(table: pa.Table, runs: int) -> tuple[float, float]:
+    """Rows per CPU second of verl's two calling conventions over the same rows: `compute_score`
+    once a row (verl's naive reward manager) and `compute_score_batch` once (its batch manager);
+    medians of `runs`."""
+    from finscore.rewards.verl import compute_score, compute_score_batch
+
+    completions, golds = table.column("completion").to_pylist(), table.column("gold").to_pylist()
+    sources = ["finqa"] * len(completions)
+    compute_score("finqa", completions[0], golds[0])  # the core loaded, outside the timing
+    one, batch = [], []
+    for _ in range(runs):
+        c = time.process_time()
+        for completion, gold in zip(completions, golds):
+            compute_score("finqa", completion, gold)
+        one.append(time.process_time() - c)
+        c = time.process_time()
+        compute_score_batch(data_sources=sources, solution_strs=completions, ground_truths=golds)
+        batch.append(time.process_time() - c)
+    return len(completions) / statistics.median(one), len(completions) / statistics.median(batch)
+
+
 def ray_runs(table: pa.Table, folder: Path) -> dict[str, float]:
     import ray
 
@@ -191,6 +214,9 @@ def main() -> int:
                                  ("answers, 100,000 rows", answer_rollouts(100_000), answers)):
         per_cpu, per_wall, passes = cpu_rate(table, args.runs, config)
         print(f"{label}: {per_cpu:,.0f} rows per CPU second ({per_wall:,.0f} per wall second; {passes})")
+    per_row, per_batch = verl_rates(step.slice(0, 2048), args.runs)
+    print(f"programs, verl, 2,048 rows: compute_score once a row {per_row:,.0f} rows per CPU second; "
+          f"compute_score_batch {per_batch:,.0f}")
     scored = score_arrow(step)
     counts: dict[str, int] = {}
     for reason in scored.column("reason").to_pylist():
