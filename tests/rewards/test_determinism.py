@@ -7,7 +7,9 @@ batches of every size from 1 to 1,000 and in a shuffled order.
 
 from __future__ import annotations
 
+import gc
 import random
+import tracemalloc
 
 import pyarrow as pa
 import pytest
@@ -60,6 +62,29 @@ def test_a_batch_decided_in_chunks_gives_each_row_its_decision(monkeypatch: pyte
     with pytest.raises(RewardInputError, match=r"column 'gold', row 500: the gold is not JSON") as raised:
         _scored(broken)
     assert raised.value.row == 500
+
+
+def test_a_big_batch_holds_one_chunk_of_rows_in_python_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows of a batch are read into Python a chunk at a time, so the Python memory scoring
+    takes does not grow with the batch: sixteen chunks peak at less than twice one chunk (when
+    the whole columns were read at once, sixteen chunks' worth of text was alive together)."""
+    rows = _rows(1024)
+    monkeypatch.setattr(arrow_batches, "CHUNK_ROWS", 64)
+    small = pa.table({"completion": [p for p, _ in rows[:64]], "gold": [g for _, g in rows[:64]]})
+    big = pa.table({"completion": [p for p, _ in rows], "gold": [g for _, g in rows]})
+    score_arrow(big)  # anything loaded once (the core, caches) loaded before measuring
+
+    def peak(table: pa.Table) -> int:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            score_arrow(table)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    one_chunk, sixteen_chunks = peak(small), peak(big)
+    assert sixteen_chunks < 2 * one_chunk, (one_chunk, sixteen_chunks)
 
 
 def test_rows_of_several_sources_in_one_batch_get_the_decisions_they_get_alone() -> None:

@@ -27,11 +27,16 @@ REWARD_SCHEMA = pa.schema([("score", pa.float64()), ("passed", pa.bool_()), ("re
 ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
 
 
-def _column(data: pa.Table | pa.RecordBatch, name: str, required: bool) -> list[Any] | None:
-    if name not in data.schema.names:
-        if required:
+def _check_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> None:
+    for name in (config.completion_column, config.gold_column):
+        if name not in data.schema.names:
             raise RewardInputError(f"missing (the batch has {', '.join(data.schema.names) or 'no columns'})",
                                    column=name)
+
+
+def _column(data: pa.Table | pa.RecordBatch, name: str) -> list[Any] | None:
+    """The column's values as Python objects, None if the batch has no such column."""
+    if name not in data.schema.names:
         return None
     values: list[Any] = data.column(name).to_pylist()
     return values
@@ -51,27 +56,27 @@ def _check_types(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> None:
 
 def reward_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> pa.RecordBatch:
     """The five reward columns of `data`'s rows, as one record batch."""
-    completions = _column(data, config.completion_column, required=True)
-    golds = _column(data, config.gold_column, required=True)
-    assert completions is not None and golds is not None
+    _check_columns(data, config)
     _check_types(data, config)
-    sources = _column(data, config.data_source_column, required=False) or [None] * data.num_rows
-    pieces = [_chunk_columns(completions, golds, sources, start, config)
-              for start in range(0, max(len(completions), 1), CHUNK_ROWS)]  # an empty batch: one empty chunk
+    pieces = [_chunk_columns(data.slice(start, CHUNK_ROWS), start, config)
+              for start in range(0, max(data.num_rows, 1), CHUNK_ROWS)]  # an empty batch: one empty chunk
     return pa.RecordBatch.from_arrays([pa.concat_arrays([piece[k] for piece in pieces]) for k in range(5)],
                                       schema=REWARD_SCHEMA)
 
 
-def _chunk_columns(completions: list[Any], golds: list[Any], sources: list[Any], start: int,
-                   config: RewardConfig) -> list[pa.Array]:
-    """The reward columns of rows [start, start + CHUNK_ROWS): decided and turned into Arrow arrays
-    before the next chunk, so that a big batch never holds a Python object per row for all its rows
-    at once (the cyclic collector's full passes over such objects cost 40% of a 100,000-row batch
-    when every row had its record). A row's decision does not depend on the rows decided with it,
-    so the chunks change no byte."""
-    end = start + CHUNK_ROWS
+def _chunk_columns(part: pa.Table | pa.RecordBatch, start: int, config: RewardConfig) -> list[pa.Array]:
+    """The reward columns of the rows of `part`, rows [start, start + CHUNK_ROWS) of the batch:
+    read into Python, decided and turned into Arrow arrays before the next chunk, so that a big
+    batch never holds a Python object per row for all its rows at once (neither its text, about
+    a kilobyte a row with a FinQA table in the gold, nor a record the cyclic collector would
+    pass over: its full passes over such objects cost 40% of a 100,000-row batch when every row
+    had its record). A row's decision does not depend on the rows decided with it, so the chunks
+    change no byte."""
+    completions, golds = _column(part, config.completion_column), _column(part, config.gold_column)
+    assert completions is not None and golds is not None, "checked by _check_columns"
+    sources = _column(part, config.data_source_column) or [None] * part.num_rows
     try:
-        decided, stamps = decide_columns(completions[start:end], golds[start:end], sources[start:end], config)
+        decided, stamps = decide_columns(completions, golds, sources, config)
     except RewardInputError as error:
         raise error.shifted(start) from None
     return [
