@@ -7,13 +7,16 @@ row name misspelled, a reference out of range, free text), so a batch has the sh
 a trainer hands over. Measured:
 - one process: `score_arrow` over a batch of 8,192 rows (one training step's
   rollouts) and over 100,000 rows; CPU time per row, so a busy machine shows less;
+  a fixed reference workload timed before and after each run tells the machine's
+  speed then (a machine shared with other tenants runs everything about half as fast
+  while they are busy), and each figure is also given over the runs at full speed;
 - verl's two calling conventions over 2,048 of those rows: `compute_score` once a row
   (the naive reward manager) against `compute_score_batch` once (the batch manager);
 - Ray: 1 worker vs 2 workers over 1,000,000 rows read from Parquet (the scaling
   efficiency), and the per-batch overhead Ray adds (tiny batches vs the same rows
   scored in process).
 
-Run: python benchmarks/rewards.py [--rows 1000000] [--skip-ray]
+Run: python benchmarks/rewards.py [--rows 1000000] [--runs 9] [--skip-ray]
 (from a virtualenv with finscore[ray] installed). Figures go into benchmarks/README.md.
 """
 
@@ -29,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from itertools import cycle, islice
 from pathlib import Path
 
@@ -119,11 +123,58 @@ def answer_rollouts(rows: int) -> pa.Table:
     return _table(completions, golds, rows)
 
 
-def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> tuple[float, float, str]:
-    """(rows per CPU second, rows per wall second), medians of `runs` (CPU: the process's time), and
-    the cyclic collector's passes in the last run (counted, so unlike the times not moved by load)."""
+#: A fixed workload made of what a reward row's work is made of (JSON decoding, text, dicts,
+#: floats), timed before and after each timed run: on a machine shared with other tenants the
+#: same code runs up to twice as slow when they are busy, and this tells when that was so.
+_REFERENCE_GOLD = json.dumps({"exe_ans": 14.1, "program": "subtract(5, 3), divide(#0, 3)",
+                              "table": [[f"item {i}", f"${i},{i:03d}.5", f"({i}.25)"] for i in range(10)]})
+#: A run counts as one at the machine's full speed when the reference workload, before and after
+#: it, took at most this much longer than its fastest time in the whole benchmark.
+FULL_SPEED_SLACK = 1.10
+
+
+def reference_seconds(repeats: int = 400) -> float:
+    """CPU seconds of the fixed reference workload (about 10 ms on the machine of the figures)."""
+    start = time.process_time()
+    seen: dict[str, float] = {}
+    for number in range(repeats):
+        gold = json.loads(_REFERENCE_GOLD)
+        for name, money, parenthesised in gold["table"]:
+            key = f"{name}#{number % 50}"
+            value = float(money.strip("$").replace(",", "")) - float(parenthesised.strip("()"))
+            seen[key] = seen.get(key, 0.0) + value
+        json.dumps({"value": gold["exe_ans"], "count": len(seen)}, sort_keys=True)
+    return time.process_time() - start
+
+
+@dataclass
+class Figure:
+    """One in-process figure's timed runs: CPU and wall seconds, and the reference workload's
+    slower time around each run (how fast the machine was then)."""
+
+    rows: int
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    reference: list[float] = field(default_factory=list)
+    passes: str = ""
+
+    def per_cpu(self) -> float:
+        return self.rows / statistics.median(self.cpu)
+
+    def per_wall(self) -> float:
+        return self.rows / statistics.median(self.wall)
+
+    def at_full_speed(self, fastest_reference: float) -> list[float]:
+        """CPU seconds of the runs during which the machine ran at its full speed."""
+        return [cpu for cpu, ref in zip(self.cpu, self.reference) if ref <= FULL_SPEED_SLACK * fastest_reference]
+
+
+def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> Figure:
+    """`runs` timed runs of score_arrow over `table` (CPU: the process's time), the reference
+    workload timed around each, and the cyclic collector's passes in the last run (counted, so
+    unlike the times not moved by load)."""
     score_arrow(table.slice(0, 64), config)  # the core loaded, outside the timing
-    cpu, wall = [], []
+    figure = Figure(table.num_rows)
     passes = [0, 0]  # all, full
 
     def count(phase: str, info: dict[str, int]) -> None:
@@ -133,15 +184,17 @@ def cpu_rate(table: pa.Table, runs: int, config: RewardConfig | None = None) -> 
 
     for _ in range(runs):
         gc.collect()  # each run starts from a collected heap, so none pays for the garbage of another
+        before = reference_seconds()
         passes[:] = [0, 0]
         gc.callbacks.append(count)
         c, w = time.process_time(), time.perf_counter()
         score_arrow(table, config)
-        cpu.append(time.process_time() - c)
-        wall.append(time.perf_counter() - w)
+        figure.cpu.append(time.process_time() - c)
+        figure.wall.append(time.perf_counter() - w)
         gc.callbacks.remove(count)
-    return (table.num_rows / statistics.median(cpu), table.num_rows / statistics.median(wall),
-            f"{passes[0]} collector passes, {passes[1]} full")
+        figure.reference.append(max(before, reference_seconds()))
+    figure.passes = f"{passes[0]} collector passes, {passes[1]} full"
+    return figure
 
 
 def verl_rates(table: pa.Table, runs: int) -> tuple[float, float]:
@@ -200,7 +253,7 @@ def ray_runs(table: pa.Table, folder: Path) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows for the Ray runs (default 1,000,000)")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per in-process figure (default 5)")
+    parser.add_argument("--runs", type=int, default=9, help="timed runs per in-process figure (default 9)")
     parser.add_argument("--skip-ray", action="store_true", help="in-process figures only")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
@@ -208,12 +261,25 @@ def main() -> int:
     reasons = step.column("completion").to_pylist()
     print(f"rollouts: {len(reasons):,} rows of {GROUP} completions per FinQA test question")
     answers = RewardConfig(input="answer")
+    fastest_reference = min(reference_seconds() for _ in range(5))
+    figures = {}
     for label, table, config in (("programs, one training step, 8,192 rows", step, None),
                                  ("programs, 100,000 rows", rollouts(100_000), None),
                                  ("answers, one training step, 8,192 rows", answer_rollouts(8192), answers),
                                  ("answers, 100,000 rows", answer_rollouts(100_000), answers)):
-        per_cpu, per_wall, passes = cpu_rate(table, args.runs, config)
-        print(f"{label}: {per_cpu:,.0f} rows per CPU second ({per_wall:,.0f} per wall second; {passes})")
+        figures[label] = figure = cpu_rate(table, args.runs, config)
+        fastest_reference = min(fastest_reference, *figure.reference)
+    print(f"reference workload: fastest {1000 * fastest_reference:.2f} ms CPU; a run is at full speed when the "
+          f"reference took at most {FULL_SPEED_SLACK:.2f} times that before and after it")
+    for label, figure in figures.items():
+        full = figure.at_full_speed(fastest_reference)
+        at_full = (f"{figure.rows / statistics.median(full):,.0f} (median of {len(full)} of {len(figure.cpu)} runs)"
+                   if full else f"no run (of {len(figure.cpu)})")
+        runs = " ".join(f"{figure.rows / cpu / 1000:.0f}k@{fastest_reference / ref:.2f}"
+                        for cpu, ref in zip(figure.cpu, figure.reference))
+        print(f"{label}: {figure.per_cpu():,.0f} rows per CPU second, median of all runs ({figure.per_wall():,.0f} "
+              f"per wall second; {figure.passes})\n  at the machine's full speed: {at_full}; each run's rows per CPU "
+              f"second @ the machine's speed then: {runs}")
     per_row, per_batch = verl_rates(step.slice(0, 2048), args.runs)
     print(f"programs, verl, 2,048 rows: compute_score once a row {per_row:,.0f} rows per CPU second; "
           f"compute_score_batch {per_batch:,.0f}")
