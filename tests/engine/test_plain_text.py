@@ -53,6 +53,16 @@ def test_every_finqa_gold_program_and_model_errors() -> None:
     assert _check(programs[:1], tables[:1])
 
 
+def test_long_runs_of_cuts() -> None:
+    """Where many cuts meet (commas, parentheses), the tokens are still those of the official
+    cut: runs of up to a few hundred boundaries, of every length up to 40 and odd mixes."""
+    programs = [f"add({', ' * n}1)" for n in range(41)] + [f"add(1{')' * n}" for n in range(41)]
+    programs += ["(" * 300 + "x" + ")" * 300, ", , ( ) ,  ) ( , " * 20, "divide(" + "((, ))" * 50 + "#0, 2)"]
+    assert _check(programs, [None] * len(programs))
+    for program in programs:
+        assert _check([program], [None])
+
+
 SHAPES = ["add(", "table_sum(", "(", ")", ", ", ",", " ", "1", "#0", "EOF", "é", "\ud800", "\n", "x y", "none",
           "\x1e", "\x1f"]
 
