@@ -118,7 +118,6 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
         from finscore.finqa.equivalence import ProgramComparer
 
         comparer = ProgramComparer()
-    statuses: dict[int, tuple[str, str, str]] = {}  # code: (label, its JSON text, the refusal's reason)
     gold_texts: dict[int, str | None] = {}  # id of a gold: its answer's JSON text (rows share golds)
     scores, passed, reasons, details, texts = out.scores, out.passed, out.reasons, out.details, out.texts
     invalids, results, codes = batch.invalid, batch.results, batch.statuses
@@ -127,7 +126,7 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
         answer = gold.answer
         invalid, result, code = invalids[k], results[k], codes[k]
         correct = invalid == 0 and result == answer
-        label, label_text, refusal = statuses.get(code) or statuses.setdefault(code, _status(code))
+        label, label_text, refusal = _STATUSES.get(code) or _status(code)
         if invalid:
             value = None
         elif type(result) is float and math.isfinite(result):  # json_value's answer, without the call
@@ -160,10 +159,16 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
     return out
 
 
+#: A status code: its label, the label's JSON text, and the reason should the program be refused
+#: (the codes are a fixed set; kept across calls, which a trainer makes once a step or a row).
+_STATUSES: dict[int, tuple[str, str, str]] = {}
+
+
 def _status(code: int) -> tuple[str, str, str]:
     """A status's label, the label's JSON text, and its reason should the program be refused."""
     status = Status(code)
-    return status.label, encode_basestring(status.label), refusal_category(status)
+    described = _STATUSES[code] = (status.label, encode_basestring(status.label), refusal_category(status))
+    return described
 
 
 def _equivalence(comparer: Any, program: Any, gold: ProgramGold, detail: dict[str, Any]) -> tuple[bool, str]:
