@@ -134,7 +134,7 @@ FULL_SPEED_SLACK = 1.10
 
 
 def reference_seconds(repeats: int = 400) -> float:
-    """CPU seconds of the fixed reference workload (about 10 ms on the machine of the figures)."""
+    """CPU seconds of the fixed reference workload (about 5.5 ms on the machine of the figures)."""
     start = time.process_time()
     seen: dict[str, float] = {}
     for number in range(repeats):

@@ -125,7 +125,7 @@ def _one_separator_a_run(text: str) -> str:
     """`text` with each run of token separators (left where two token boundaries meet; no token
     is empty) made one. Each pass halves every run, so a run of n takes about log2(n) passes,
     and each pass shortens the text (the loop's bound). A regular expression did the same a
-    character at a time, at about a ninth of a program reward's whole cost."""
+    character at a time, at about a twentieth of a program reward's whole cost."""
     pair = TOKEN_SEPARATOR * 2
     while pair in text:
         text = text.replace(pair, TOKEN_SEPARATOR)
