@@ -34,8 +34,6 @@ def decide_answers(completions: Sequence[str | None], golds: Sequence[Gold], *, 
     """One decision per completion (None when missing: the protocol's missing_prediction). The
     detail is the Decision's canonical JSON only: `rows.detail(i)` reads it back as to_json()."""
     decided = decide_batch(completions, golds, protocol=protocol, format=format)
-    out = DecidedRows(len(decided))
     passed: list[bool | None] = [d.passed for d in decided]
-    out.passed, out.reasons, out.texts = passed, [d.reason for d in decided], [d.canonical_json() for d in decided]
-    out.scores = [1.0 if p else 0.0 for p in passed]
-    return out
+    return DecidedRows.from_texts([1.0 if p else 0.0 for p in passed], passed, [d.reason for d in decided],
+                                  [d.canonical_json() for d in decided])

@@ -53,6 +53,18 @@ class DecidedRows:
         self.details: list[dict[str, Any] | None] = [None] * count
         self.texts: list[str | None] = [None] * count
 
+    @classmethod
+    def from_texts(cls, scores: list[float | None], passed: list[bool | None], reasons: list[str],
+                   texts: list[str | None]) -> DecidedRows:
+        """Rows from columns a decider made whole, each detail kept only as its canonical JSON."""
+        if not len(scores) == len(passed) == len(reasons) == len(texts):
+            raise ValueError(f"columns of different lengths: {len(scores)}, {len(passed)}, {len(reasons)}, "
+                             f"{len(texts)}")
+        rows = cls(0)
+        rows.scores, rows.passed, rows.reasons, rows.texts = scores, passed, reasons, texts
+        rows.details = [None] * len(texts)
+        return rows
+
     def put(self, row: int, score: float | None, passed: bool | None, reason: str, detail: dict[str, Any] | None,
             text: str | None = None) -> None:
         """Row `row`'s decision; `detail` may be None only where `text` is its canonical JSON."""
