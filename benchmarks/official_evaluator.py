@@ -133,7 +133,7 @@ class Timings:
         return outcome
 
     def median(self, which: str = "cpu") -> float:
-        return statistics.median(getattr(self, which))
+        return float(statistics.median(getattr(self, which)))
 
     def summary(self) -> str:
         return (f"CPU median {_seconds(self.median('cpu'))} (min {_seconds(min(self.cpu))}, "

@@ -6,7 +6,9 @@ as a user starts it (a new process each time, start-up and imports included):
 `finscore tatqa PRED GOLD --quiet`, on a prediction for every test question
 made by the shipped example's generator (examples/tatqa/make_example.py, seed
 "finscore-test"). finscore's report must contain the official printout
-character for character, or the benchmark stops. Then it times where a
+character for character, or the benchmark stops. A third command, timed in the
+same rounds, is the floor of any Python scorer of these files (start the same
+interpreter, import json, decode both files), set beside the 20x budget. Then it times where a
 finscore run spends its CPU (start-up, imports, reading, scoring, printing).
 Each figure is CPU time (user + system, steadier on a shared machine) and wall
 time, median of --runs runs.
@@ -64,6 +66,17 @@ for stage, at in laps:
     previous = at
 """
 
+#: The least any Python scorer of these files does in a new process: start the interpreter
+#: (the same one as finscore), import json, decode both files with the collector off. Timed
+#: interleaved with the other two, so that the 20x budget can be set beside it.
+FLOOR = r"""
+import gc, json, sys
+gc.disable()
+for path in sys.argv[1:]:
+    with open(path, "rb") as handle:
+        json.loads(handle.read().decode("utf-8-sig"))
+"""
+
 
 def _finscore_command() -> list[str]:
     script = Path(sys.executable).with_name("finscore")
@@ -94,9 +107,9 @@ def _predictions(gold: Path, target: Path) -> int:
     return len(predictions)
 
 
-def _whole_runs(official: list[str], ours: list[str], folder: Path, runs: int,
-                env: dict[str, str]) -> tuple[Timings, Timings]:
-    commands = {"official": official, "finscore": ours}
+def _whole_runs(official: list[str], ours: list[str], floor: list[str], folder: Path, runs: int,
+                env: dict[str, str]) -> tuple[Timings, Timings, Timings]:
+    commands = {"official": official, "finscore": ours, "floor": floor}
     timings = {name: Timings() for name in commands}
     printed: dict[str, str] = {}
     for command in commands.values():  # warm-up, untimed: fills the bytecode cache of both
@@ -110,7 +123,7 @@ def _whole_runs(official: list[str], ours: list[str], folder: Path, runs: int,
             raise RuntimeError("finscore's report does not contain the official printout:\n" + printed["official"])
     first = printed["official"].splitlines()[1:4]
     print(f"  both print: {'; '.join(first)} (and the same three pivot tables)")
-    return timings["official"], timings["finscore"]
+    return timings["official"], timings["finscore"], timings["floor"]
 
 
 def _stages(predictions: Path, gold: Path, runs: int, env: dict[str, str]) -> None:
@@ -163,10 +176,16 @@ def main() -> int:
                     str(predictions)]
         ours = [*_finscore_command(), "tatqa", str(predictions), str(args.gold), "--quiet"]
         print("whole run, new process each time:")
-        slow, fast = _whole_runs(official, ours, folder, args.runs, env)
+        floor = [sys.executable, "-c", FLOOR, str(predictions), str(args.gold)]
+        slow, fast, least = _whole_runs(official, ours, floor, folder, args.runs, env)
         print(f"  official: {slow.summary()}")
         print(f"  finscore: {fast.summary()}")
         print(f"  ratio of medians: {ratio(slow, fast)} (aim: 20x)")
+        print(f"  floor (start-up, import json, decode both files): {least.summary()}")
+        budget = slow.median("cpu") / 20
+        print(f"  20x budget {budget * 1e3:.1f} ms CPU: the floor takes {least.median('cpu') * 1e3:.1f} ms of it, "
+              f"leaving {(budget - least.median('cpu')) * 1e3:.1f} ms for imports, checks, scoring and the report "
+              f"(finscore uses {(fast.median('cpu') - least.median('cpu')) * 1e3:.1f} ms)")
         _stages(predictions, args.gold, args.runs, env)
     return 0
 
