@@ -16,6 +16,10 @@ from finscore.engine.core.hosts.backend import module_bytes
 from finscore.engine.core.hosts.wasmtime_backend import DIRECT_CALLS_VARIABLE, WasmtimeBackend, _DirectCalls
 from finscore.engine.results import ExecutionBatch
 
+#: The direct path is the default where wasmtime-py supports it; if an installed wasmtime-py no longer
+#: has the names it needs, these tests cannot compare the two paths and CI must say so (essential skip).
+pytestmark = pytest.mark.essential
+
 
 def _core(direct_calls: bool) -> Core:
     return Core(WasmtimeBackend.create(module_bytes(), direct_calls=direct_calls))
@@ -31,6 +35,8 @@ def test_both_call_paths_give_every_recorded_mutant_outcome() -> None:
     rows = [row for row in vector_rows("mutants") if table_of(row)[0]]
     programs, tables = [row["program"] for row in rows], [table_of(row)[1] for row in rows]
     direct, public = _core(True), _core(False)
+    if not direct._backend.direct_calls:  # create() fell back to the public path: nothing to compare
+        pytest.skip(f"wasmtime-py {version('wasmtime')} lacks the names the direct path needs; the public one is used")
     assert not public._backend.direct_calls
     for core in (direct, public):
         invalid, results, _ = _columns(core, programs, tables)
