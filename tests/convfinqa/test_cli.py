@@ -113,6 +113,8 @@ def test_nan_and_wrong_shapes_are_named_entries_and_nothing_else_is_lost(
         ({"id": "x"}, "not a list of conversations"),
         ([], "no conversations"),
         ([{"id": "x", "table": []}], 'entry 0 has no "annotation" object'),
+        ([{"id": "x", "table": [["a", "1"], 5], "annotation": {"turn_program": ["1"], "exe_ans_list": [1]}}],
+         'entry 0 has a "table" row 1 that is a JSON int, not a list'),
         ([{"id": "x", "table": [], "annotation": {"turn_program": ["1"], "exe_ans_list": []}}],
          "one answer per turn"),
         ([{"id": "x", "table": [], "annotation": {"turn_program": ["1"], "exe_ans_list": [None]}}],

@@ -90,6 +90,25 @@ def test_exec_jsonl_keeps_bad_lines_and_reports_them() -> None:
     assert "table_ref" in json.loads(lines[4])["error"]
 
 
+def test_a_table_row_that_is_not_a_list_is_that_lines_error_only(tmp_path: Path) -> None:
+    tables = tmp_path / "finqa.json"
+    tables.write_text(json.dumps([{"id": "t", "table": [["a", "1"], "b 2"]}]))
+    stdin = ('{"program": "add(1, 2)"}\n{"program": "add(1, 2)", "table": [["a", "1"], 5]}\n'
+             '{"program": "add(1, 1)", "table_ref": "t"}\n{"program": "add(2, 2)", "table": [["a", "1"]]}\n')
+    status, lines = run_jsonl(["--tables", str(tables)], stdin)
+    assert status == 1 and len(lines) == 4
+    assert json.loads(lines[1])["error"] == '"table": table row 1 is a int, not a sequence of cells'
+    assert json.loads(lines[2])["error"] == """the table of "table_ref" 't': table row 1 is a str, not a sequence of cells"""
+    assert [json.loads(lines[k])["result"] for k in (0, 3)] == [{"float": (3.0).hex()}, {"float": (4.0).hex()}]
+
+
+def test_exec_refuses_a_table_row_that_is_not_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "t.json"
+    table.write_text('[["a", "1"], 5]')
+    assert main(["exec", "add(1, 2)", "--table", str(table)]) == 2
+    assert capsys.readouterr().err == f"finscore exec: the table {table}: row 1 is a JSON int, not a list of cells\n"
+
+
 def test_exec_jsonl_keeps_the_lines_around_one_nested_too_deeply() -> None:
     deep = '{"program": ' + "[" * 100_000 + "]" * 100_000 + "}"  # past the recursion limit of Python's parser
     status, lines = run_jsonl([], f'{{"program": "add(1, 2)"}}\n{deep}\n{{"program": "add(2, 2)"}}\n')

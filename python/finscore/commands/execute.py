@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, Iterator, Sequence, TextIO
 
-from finscore.engine.api import PROFILES, PYTHON_VERSIONS, check_options, execute, execute_many
+from finscore.engine.api import PROFILES, PYTHON_VERSIONS, check_options, check_table, execute, execute_many
 from finscore.engine.explanation import Execution, StepTrace
 from finscore.engine.reader.program import Argument, Ignored, Literal, Reference, Row
 from finscore.engine.text_input import (
@@ -198,6 +198,11 @@ def _line_input(record: Any, tables: dict[str, Any]) -> tuple[Any, Any]:
         table = tables[ref]
     else:
         table = None
+    try:
+        check_table(table)  # a row that is not a list would stop the whole batch in the engine
+    except TypeError as error:
+        where = '"table"' if "table" in record else f'the table of "table_ref" {record["table_ref"]!r}'
+        raise InputError(f"{where}: {error}") from None
     return program, table
 
 

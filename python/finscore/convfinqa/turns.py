@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from finscore.engine.reader.tokens import tokenize_gold_program
-from finscore.finqa.inputs import GoldExample, GoldFile, MalformedEntry, PredictionFile, unique_entries
+from finscore.finqa.inputs import GoldExample, GoldFile, MalformedEntry, PredictionFile, table_row_problem, unique_entries
 from finscore.finqa.inputs import _type_name as type_name
 
 TURN_MARK = "#t"
@@ -68,6 +68,9 @@ def _conversation_problem(entry: Any) -> str | None:
         return f'has an id holding {TURN_MARK!r}, which turn ids use'
     if not isinstance(entry.get("table"), list):
         return 'has no "table" list'
+    odd_row = table_row_problem(entry["table"])
+    if odd_row is not None:
+        return odd_row
     annotation = entry.get("annotation")
     if not isinstance(annotation, dict):
         return 'has no "annotation" object'

@@ -164,6 +164,9 @@ def table_from_json(data: Any, what: str = "the table") -> list[Any]:
         data = data["table"]
     if not isinstance(data, list):
         raise TextInputError(f'{what}: a JSON table is a list of rows (or a FinQA example with a "table" list)')
+    odd_row = next((n for n, row in enumerate(data) if not isinstance(row, list)), None)
+    if odd_row is not None:
+        raise TextInputError(f"{what}: row {odd_row} is a JSON {type(data[odd_row]).__name__}, not a list of cells")
     return data
 
 

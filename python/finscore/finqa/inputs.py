@@ -116,6 +116,14 @@ def read_predictions(data: Any) -> PredictionFile:
     return PredictionFile(tuple(entries), tuple(malformed))
 
 
+def table_row_problem(table: list[Any]) -> str | None:
+    """Why a gold "table" list cannot be read (its first row that is not a list), or None."""
+    odd_row = next((n for n, row in enumerate(table) if not isinstance(row, list)), None)
+    if odd_row is None:
+        return None
+    return f'has a "table" row {odd_row} that is a JSON {_type_name(table[odd_row])}, not a list'
+
+
 def _gold_problem(example: Any) -> str | None:
     if not isinstance(example, dict):
         return f"is a JSON {_type_name(example)}, not an object"
@@ -123,9 +131,9 @@ def _gold_problem(example: Any) -> str | None:
         return 'has no text "id"'
     if not isinstance(example.get("table"), list):
         return 'has no "table" list'
-    odd_row = next((n for n, row in enumerate(example["table"]) if not isinstance(row, list)), None)
+    odd_row = table_row_problem(example["table"])
     if odd_row is not None:
-        return f'has a "table" row {odd_row} that is a JSON {_type_name(example["table"][odd_row])}, not a list'
+        return odd_row
     qa = example.get("qa")
     if not isinstance(qa, dict):
         return 'has no "qa" object'
