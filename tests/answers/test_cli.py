@@ -105,6 +105,26 @@ def test_tatqa_text_answers_are_listed_outside_the_protocol(capsys: pytest.Captu
     assert all("multi-span" not in e["why"] or "items" in e["why"] for e in report["out_of_protocol"])
 
 
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("scale", "millions", "has \"scale\" 'millions', not one of"),
+    ("answer_type", "sum", "\"answer_type\" 'sum', not one of"),
+    ("answer", True, "the answer is a bool, not a number"),
+    ("answer", float("nan"), "the answer is nan, not a finite number"),
+])
+def test_a_malformed_tatqa_gold_stops_the_file_rather_than_leaving_the_protocol(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: object, message: str) -> None:
+    """Only a well-formed text or multi-span answer is out of the protocol; a corrupt gold would
+    otherwise shrink the denominator without a word."""
+    data = json.loads((EXAMPLES / "tatqa_gold.json").read_text())
+    question = next(q for d in data for q in d["questions"] if q["answer_type"] == "arithmetic")
+    question[field] = value
+    (tmp_path / "gold.json").write_text(json.dumps(data))
+    assert main(["answers", "--protocol", "tatqa-answer/1", "--format", "answer-line",
+                 str(EXAMPLES / "tatqa_completions.jsonl"), str(tmp_path / "gold.json"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert repr(question["uid"]) in err and message in err, err
+
+
 def test_a_protocol_for_another_dataset_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["answers", "--protocol", "tatqa-answer/1", "--format", "answer-line",
                  str(EXAMPLES / "finqa_completions.jsonl"), str(EXAMPLES / "finqa_gold.json"), "--quiet"]) == 2

@@ -88,6 +88,22 @@ def test_a_batch_names_the_gold_it_cannot_read() -> None:
         reasons.EXACT, reasons.MISSING_PREDICTION]
 
 
+def test_a_tatqa_gold_outside_the_protocol_is_told_apart_from_a_malformed_one() -> None:
+    from finscore.answers import GoldError, OutOfProtocolGold, decide_batch
+
+    with pytest.raises(OutOfProtocolGold, match="gold 1: a multi-span answer of 2 items is not one number"):
+        decide_batch(["Answer: 1", "Answer: 2"], [{"answer": 1.0, "scale": ""},
+                     {"answer": ["a", "b"], "answer_type": "multi-span", "scale": ""}], protocol="tatqa-answer/1")
+    with pytest.raises(OutOfProtocolGold, match="the span answer 'the north' is not one plain number"):
+        decide_batch(["Answer: 1"], [{"answer": ["the north"], "answer_type": "span", "scale": ""}],
+                     protocol="tatqa-answer/1")
+    for malformed in ({"answer": 1.0, "scale": "millions"}, {"answer": 1.0, "answer_type": "sum", "scale": ""},
+                      {"answer": [5], "answer_type": "span", "scale": ""}, {"answer": False, "scale": ""}):
+        with pytest.raises(GoldError) as raised:
+            decide_batch(["Answer: 1"], [malformed], protocol="tatqa-answer/1")
+        assert not isinstance(raised.value, OutOfProtocolGold), malformed
+
+
 @pytest.mark.parametrize("completion, reason", [
     ("Working.\nFinal Answer: 94", reasons.EXACT),
     ("Working.\n**Final answer:** 94.", reasons.EXACT),

@@ -173,3 +173,15 @@ def test_the_standard_error_is_clustered_when_the_samples_say_how(scored: dict[s
         expected = math.sqrt(variance / len(values))
     stderr = scored["log"].results.scores[0].metrics["cluster_stderr"].value
     assert stderr == pytest.approx(expected, rel=1e-12)
+
+
+def test_only_a_well_formed_gold_outside_the_protocol_is_left_unscored() -> None:
+    """A text answer is outside tatqa-answer/1 (not scored, noted); a corrupt gold is the sample's error."""
+    from finscore.answers import GoldError, get_protocol
+    from finscore.integrations.inspect_ai.answers_scorer import OutOfProtocol, sample_gold
+
+    protocol = get_protocol("tatqa-answer/1")
+    with pytest.raises(OutOfProtocol, match="is not one plain number"):
+        sample_gold({GOLD_KEY: {"answer": ["the north"], "answer_type": "span", "scale": ""}}, protocol, "s1")
+    with pytest.raises(GoldError, match="sample 's2': scale 'millions' is not one of"):
+        sample_gold({GOLD_KEY: {"answer": 12.5, "answer_type": "arithmetic", "scale": "millions"}}, protocol, "s2")

@@ -153,5 +153,5 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
 def _gold_at(index: int, gold: Any, protocol: Protocol) -> Gold:
     try:
         return as_gold(gold, protocol)
-    except GoldError as error:
-        raise GoldError(f"gold {index}: {error}") from None
+    except GoldError as error:  # the same class: an out-of-protocol gold stays one
+        raise type(error)(f"gold {index}: {error}") from None

@@ -24,6 +24,15 @@ class GoldError(ValueError):
     """A gold that cannot be compared with (malformed, or not a number under the protocol)."""
 
 
+class OutOfProtocolGold(GoldError):
+    """A well-formed TAT-QA gold that the protocol does not cover (a text or multi-span answer,
+    not one number): reports count it apart, where a malformed gold is an error."""
+
+
+#: The answer types of TAT-QA (any other is a malformed gold).
+TATQA_ANSWER_TYPES = ("arithmetic", "count", "multi-span", "span")
+
+
 class Gold(NamedTuple):
     """One gold answer: a number (`value`) or the word yes / no (`yes_no`)."""
 
@@ -75,9 +84,12 @@ def finqa_gold(exe_ans: Any, program: str = "", question: str = "", answer: str 
 
 
 def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader: NumberReader) -> Gold:
-    """A TAT-QA gold whose answer is one number; GoldError for text and multi-span answers."""
+    """A TAT-QA gold whose answer is one number; OutOfProtocolGold for text and multi-span answers,
+    GoldError for a malformed one (unknown scale or answer type, an answer of the wrong JSON type)."""
     if not isinstance(scale, str) or scale not in SCALES:
         raise GoldError(f"scale {scale!r} is not one of {', '.join(repr(s) for s in SCALES)}")
+    if answer_type not in TATQA_ANSWER_TYPES:
+        raise GoldError(f"answer_type {answer_type!r} is not one of {', '.join(map(repr, TATQA_ANSWER_TYPES))}")
     points = scale == "percent"
     shown = f" {scale}" if scale and scale != "percent" else ("%" if points else "")
     if answer_type in ("arithmetic", "count") and not isinstance(answer, (str, list)):
@@ -85,11 +97,15 @@ def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader:
         return _number_gold(number, f"{number}{shown}", points=points, percentage=points,
                             scale=SCALES[scale], question=question)
     spans = answer if isinstance(answer, list) else [answer]
-    if len(spans) != 1 or not isinstance(spans[0], str):
-        raise GoldError(f"a {answer_type} answer of {len(spans)} items is not one number")
+    odd = next((item for item in spans if not isinstance(item, str)), None)
+    if odd is not None or not isinstance(answer, (str, list)):
+        shown = answer if odd is None else odd
+        raise GoldError(f"a {answer_type} answer holds a JSON {type(shown).__name__} ({shown!r}), not text")
+    if len(spans) != 1:
+        raise OutOfProtocolGold(f"a {answer_type} answer of {len(spans)} items is not one number")
     read = reader.read(spans[0])
     if not isinstance(read, Reading) or read.scale is not None:
-        raise GoldError(f"the {answer_type} answer {spans[0]!r} is not one plain number")
+        raise OutOfProtocolGold(f"the {answer_type} answer {spans[0]!r} is not one plain number")
     return _number_gold(read.value, f"{spans[0]}{'' if read.percent else shown}", points=points or read.percent,
                         percentage=points or read.percent, scale=SCALES[scale], question=question)
 

@@ -1,10 +1,10 @@
 """Gold files for answer scoring: FinQA, ConvFinQA (one gold per turn) and TAT-QA (one per uid).
 
 The kind of file is recognised from its shape and must be the one the protocol
-reads. The TAT-QA reading here is minimal (uid, answer, answer_type, scale,
-question); it should later use finscore.tatqa's reader. A TAT-QA question whose
-answer is not one number is kept as out of protocol, named in the report, never
-silently dropped.
+reads. A TAT-QA question is checked as `finscore tatqa` checks what a decision
+reads (uid, answer_type, scale, answer); a malformed one stops the file with its
+uid named. A well-formed question whose answer is not one number is kept as
+out of protocol, named in the report, never silently dropped.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from finscore.answers.gold import Gold, GoldError, finqa_gold, tatqa_gold
+from finscore.answers.gold import Gold, GoldError, OutOfProtocolGold, finqa_gold, tatqa_gold
 from finscore.answers.numbers import NumberReader
 from finscore.answers.protocol import Protocol
 from finscore.finqa.inputs import FinqaInputError, listing
+from finscore.tatqa.inputs import question_problem
 
 FINQA, CONVFINQA, TATQA = "finqa", "convfinqa", "tatqa"
 READER_OF_KIND = {FINQA: "finqa_exe_ans", CONVFINQA: "convfinqa_exe_ans", TATQA: "tatqa_answer"}
@@ -105,16 +106,22 @@ def _tatqa(data: list[Any], reader: NumberReader) -> list[GoldEntry]:
         questions = document.get("questions") if isinstance(document, dict) else None
         if not isinstance(questions, list):
             raise GoldFileError(f"entry {position} of the TAT-QA file has no questions")
-        for item in questions:
-            if not isinstance(item, dict) or not isinstance(item.get("uid"), str) or "answer" not in item:
-                raise GoldFileError(f"a question of TAT-QA entry {position} has no uid or answer")
+        for index, item in enumerate(questions):
+            problem = question_problem(item, whole=False)  # what a decision reads (answer_from is not needed)
+            if problem is None and not isinstance(item.get("uid"), str):
+                problem = 'has no text "uid"'
+            if problem is not None:
+                uid = item.get("uid") if isinstance(item, dict) else None
+                named = f" (uid {uid!r})" if isinstance(uid, str) else ""
+                raise GoldFileError(f"question {index} of TAT-QA entry {position}{named} {problem}")
             question = str(item.get("question", ""))
             try:
-                gold: Gold | None = tatqa_gold(item["answer"], item.get("scale", ""), item.get("answer_type"),
-                                               question, reader)
+                gold: Gold | None = tatqa_gold(item["answer"], item["scale"], item["answer_type"], question, reader)
                 why = None
+            except OutOfProtocolGold as outside:
+                gold, why = None, str(outside)
             except GoldError as error:
-                gold, why = None, str(error)
+                raise GoldFileError(f"TAT-QA question {item['uid']!r}: {error}") from None
             entries.append(GoldEntry(item["uid"], question, gold, why))
     return entries
 

@@ -25,14 +25,14 @@ from inspect_ai.log import transcript
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, scorer
 from inspect_ai.solver import TaskState
 
-from finscore.answers import FORMATS, Decision, Gold, GoldError, ProtocolError, as_gold, decide, get_protocol
+from finscore.answers import (FORMATS, Decision, Gold, GoldError, OutOfProtocolGold, ProtocolError, as_gold, decide,
+                              get_protocol)
 from finscore.answers.protocol import Protocol
 
 from finscore.integrations.inspect_ai.metrics import cluster_stderr, reasons
 
 #: The sample-metadata key that holds the gold mapping.
 GOLD_KEY = "gold"
-TATQA_READER = "tatqa_answer"
 
 
 class OutOfProtocol(Exception):
@@ -46,9 +46,9 @@ def sample_gold(metadata: dict[str, Any], protocol: Protocol, sample: object) ->
         raise GoldError(f"sample {sample!r}: metadata[{GOLD_KEY!r}] holds no gold mapping")
     try:
         return as_gold(data, protocol)
-    except GoldError as error:
-        if protocol.gold_reader == TATQA_READER and "answer" in data:
-            raise OutOfProtocol(str(error)) from None
+    except OutOfProtocolGold as outside:
+        raise OutOfProtocol(str(outside)) from None
+    except GoldError as error:  # a malformed gold: the sample's error, never a quiet "not scored"
         raise GoldError(f"sample {sample!r}: {error}") from None
 
 
