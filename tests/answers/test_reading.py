@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from decimal import Decimal
+from typing import Any, Callable
 
 import pytest
 
@@ -91,6 +92,41 @@ def test_a_word_declared_both_percent_mark_and_scale_word_is_refused() -> None:
     data["id"], data["reading"]["percent_marks"] = "ambiguous-test", ["%", "K"]
     with pytest.raises(ProtocolError, match="'k' both as a percent mark and as a scale word"):
         protocol_from_data(data)
+
+
+def _changed(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = json.loads(json.dumps(dict(get_protocol("finqa-answer/1").data)))
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["comparison"]["percent"].update(gold_other="label"),
+     "'comparison.percent.gold_other' is 'label', not one of divide_by_100"),
+    (lambda d: d["comparison"]["percent"].update(gold_points="divide_by_100"),
+     "'comparison.percent.gold_points' is 'divide_by_100', not one of label"),
+    (lambda d: d["comparison"].pop("percent"), "has no 'comparison.percent'"),
+    (lambda d: d["reading"].update(scale_words_appliedd=True), "'reading' holds 'scale_words_appliedd', which no rule"),
+    (lambda d: d["comparison"]["tolerance"].update(bogus_key=1), "'comparison.tolerance' holds 'bogus_key'"),
+    (lambda d: d.update(notes="x"), "top level holds 'notes'"),
+    (lambda d: d["formats"].pop("boxed"), "'formats' describes each of"),
+    (lambda d: d["formats"].update(yaml="x"), "'formats' describes each of"),
+    (lambda d: d["comparison"].update(tolerance={"kind": "gold_places", "value": "0.5"}),
+     "'comparison.tolerance.value' means nothing for gold_places"),
+    (lambda d: d["reading"].update(rules="one rule"), "'reading.rules' is not a"),
+])
+def test_a_definition_holding_a_rule_nothing_applies_is_refused(change: Callable[[dict[str, Any]], None],
+                                                                message: str) -> None:
+    """The rules a report prints are the rules applied: a declared rule that is not implemented, or a
+    key no code reads (a misspelt one would silently keep the default), refuses the definition."""
+    with pytest.raises(ProtocolError) as refused:
+        protocol_from_data(_changed(change))
+    assert message in str(refused.value)
+
+
+def test_every_shipped_definition_is_read_whole() -> None:
+    for name in ("finqa-answer/1", "convfinqa-answer/1", "tatqa-answer/1"):
+        assert protocol_from_data(json.loads(json.dumps(dict(get_protocol(name).data)))) == get_protocol(name)
 
 
 def test_plain_and_grouped_python_formatting_reads_back_exactly() -> None:

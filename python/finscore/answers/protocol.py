@@ -21,6 +21,24 @@ GROUPINGS: tuple[str, ...] = ("western", "indian")
 BARE_NUMBER_SCALES: tuple[str, ...] = ("as_written", "gold_scale")
 
 
+#: The one percent convention the comparison implements (compare.compared_value): a protocol must
+#: declare it, so that the rule printed in a report is the rule applied.
+PERCENT_CONVENTION: dict[str, str] = {"gold_points": "label", "gold_other": "divide_by_100"}
+
+#: Every key a definition may hold, by the object holding it ("" is the top level). A key that
+#: nothing reads would be printed in every report as if it were a rule, so it is refused.
+KNOWN_KEYS: dict[str, frozenset[str]] = {
+    "": frozenset({"id", "version", "title", "gold", "formats", "reading", "comparison"}),
+    "gold": frozenset({"reader", "rules"}),
+    "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
+                          "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
+                          "scale_words_applied", "bare_number_scale", "rules"}),
+    "comparison": frozenset({"percent", "tolerance", "rules"}),
+    "comparison.percent": frozenset(PERCENT_CONVENTION),
+    "comparison.tolerance": frozenset({"kind", "value"}),
+}
+
+
 class ProtocolError(ValueError):
     """A protocol definition that cannot be used, or a protocol name that is not registered."""
 
@@ -100,6 +118,8 @@ def _one_of(value: str, allowed: tuple[str, ...], path: str) -> str:
 def _tolerance(data: Mapping[str, Any]) -> Tolerance:
     kind = _one_of(_need(data, "comparison.tolerance.kind", str), TOLERANCE_KINDS, "comparison.tolerance.kind")
     if kind == "gold_places":
+        if "value" in data["comparison"]["tolerance"]:
+            raise ProtocolError("the protocol definition's 'comparison.tolerance.value' means nothing for gold_places")
         return Tolerance(kind, None)
     text = _need(data, "comparison.tolerance.value", str)
     try:
@@ -111,8 +131,36 @@ def _tolerance(data: Mapping[str, Any]) -> Tolerance:
     return Tolerance(kind, bound)
 
 
+def _only_known_keys(data: Mapping[str, Any]) -> None:
+    for path, known in KNOWN_KEYS.items():
+        value = _need(data, path, Mapping) if path else data
+        unknown = sorted(str(key) for key in value if key not in known)
+        if unknown:
+            where = f"'{path}'" if path else "top level"
+            raise ProtocolError(f"the protocol definition's {where} holds {', '.join(map(repr, unknown))}, which "
+                                f"no rule reads (known: {', '.join(sorted(known))})")
+
+
+def _formats(data: Mapping[str, Any]) -> None:
+    """Every answer format has its description (printed in reports), and no other is described."""
+    described = _need(data, "formats", Mapping)
+    if set(described) != set(FORMATS) or not all(isinstance(text, str) and text for text in described.values()):
+        raise ProtocolError(f"the protocol definition's 'formats' describes each of {', '.join(FORMATS)} "
+                            "in text, and nothing else")
+
+
+def _percent_convention(data: Mapping[str, Any]) -> None:
+    for key, rule in PERCENT_CONVENTION.items():
+        _one_of(_need(data, f"comparison.percent.{key}", str), (rule,), f"comparison.percent.{key}")
+
+
 def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
     """Check a decoded protocol definition and return the protocol it declares."""
+    _only_known_keys(data)
+    _formats(data)
+    _percent_convention(data)
+    for path in ("gold.rules", "reading.rules", "comparison.rules"):
+        _texts(data, path)
     version = _need(data, "version", int)
     if version < 1:
         raise ProtocolError("the protocol version must be 1 or more")
