@@ -62,3 +62,18 @@ def test_trl_verl_openrlhf(kind: str) -> None:
     result = rewards_of(["q" + h for h in HOSTILE], ["q"] * len(HOSTILE), [gold] * len(HOSTILE), config)
     assert len(result["rewards"]) == len(HOSTILE)
     assert abs(sum(result["extra_logs"].values()) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize(("kind", "reason"), [("program", "malformed_tokens"), ("answer", "unparseable"),
+                                               ("tatqa", "malformed_prediction")])
+def test_a_completion_that_is_not_text_is_its_own_row_s_miss(kind: str, reason: str) -> None:
+    """decide_rows takes plain Python rows: a number or a dict where text belongs is model output
+    gone wrong, a typed miss in its row; the rows around it are decided as alone."""
+    from finscore.rewards import decide_rows
+
+    config, gold = KINDS[kind]
+    right = {"program": "add(1, 2)", "answer": "Answer: 3", "tatqa": json.dumps(["12.6", "million"])}[kind]
+    completions = [94, right, 2.5, {"answer": 3}, None, right]  # (a list is a program in token form)
+    decided = [decision for decision, _ in decide_rows(completions, [gold] * 6, [None] * 6, config)]
+    assert [d.reason for d in decided] == [reason, decided[1].reason, reason, reason, "missing_prediction", decided[1].reason]
+    assert decided[1].score == 1.0 and decided[0].score == decided[2].score == decided[3].score == 0.0

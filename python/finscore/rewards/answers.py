@@ -29,10 +29,11 @@ def read_answer_golds(golds: Sequence[Any], indexes: Sequence[int], protocol: st
     return read_golds(golds, indexes, column, read)
 
 
-def decide_answers(completions: Sequence[str | None], golds: Sequence[Gold], *, protocol: str,
+def decide_answers(completions: Sequence[Any], golds: Sequence[Gold], *, protocol: str,
                    format: str) -> DecidedRows:
-    """One decision per completion (None when missing: the protocol's missing_prediction). The
-    detail is the Decision's canonical JSON only: `rows.detail(i)` reads it back as to_json()."""
+    """One decision per completion (None when missing: the protocol's missing_prediction; not text:
+    unparseable). The detail is the Decision's canonical JSON only: `rows.detail(i)` reads it back
+    as to_json()."""
     decided = decide_batch(completions, golds, protocol=protocol, format=format)
     passed: list[bool | None] = [d.passed for d in decided]
     return DecidedRows.from_texts([1.0 if p else 0.0 for p in passed], passed, [d.reason for d in decided],

@@ -11,7 +11,6 @@ from typing import Any, Sequence
 from finscore.rewards.answers import decide_answers, read_answer_golds
 from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES, RewardConfig
 from finscore.rewards.decisions import NOT_SCORED, DecidedRows, RewardDecision
-from finscore.rewards.errors import RewardInputError
 from finscore.rewards.gold_json import read_golds
 from finscore.rewards.tatqa_answers import decide_tatqa, read_tatqa_golds
 from finscore.rewards.program_gold import ProgramGold, read_program_gold
@@ -30,11 +29,9 @@ def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: lis
                             score=config.tatqa_score)
     if config.input == "answer":
         protocol = ANSWER_PROTOCOLS[source]
-        texts = [completions[i] for i in indexes]
-        bad = next((i for i, t in zip(indexes, texts) if t is not None and not isinstance(t, str)), None)
-        if bad is not None:
-            raise RewardInputError("an answer completion is text", column=config.completion_column, row=bad)
-        return decide_answers(texts, read_answer_golds(golds, indexes, protocol, config.gold_column),
+        # a completion that is not text is model output too: its row is unparseable, as decide() says
+        return decide_answers([completions[i] for i in indexes],
+                              read_answer_golds(golds, indexes, protocol, config.gold_column),
                               protocol=protocol, format=config.format)
     return decide_programs([completions[i] for i in indexes], _read_program_golds(golds, indexes, config.gold_column),
                            profile=PROGRAM_PROFILES[source], python=config.python, match=config.match)
