@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 from finscore.cli import COMMAND_MODULE_OF, COMMAND_MODULES, build_parser
 
@@ -32,3 +34,22 @@ def test_help_lists_every_command(capsys) -> None:  # type: ignore[no-untyped-de
     build_parser().print_help()
     out = capsys.readouterr().out
     assert all(command in out for command in COMMAND_MODULE_OF)
+
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`finscore exec-jsonl < big | head -1`: no BrokenPipeError traceback, exit status 141 (128 + SIGPIPE)."""
+    from finscore.cli import EXIT_OUTPUT_CLOSED
+
+    source = tmp_path / "programs.jsonl"
+    source.write_text("".join(f'{{"program": "add({n}, 2)"}}\n' for n in range(100_000)))
+    command = [sys.executable, "-c", "import sys; from finscore.cli import main; sys.exit(main())", "exec-jsonl"]
+    with source.open("rb") as stdin, subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE,
+                                                      stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stderr is not None
+        first = child.stdout.readline()
+        child.stdout.close()  # far more output is still to come: the next writes find no reader
+        errors = child.stderr.read()
+        status = child.wait(timeout=300)
+    assert json.loads(first)["result"] == {"float": (2.0).hex()}
+    assert (status, errors) == (EXIT_OUTPUT_CLOSED, b"")

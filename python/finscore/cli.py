@@ -75,7 +75,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         build_parser().print_help(sys.stderr)
         return 2
-    return int(handler(args) or 0)
+    try:
+        return int(handler(args) or 0)
+    except BrokenPipeError:
+        return _output_closed()
+
+
+#: The exit status when the reader of standard output went away (`finscore ... | head`): 128 + SIGPIPE,
+#: what a shell reports for a program that pipe stopped, and no code finscore gives otherwise.
+EXIT_OUTPUT_CLOSED = 141
+
+
+def _output_closed() -> int:
+    """End quietly: point standard output at /dev/null, so that flushing it at exit raises nothing more."""
+    import os
+
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):  # standard output is no file (replaced by a caller)
+        return EXIT_OUTPUT_CLOSED
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, descriptor)
+    finally:
+        os.close(devnull)
+    return EXIT_OUTPUT_CLOSED
 
 
 if __name__ == "__main__":  # pragma: no cover
