@@ -163,3 +163,36 @@ def test_decide_jsonl_reports_an_overlong_line_and_reads_on(monkeypatch: pytest.
     assert out[1]["decision"]["reason"] == "exact"
     assert summary.errors == ["line 1: longer than 200 bytes (its text is not kept)",
                               "line 3: longer than 200 bytes (its text is not kept)"]
+
+
+def test_a_prediction_stream_past_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A pipe has no size to look at first: the reader stops one byte past the limit, not at the end."""
+    import os
+    import threading
+
+    from finscore.commands import answers as command
+
+    monkeypatch.setattr(command, "MAX_PREDICTION_BYTES", 1000)
+    fifo = tmp_path / "predictions.jsonl"
+    os.mkfifo(fifo)
+    line = (EXAMPLES / "finqa_completions.jsonl").read_text().splitlines()[0] + "\n"
+    sent: list[int] = []
+    cut: list[BrokenPipeError] = []
+
+    def write() -> None:  # far more than the limit; the writer stops when the reader has closed the pipe
+        try:
+            with fifo.open("w") as sink:
+                for _ in range(100_000):
+                    sink.write(line)
+                    sent.append(len(line))
+        except BrokenPipeError as closed:
+            cut.append(closed)  # the reader closed its end: what this test wants
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    status = main(["answers", "--protocol", "finqa-answer/1", "--format", "answer-line", str(fifo),
+                   str(EXAMPLES / "finqa_gold.json"), "--quiet"])
+    writer.join(timeout=60)
+    assert status == 2 and "is larger than 1000 bytes" in capsys.readouterr().err
+    assert not writer.is_alive() and len(cut) == 1 and sum(sent) < 100_000 * len(line)

@@ -95,9 +95,13 @@ def _read_predictions(path: str) -> bytes:
             raise FinqaInputError(f"the prediction file {file} is a directory")
         if file.stat().st_size > MAX_PREDICTION_BYTES:
             raise FinqaInputError(f"the prediction file {file} is larger than {MAX_PREDICTION_BYTES} bytes")
-        return file.read_bytes()
+        with file.open("rb") as handle:  # a pipe or /dev/stdin has no size to stat: read one byte past the limit
+            raw = handle.read(MAX_PREDICTION_BYTES + 1)
     except OSError as error:
         raise FinqaInputError(f"cannot read the prediction file {file}: {error.strerror or error}") from None
+    if len(raw) > MAX_PREDICTION_BYTES:
+        raise FinqaInputError(f"the prediction file {file} is larger than {MAX_PREDICTION_BYTES} bytes")
+    return raw
 
 
 def run_answers(args: argparse.Namespace) -> int:
