@@ -84,3 +84,35 @@ def test_an_agent_that_never_returns_is_killed_and_its_attempt_counted(small_cas
     results = run_cases(small_cases[:2], never_returns, Limits(deadline_seconds=0.3), attempts=2, parallel=2)
     assert [r.prediction["status"] for r in results] == ["timeout"] * 4
     assert multiprocessing.active_children() == []
+
+
+def test_while_one_thread_is_checked_another_thread_is_checked_too(tmp_path: Path) -> None:
+    """The guard lets through the events its own check raises, but only on the thread checking:
+    a second thread's read of a protected file is refused while the first thread's check runs."""
+    import threading
+
+    from finscore.runner.isolation import _Guard
+
+    secret = tmp_path / "gold.json"
+    secret.write_text("{}")
+    guard = _Guard(str(tmp_path / "agent"), (str(secret),))
+    inside, release = threading.Event(), threading.Event()
+    plain_inspect = guard.inspect
+
+    def slow_inspect(event: str, args: tuple[Any, ...]) -> None:
+        if threading.current_thread().name == "first":
+            inside.set()
+            assert release.wait(30)
+        plain_inspect(event, args)
+
+    guard.inspect = slow_inspect  # type: ignore[method-assign]  # hold the first thread inside its check
+    first = threading.Thread(target=guard, args=("open", (os.devnull, "r", 0)), name="first")
+    first.start()
+    assert inside.wait(30)
+    try:
+        with pytest.raises(PermissionError, match="refused in the agent's process: open"):
+            guard("open", (str(secret), "r", 0))
+    finally:
+        release.set()
+        first.join(30)
+    assert not first.is_alive()

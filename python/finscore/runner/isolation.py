@@ -26,6 +26,7 @@ import math
 import os
 import resource
 import sys
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,7 +135,9 @@ class _Guard:
         self.folder = os.path.realpath(folder)
         self.protected = tuple(os.path.realpath(path) for path in protected)
         self.own_proc = (f"/proc/{os.getpid()}", "/proc/self", "/proc/thread-self")
-        self.busy = False
+        # Per thread: the events the check itself raises (realpath's) are let through, but only on the
+        # thread that is checking; a flag shared by all threads would let another thread's open pass.
+        self.checking = threading.local()
 
     def refuse(self, what: str) -> None:
         raise PermissionError(f"refused in the agent's process: {what}")
@@ -161,13 +164,14 @@ class _Guard:
             self.refuse(f"{event} {text} (writes are allowed only in the agent's folder)")
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
-        if self.busy:
+        checking = self.checking
+        if getattr(checking, "busy", False):
             return
-        self.busy = True
+        checking.busy = True
         try:
             self.inspect(event, args)
         finally:
-            self.busy = False
+            checking.busy = False
 
     def inspect(self, event: str, args: tuple[Any, ...]) -> None:
         if event in _BLOCKED_EVENTS:
