@@ -134,7 +134,11 @@ def read_answer_golds(data: Any, protocol: Protocol, reader: NumberReader) -> An
         raise GoldFileError(f"{protocol.name} reads {wanted} golds, but the gold file is a {kind} file")
     entries = _finqa(data) if kind == FINQA else _convfinqa(data) if kind == CONVFINQA else _tatqa(data, reader)
     seen: set[str] = set()
-    repeated = [entry.id for entry in entries if entry.id in seen or seen.add(entry.id)]  # type: ignore[func-returns-value]
+    repeated = []
+    for entry in entries:
+        if entry.id in seen:
+            repeated.append(entry.id)
+        seen.add(entry.id)
     if repeated:
         raise GoldFileError(f"the gold file repeats {len(repeated)} id(s): {listing([repr(i) for i in repeated])}")
     return AnswerGoldFile(kind, tuple(entries))

@@ -71,7 +71,10 @@ def read_prediction_lines(raw: bytes) -> tuple[list[AnswerPrediction], list[Excl
             bad.append(Exclusion(number, None, MALFORMED_ENTRY, f"not UTF-8 text (byte {error.start})"))
             continue
         entry = _entry(line, number)
-        (good if isinstance(entry, AnswerPrediction) else bad).append(entry)  # type: ignore[arg-type]
+        if isinstance(entry, AnswerPrediction):
+            good.append(entry)
+        else:
+            bad.append(entry)
     return good, bad, lines
 
 

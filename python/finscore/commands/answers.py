@@ -54,6 +54,7 @@ class _AnswersParser(argparse.ArgumentParser):
 
     form_parsers: dict[str, argparse.ArgumentParser]
 
+    # typeshed overloads it
     def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
         if args and args[0] in self.form_parsers:
             return self.form_parsers[args[0]].parse_known_args(list(args[1:]), namespace)

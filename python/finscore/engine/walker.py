@@ -131,6 +131,7 @@ class _Walker:
         if op is Op.MULTIPLY and isinstance(a, str) != isinstance(b, str):
             text, count = (a, b) if isinstance(a, str) else (b, a)
             if isinstance(count, int):
+                # text is the str of the pair
                 if count > 0 and len(text) * count > MAX_TEXT_CHARACTERS:  # type: ignore[arg-type]
                     raise _past_bounds("a repeated text")
                 return text * count
@@ -148,6 +149,7 @@ class _Walker:
                 return _check_size(a - b)
             if op is Op.MULTIPLY:
                 # the product has the sum of the bit lengths, or one bit less
+                # both_int: both are ints
                 if a.bit_length() + b.bit_length() - 1 > MAX_INTEGER_BITS:  # type: ignore[union-attr]
                     raise _past_bounds("an integer product")
                 return _check_size(a * b)

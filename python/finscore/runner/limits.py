@@ -83,5 +83,5 @@ def call_before_deadline(function: Callable[[], T], deadline: Deadline, name: st
     if not done.wait(deadline.remaining()):
         return WorkerOutcome(timed_out=True)
     if "error" in box:
-        return WorkerOutcome(error=box["error"])  # type: ignore[arg-type]
-    return WorkerOutcome(value=box.get("value"))  # type: ignore[arg-type]
+        return WorkerOutcome(error=box["error"])  # type: ignore[arg-type]  # box holds the error under "error"
+    return WorkerOutcome(value=box.get("value"))  # type: ignore[arg-type]  # and the value under "value"

@@ -50,6 +50,7 @@ def _item_string(text: str, scale: Any) -> str:
     if "%" in text:
         return _format_4(number)
     try:
+        # a number: NOT_A_NUMBER and None returned above
         return _format_4(round(number, 2) * scale_factor(scale))  # type: ignore[arg-type]
     except OverflowError as error:  # an integer of over 308 digits times the float 0.01 ("percent")
         raise OfficialCrash(f"OverflowError: {error}") from None

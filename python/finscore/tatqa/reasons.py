@@ -83,6 +83,7 @@ def _lone_number(answer: Any) -> tuple[str, float] | None:
     text = str(items[0])
     try:
         value = number_reading(text)
+        # not NOT_A_NUMBER: a number
         return None if value is None or value is NOT_A_NUMBER else (text, float(value))  # type: ignore[arg-type]
     except (OfficialCrash, OverflowError):  # unreadable, or an integer too large for a float
         return None

@@ -55,7 +55,7 @@ def _arguments(reader: FieldReader, raw: Any, where: str) -> dict[str, ArgumentS
             value = reader.date(spec["value"], value_where)
         else:
             value = reader.string(spec["value"], value_where)
-        specs[name] = ArgumentSpec(kind, value)  # type: ignore[arg-type]
+        specs[name] = ArgumentSpec(kind, value)  # type: ignore[arg-type]  # kind is one of the Literal's, checked above
     return specs
 
 

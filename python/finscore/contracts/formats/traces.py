@@ -51,8 +51,9 @@ def parse_entry(reader: FieldReader, raw: Any, where: str) -> TraceEntry:
         tool=reader.string(entry["tool"], f"{where}.tool"),
         arguments=reader.mapping(entry["arguments"], f"{where}.arguments"),
         household_id=reader.optional_string(entry["household_id"], f"{where}.household_id"),
-        outcome=outcome,  # type: ignore[arg-type]
+        outcome=outcome,  # type: ignore[arg-type]  # one of OUTCOMES: checked by reader.choice
         message=message,
+        # one of EFFECTS, the Literal
         effect=reader.choice(entry["effect"], f"{where}.effect", EFFECTS),  # type: ignore[arg-type]
         result=result,
     )
