@@ -43,7 +43,9 @@ def test_sealed_parallel_runs_write_what_sealed_serial_runs_write(small_cases: l
 def test_rerunning_a_deterministic_agent_gives_the_same_bytes(small_cases: list[dict[str, Any]]) -> None:
     first = run_text(small_cases, "oracle", parallel=1)
     assert first == run_text(small_cases, "oracle", parallel=1)
-    assert "\n" not in first.rstrip("\n").split("\n")[0]
+    lines = first.splitlines()  # one JSON object a line, one line a case, in case order
+    assert first.endswith("\n") and [json.loads(line)["case_id"] for line in lines] == [
+        case["case_id"] for case in small_cases]
 
 
 def test_every_case_and_attempt_has_one_line_in_case_order(small_cases: list[dict[str, Any]]) -> None:
