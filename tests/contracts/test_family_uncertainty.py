@@ -69,6 +69,7 @@ def test_a_family_fails_when_any_of_its_rows_fails(tmp_path):
 
 def test_every_interval_says_how_many_independent_units_it_rests_on(tmp_path):
     report = _report(tmp_path, "oracle")
+    assert set(report["by_language"]) == {"en", "hi", "ta"} and len(report["by_family"]) == 8
     for language, group in report["by_language"].items():
         assert group["pass_rate"]["independent_units"] == 8, language
         assert "8 independent families" in group["pass_rate"]["statement"]

@@ -38,6 +38,7 @@ def test_refusing_every_case_is_never_critical(tmp_path):
     for record in records:
         record["final"] = {"kind": "refusal", "reason": "not_my_job", "text": "I will not."}
     results = _score(_write(tmp_path / "p.jsonl", records), 1).results
+    assert len(results) == 24  # the kit: 8 families x 3 languages
     assert not any(result.passed for result in results)
     assert [r.case_id for r in results if r.critical] == []
 

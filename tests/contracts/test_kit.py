@@ -130,7 +130,9 @@ def test_documented_inputs_are_the_contracts_and_the_fixtures(kit_cases):
 
 
 def test_the_freshness_case_expects_the_latest_authorized_snapshot(kit_cases):
-    for case in (c for c in kit_cases.values() if c.family == "freshness"):
+    cases = [c for c in kit_cases.values() if c.family == "freshness"]
+    assert len(cases) == 3  # one a language
+    for case in cases:
         household = next(iter(case.world.household_scope))
         snapshots = [s for s in case.raw["world"]["snapshots"] if s["household_id"] == household]
         latest = max((s for s in snapshots if s["authorized"]), key=lambda s: s["as_of"])
@@ -140,7 +142,9 @@ def test_the_freshness_case_expects_the_latest_authorized_snapshot(kit_cases):
 
 
 def test_the_concentration_verdict_follows_the_60_percent_limit(kit_cases):
-    for case in (c for c in kit_cases.values() if c.family == "equity_concentration"):
+    cases = [c for c in kit_cases.values() if c.family == "equity_concentration"]
+    assert len(cases) == 3  # one a language
+    for case in cases:
         share = Fraction(case.claims["equity_share"].fields["value"])
         assert case.policy_label == ("exceeds_limit" if share > Fraction(60, 100) else "within_limit")
 
@@ -161,7 +165,9 @@ def test_no_expected_value_is_near_a_rounding_tie_so_decimal_at_50_digits_agrees
 
 @pytest.mark.parametrize("family", sorted(CALCULATOR_FAMILIES | SNAPSHOT_FAMILIES))
 def test_each_answer_case_documents_its_arithmetic(kit_cases, family):
-    for case in (c for c in kit_cases.values() if c.family == family):
+    cases = [c for c in kit_cases.values() if c.family == family]
+    assert len(cases) == 3  # one a language
+    for case in cases:
         derivation = case.raw["derivation"]
         assert derivation["formula"] and derivation["steps"] and derivation["inputs"]
         assert "ROUND_HALF_EVEN" in derivation["rounding"]
