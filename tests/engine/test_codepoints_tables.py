@@ -1,6 +1,6 @@
 """finscore's Unicode tables are what the CPython interpreters themselves say, today.
 
-tools/unicode/make_tables.py asks CPython 3.11, 3.12 and 3.13 (under pyenv) which
+tools/unicode/make_tables.py asks CPython 3.11, 3.12 and 3.13 (under pyenv or on PATH) which
 characters their float() and int() read as digits and whitespace; this test runs it
 in --check mode, so a stale or hand-edited table fails. Without those interpreters
 it is skipped with the reason (the sweep in test_codepoints.py then still checks the
@@ -9,12 +9,12 @@ running interpreter's own version).
 
 from __future__ import annotations
 
-import glob
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.pythons import find_python
 
 from finscore.engine.reader.numbers import number_reading
 from finscore.engine.reader.unicode_data import RULES
@@ -24,10 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.essential
 def test_the_tables_are_fresh_from_the_interpreters() -> None:
-    missing = [minor for minor in RULES if not glob.glob(f"/root/.pyenv/versions/3.{minor}.*/bin/python")]
+    found = {minor: find_python(minor) for minor in RULES}
+    missing = [minor for minor, path in found.items() if path is None]
     if missing:
-        pytest.skip(f"CPython {', '.join(f'3.{m}' for m in missing)} not installed under pyenv")
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "unicode" / "make_tables.py"), "--check"],
+        pytest.skip(f"CPython {', '.join(f'3.{m}' for m in missing)} not installed (under pyenv or on PATH)")
+    given = [f"--python=3.{minor}={path}" for minor, path in found.items()]
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "unicode" / "make_tables.py"), "--check", *given],
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
 

@@ -1,9 +1,9 @@
 """Write finscore's Unicode tables from the real CPython interpreters (run by hand).
 
-    python tools/unicode/make_tables.py [--check]
+    python tools/unicode/make_tables.py [--check] [--python 3.N=PATH ...]
 
 For each CPython the `python` option can name (3.11, 3.12, 3.13), asks that very
-interpreter, found under pyenv, which non-ASCII characters its float() and int()
+interpreter (found under pyenv or on PATH, or named with --python), which non-ASCII characters its float() and int()
 read as a decimal digit (and with which value) and which as whitespace, and which
 characters its str.strip() removes. The answers go, as data, into
 python/finscore/engine/reader/unicode_data.py, so that finscore reads numbers as the
@@ -19,6 +19,8 @@ import argparse
 import ast
 import glob
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -50,15 +52,34 @@ print(json.dumps({"unicode": unicodedata.unidata_version, "python": "%d.%d.%d" %
 """
 
 
-def interpreter(minor: int) -> str:
-    found = sorted(glob.glob(f"/root/.pyenv/versions/3.{minor}.*/bin/python"))
-    if not found:
-        raise SystemExit(f"CPython 3.{minor} is not installed under pyenv")
-    return found[-1]
+def interpreter(minor: int, given: dict[int, str]) -> str:
+    """The CPython 3.<minor> to ask: the one given with --python, else the newest under pyenv
+    ($PYENV_ROOT or ~/.pyenv), else python3.<minor> on PATH."""
+    if minor in given:
+        return given[minor]
+    found: list[str] = []
+    for root in filter(None, (os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv"))):
+        found += sorted(glob.glob(f"{root}/versions/3.{minor}.*/bin/python3"))
+    on_path = shutil.which(f"python3.{minor}")
+    if found or on_path:
+        return found[-1] if found else str(on_path)
+    raise SystemExit(f"CPython 3.{minor} is not installed (under pyenv or as python3.{minor} on PATH); "
+                     f"name one with --python 3.{minor}=PATH")
+
+
+def _python_option(text: str) -> tuple[int, str]:
+    version, _, path = text.partition("=")
+    major, _, minor = version.partition(".")
+    if major != "3" or not minor.isdigit() or int(minor) not in MINORS or not path:
+        raise argparse.ArgumentTypeError(f"{text!r} is not 3.N=PATH with N one of {', '.join(map(str, MINORS))}")
+    return int(minor), path
 
 
 def probe(executable: str) -> dict[str, Any]:
-    done = subprocess.run([executable, "-I", "-c", PROBE], capture_output=True, text=True, check=True)
+    try:
+        done = subprocess.run([executable, "-I", "-c", PROBE], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise SystemExit(f"cannot ask {executable}: {error}") from None
     answer: dict[str, Any] = json.loads(done.stdout)
     return answer
 
@@ -121,8 +142,12 @@ def render(answers: dict[int, dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the committed tables")
+    parser.add_argument("--python", type=_python_option, action="append", default=[], metavar="3.N=PATH",
+                        help="the interpreter to ask for CPython 3.N (default: the newest under pyenv, "
+                             "else python3.N on PATH); repeat for each version")
     options = parser.parse_args()
-    text = render({minor: probe(interpreter(minor)) for minor in MINORS})
+    given = dict(options.python)
+    text = render({minor: probe(interpreter(minor, given)) for minor in MINORS})
     ast.parse(text)
     if options.check:
         if TARGET.read_text(encoding="utf-8") != text:
