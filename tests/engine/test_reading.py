@@ -1,6 +1,6 @@
 """The official reading's quirks, and the strict profile's refusal of each.
 
-Expected official outcomes follow the specification (the project's shared spec/finqa-official.md)
+Expected official outcomes follow the specification (docs/finqa-official.md)
 with the arithmetic done by CPython in the test itself; the recorded vectors
 (test_vectors.py) cover the same ground on 200,000 programs.
 """

@@ -21,7 +21,7 @@ from pathlib import Path
 ORACLE_MINORS = (11, 12, 13)
 
 #: glibc's non-FMA pow(), which the vectors were recorded with and which agrees with
-#: musl's pow inside the WebAssembly core (see the shared spec/finqa-official.md).
+#: musl's pow inside the WebAssembly core (see docs/finqa-official.md).
 NON_FMA_ENV = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-FMA"}
 
 
