@@ -33,10 +33,13 @@ DESCRIPTION = (
     "An {\"answer\"} line is read whole, whatever the format. Unknown, repeated or malformed lines stop the run "
     "with every one named (exit status 2; lines are numbered from 1) unless --exclude-bad-ids is given."
 )
-EPILOG = (
-    "decide-jsonl: reads {\"completion\", \"gold\"} lines on standard input (gold: {\"exe_ans\", \"program\"?, "
+DECIDE_JSONL = (
+    "Reads {\"completion\", \"gold\"} lines on standard input (gold: {\"exe_ans\", \"program\"?, "
     "\"question\"?} for FinQA and ConvFinQA, {\"answer\", \"scale\", \"answer_type\"?} for TAT-QA) and writes each back "
-    "with \"decision\"; a line that cannot be decided gets \"error\" (exit status 1). verify: re-checks the stamp of a "
+    "with \"decision\"; a line that cannot be decided gets \"error\" (exit status 1)."
+)
+EPILOG = (
+    "decide-jsonl: " + DECIDE_JSONL[0].lower() + DECIDE_JSONL[1:] + " verify: re-checks the stamp of a "
     "--json report against this installation and re-decides the protocol's conformance file (exit status 1 if any "
     "check fails)."
 )
@@ -72,11 +75,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--html", metavar="OUT", help="write an offline HTML report (reasons chart, failing answers)")
     parser.add_argument("--exclude-bad-ids", action="store_true",
                         help="exclude and list unknown, repeated and malformed lines instead of stopping")
-    parser.add_argument("--examples", type=int, default=10, metavar="N", help="failures listed in the text report")
+    parser.add_argument("--examples", type=int, default=10, metavar="N",
+                        help="failures listed in the text report (default 10; 0 for none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
     parser.set_defaults(handler=run_answers)
 
-    decide = argparse.ArgumentParser(prog="finscore answers decide-jsonl", description=EPILOG)
+    decide = argparse.ArgumentParser(prog="finscore answers decide-jsonl", description=DECIDE_JSONL)
     _add_protocol_options(decide)
     decide.set_defaults(handler=run_decide_jsonl)
     verify = argparse.ArgumentParser(prog="finscore answers verify",

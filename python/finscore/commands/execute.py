@@ -30,12 +30,18 @@ MAX_LINE_CHARS = MAX_PROGRAM_CHARS + MAX_TABLE_CHARS
 InputError = TextInputError  # a command-line input that cannot be used, with a message for the user
 
 
-def add_profile_options(parser: argparse.ArgumentParser) -> None:
-    """--profile and --python, as every command that executes programs has them."""
-    parser.add_argument("--profile", choices=PROFILES, default="official",
-                        help="official: the official FinQA evaluator's outcome, quirks included (default); "
-                             "strict: typed refusals of every quirk; convfinqa: ConvFinQA's own "
-                             "eval_program (a one-token program is a number selection)")
+#: What each reader profile is, for --help.
+PROFILE_HELP = {
+    "official": "the official FinQA evaluator's outcome, quirks included (default)",
+    "strict": "typed refusals of every quirk",
+    "convfinqa": "ConvFinQA's own eval_program (a one-token program is a number selection)",
+}
+
+
+def add_profile_options(parser: argparse.ArgumentParser, profiles: Sequence[str] = PROFILES) -> None:
+    """--profile (of `profiles`) and --python, as every command that executes programs has them."""
+    parser.add_argument("--profile", choices=profiles, default="official",
+                        help="; ".join(f"{name}: {PROFILE_HELP[name]}" for name in profiles))
     parser.add_argument("--python", default="3.11", metavar="VERSION",
                         help="CPython whose sum() to imitate in table_sum/table_average: "
                              f"{', '.join(PYTHON_VERSIONS)} (default 3.11, left to right; 3.12 and later "

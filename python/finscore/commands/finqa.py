@@ -77,7 +77,8 @@ def register(subparsers: Any) -> None:
     )
     add_scored_files(parser, "the prediction file (official format)",
                      "the FinQA gold file, e.g. finqa_test.json")
-    add_profile_options(parser)  # --profile and --python, as `finscore exec` has them
+    # --profile and --python, as `finscore exec` has them; convfinqa scores `finscore convfinqa`, not FinQA
+    add_profile_options(parser, ("official", "strict"))
     add_report_options(parser, "failing predictions")
     parser.set_defaults(handler=run_finqa)
 

@@ -23,9 +23,15 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", choices=("execution", "program"), default="execution",
                         help="execution: the official execution accuracy (default); program: also "
                              "equivalent to the gold program (needs \"program\" in each gold)")
-    parser.add_argument("--python", default="3.11", help="whose sum() the table ops imitate (default 3.11)")
+    from finscore.engine.options import PYTHON_VERSIONS
+    from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES
+
+    parser.add_argument("--python", default="3.11", metavar="VERSION",
+                        help=f"whose sum() the table ops imitate: {', '.join(PYTHON_VERSIONS)} (default 3.11)")
     parser.add_argument("--data-source", default="finqa",
-                        help="the data source of rows without one (default finqa)")
+                        help=f"the data source of rows without one (default finqa): for --input program one of "
+                             f"{', '.join(PROGRAM_PROFILES)}, for --input answer one of {', '.join(ANSWER_PROTOCOLS)}; "
+                             "rows of another source are kept, not scored")
 
 
 def register(subparsers: Any) -> None:
@@ -41,8 +47,8 @@ def register(subparsers: Any) -> None:
         ),
         epilog="Example: finscore rewards rollouts.parquet scored.parquet --ray --workers 2",
     )
-    score.add_argument("source", metavar="IN.parquet")
-    score.add_argument("output", metavar="OUT.parquet")
+    score.add_argument("source", metavar="IN.parquet", help="the rollouts (Parquet), columns as above")
+    score.add_argument("output", metavar="OUT.parquet", help="where the scored rows are written (Parquet)")
     _add_rule_options(score)
     score.add_argument("--batch-rows", type=int, default=8192, help="rows per scored batch (default 8192)")
     score.add_argument("--ray", action="store_true", help="score on Ray Data (needs finscore[ray])")
