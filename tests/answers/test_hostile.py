@@ -98,7 +98,8 @@ def test_a_tatqa_gold_outside_the_protocol_is_told_apart_from_a_malformed_one() 
         decide_batch(["Answer: 1"], [{"answer": ["the north"], "answer_type": "span", "scale": ""}],
                      protocol="tatqa-answer/1")
     for malformed in ({"answer": 1.0, "scale": "millions"}, {"answer": 1.0, "answer_type": "sum", "scale": ""},
-                      {"answer": [5], "answer_type": "span", "scale": ""}, {"answer": False, "scale": ""}):
+                      {"answer": [5], "answer_type": "span", "scale": ""}, {"answer": False, "scale": ""},
+                      {"answer": None, "answer_type": "span", "scale": ""}, {"answer": None, "scale": ""}):
         with pytest.raises(GoldError) as raised:
             decide_batch(["Answer: 1"], [malformed], protocol="tatqa-answer/1")
         assert not isinstance(raised.value, OutOfProtocolGold), malformed

@@ -97,10 +97,9 @@ def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader:
         return _number_gold(number, f"{number}{shown}", points=points, percentage=points,
                             scale=SCALES[scale], question=question)
     spans = answer if isinstance(answer, list) else [answer]
-    odd = next((item for item in spans if not isinstance(item, str)), None)
-    if odd is not None or not isinstance(answer, (str, list)):
-        shown = answer if odd is None else odd
-        raise GoldError(f"a {answer_type} answer holds a JSON {type(shown).__name__} ({shown!r}), not text")
+    odd = [item for item in spans if not isinstance(item, str)]
+    if odd:
+        raise GoldError(f"a {answer_type} answer holds {odd[0]!r}, not text")
     if len(spans) != 1:
         raise OutOfProtocolGold(f"a {answer_type} answer of {len(spans)} items is not one number")
     read = reader.read(spans[0])

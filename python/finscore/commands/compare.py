@@ -28,7 +28,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("a", metavar="A.json", help="the baseline report")
     parser.add_argument("b", metavar="B.json", help="the report compared with it")
-    parser.add_argument("--labels", nargs=2, metavar=("A", "B"), default=("A", "B"), help="names for the two (default A B)")
+    parser.add_argument("--labels", nargs=2, metavar=("A", "B"), default=("A", "B"),
+                        help="names for the two (default A B)")
     parser.add_argument(
         "--allow-non-model",
         action="store_true",
