@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from finscore.engine.reader.tokens import tokenize_gold_program
-from finscore.finqa.inputs import GoldExample, GoldFile, MalformedEntry, PredictionFile, table_row_problem, unique_entries
+from finscore.finqa.inputs import (GoldExample, GoldFile, MalformedEntry, PredictionFile, table_row_problem,
+                                   unique_entries)
 from finscore.finqa.inputs import _type_name as type_name
 
 TURN_MARK = "#t"
