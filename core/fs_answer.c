@@ -669,7 +669,9 @@ static int parse_gold(const unsigned char *text, int32_t length, fs_gold *gold) 
         else if (flags[i] == 'c') gold->percentage = 1;
         else return 0;
     }
-    return parse_signed(scale, scale_length, 10, &gold->scale);
+    /* A scale word's power and the gold's scale both stay below 10^6, so that every exponent sum
+     * and difference below stays far inside int32_t (a host could send any text here). */
+    return parse_signed(scale, scale_length, 6, &gold->scale);
 }
 
 static fs_decimal scaled(fs_decimal d, int32_t k) {

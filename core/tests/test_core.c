@@ -539,14 +539,15 @@ static void test_status_names(void) {
     CHECK(fs_abi_version() == FS_ABI_VERSION);
 }
 
-/* fs_decide_answers: decisions worked out by hand from the finqa-answer/1 rules (docs/answers.md),
+/* fs_decide_answers: decisions worked out by hand from the finqa-answer/1 rules (the README's "Free-text answers"),
  * every buffer exactly as long as declared (ASan sees any read or write past it), and hostile text
  * (no newline for 200 KB, deep digits, every byte value) decided or deferred without a fault. */
 static const char ANSWER_RULES[] = "WP\x1er\x1e" "0.005\x1e" "10000\x1e" "100\x1e" "7\x1e$\x1e-\x1e"
                                    "per cent\x1fpercent\x1f%\x1e" "million\x1d" "6\x1fm\x1d" "6\x1e"
                                    "dollars\x1f" "dollar\x1fUSD";
 
-static int32_t decide_one(const char *completion, const char *gold, fs_answer_outcome *out, char *value) {
+static int32_t decide_with(const char *rules, int32_t format, const char *completion, const char *gold,
+                           fs_answer_outcome *out, char *value) {
     int32_t length = (int32_t)strlen(completion), gold_length = (int32_t)strlen(gold);
     int32_t rows[3], spans[2];
     unsigned char values[FS_ANSWER_VALUE_BYTES];
@@ -556,13 +557,48 @@ static int32_t decide_one(const char *completion, const char *gold, fs_answer_ou
     rows[2] = gold_length ? 0 : -1;
     spans[0] = 0;
     spans[1] = gold_length;
-    status = fs_decide_answers((const unsigned char *)ANSWER_RULES, (int32_t)strlen(ANSWER_RULES),
-                               FS_ANSWER_FORMAT_ANSWER_LINE, (const unsigned char *)completion, length, rows, 3, 1,
-                               (const unsigned char *)gold, gold_length, spans, gold_length ? 1 : 0, out, 1, values,
-                               FS_ANSWER_VALUE_BYTES);
+    status = fs_decide_answers((const unsigned char *)rules, (int32_t)strlen(rules), format,
+                               (const unsigned char *)completion, length, rows, 3, 1, (const unsigned char *)gold,
+                               gold_length, spans, gold_length ? 1 : 0, out, 1, values, FS_ANSWER_VALUE_BYTES);
     memset(value, 0, FS_ANSWER_VALUE_BYTES + 1);
     if (status == FS_OK && out->row == FS_ANSWER_DECIDED) memcpy(value, values, (size_t)out->value_length);
     return status;
+}
+
+static int32_t decide_one(const char *completion, const char *gold, fs_answer_outcome *out, char *value) {
+    return decide_with(ANSWER_RULES, FS_ANSWER_FORMAT_ANSWER_LINE, completion, gold, out, value);
+}
+
+/* Bare numbers read in the gold's scale (flag G), half-unit tolerance, the whole completion the answer. */
+static const char SCALED_RULES[] = "G\x1eg\x1e\x1e" "100\x1e" "40\x1e" "3\x1e$\x1e-\x1e%\x1e\x1e";
+
+/* The gold's scale is at most six digits, like a scale word's power: a larger one (a host can send
+ * any text) is not read, and the row is the host's, where it once overflowed the exponent sums and
+ * wrote far past the value slot (0E-1 with scale -2147483647 and the answer 0.5). */
+static void test_answer_gold_scales(void) {
+    fs_answer_outcome out;
+    char value[FS_ANSWER_VALUE_BYTES + 1];
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "5", "5000\x1f" "0.5\x1f\x1f" "3", &out, value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DECIDED && out.reason == FS_ANSWER_EXACT && !strcmp(value, "5000"));
+    /* six digits are read: 0 in that scale is still 0, a value short enough to show; seven are not */
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "0", "5E+999999\x1f" "5E+999998\x1f\x1f" "999999", &out,
+                      value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DECIDED && out.reason == FS_ANSWER_WRONG_VALUE && !strcmp(value, "0"));
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "0", "5E+999999\x1f" "5E+999998\x1f\x1f" "-999999", &out,
+                      value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DEFERRED); /* read, but 0E-999999 shows as 0.000... (a million places): the host's */
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "0", "5E+999999\x1f" "5E+999998\x1f\x1f" "1000000", &out,
+                      value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DEFERRED);
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "0.5", "0E-1\x1f" "0E-5\x1f\x1f" "-2147483647", &out,
+                      value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DEFERRED);
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "5e5", "1\x1f" "0.5\x1f\x1f" "+2147483647", &out,
+                      value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DEFERRED);
+    CHECK(decide_with(SCALED_RULES, FS_ANSWER_FORMAT_WHOLE, "50", "0.00001\x1f" "0.000005\x1f\x1f" "2147483647", &out,
+                      value) == FS_OK);
+    CHECK(out.row == FS_ANSWER_DEFERRED);
 }
 
 static void test_answers(void) {
@@ -638,6 +674,7 @@ int main(void) {
     test_plain_reader();
     test_row_placement();
     test_contract_edges();
+    test_answer_gold_scales();
     test_packed_calls();
     test_status_names();
     test_answers();

@@ -186,6 +186,30 @@ def test_what_the_core_does_not_hold_is_left_to_python() -> None:
     assert decide_in_core(["Answer: yes"], [finqa_gold("yes")], protocol, "answer-line") == [None]
 
 
+def test_a_gold_scale_beyond_six_digits_is_never_the_core_s() -> None:
+    """The core reads a gold's scale in at most six digits (as a scale word's power). A longer one, sent
+    by hand to fs_decide_answers, leaves the row to the host: it once overflowed the core's exponent
+    sums and wrote far past the value slot, trapping the module."""
+    from finscore.answers.in_core import CORE_FORMATS
+    from finscore.engine.core._abi_generated import AnswerRow
+    from finscore.engine.core.abi import ANSWER_OUTCOME_STRUCT
+    from finscore.engine.core.binding import get_core
+
+    protocol = get_protocol("tatqa-answer/1")
+    rules = core_rules(protocol)
+    assert rules is not None and rules.split(b"\x1e")[0].count(b"G") == 1  # bare numbers in the gold's scale
+    golds = [b"0E-1\x1f0E-5\x1f\x1f-2147483647", b"1\x1f0.5\x1f\x1f+2147483647", b"0\x1f0.5\x1f\x1f1000000",
+             b"5000\x1f0.5\x1f\x1f3"]
+    texts = [b"0.5", b"5e5", b"0", b"5"]
+    spans = [n for at, gold in zip([0, *[sum(map(len, golds[:k])) for k in range(1, 4)]], golds) for n in (at, len(gold))]
+    rows = [n for k, text in enumerate(texts) for n in (sum(map(len, texts[:k])), len(text), k)]
+    outcomes, _ = get_core().decide_answers(rules, CORE_FORMATS["whole"], b"".join(texts), rows, b"".join(golds), spans)
+    decided = [row == AnswerRow.DECIDED for row, *_ in ANSWER_OUTCOME_STRUCT.iter_unpack(outcomes)]
+    assert decided == [False, False, False, True]  # the last, scale 3, is read: 5 thousand is the gold 5000
+    hand_built = tatqa_gold(5000.0, "thousand", "arithmetic", "", reader_for(protocol))._replace(scale=10**7)
+    assert decide_in_core(["5"] * CORE_MIN_ROWS, [hand_built] * CORE_MIN_ROWS, protocol, "whole") == [None] * CORE_MIN_ROWS
+
+
 def test_a_protocol_whose_words_leave_ascii_stays_in_python() -> None:
     """Python's case-insensitive matching folds the long s (U+017F) to s; the core does not imitate
     that, so a protocol declaring such a word is decided in Python throughout."""

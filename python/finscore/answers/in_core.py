@@ -98,8 +98,11 @@ def _laid_out_rules(protocol: Protocol) -> bytes | None:
 
 def _gold_text(gold: Gold) -> str | None:
     """The gold as the core reads it, or None for the host: a yes / no gold, or one built by hand
-    with other types than the gold readers give (the Python rules then decide, or refuse, it)."""
+    with other types or a larger scale than the gold readers give (the Python rules then decide,
+    or refuse, it)."""
     if type(gold.value) is not Decimal or type(gold.half_unit) is not Decimal or type(gold.scale) is not int:
+        return None
+    if abs(gold.scale) > MAX_SCALE_POWER:  # the core reads a gold's scale in at most six digits
         return None
     flags = ("p" if gold.points else "") + ("c" if gold.percentage else "")
     return f"{gold.value}{_ITEM}{gold.half_unit}{_ITEM}{flags}{_ITEM}{gold.scale}"
