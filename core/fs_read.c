@@ -577,8 +577,12 @@ static int32_t check_framing(const unsigned char *at, int32_t length, int progra
             /* a 0x1E right after a 0x1E (or at the very start), or after a 0x1F */
             after_record = (records_here << 8) | (previous == RECORD_SEPARATOR || previous == NO_BYTE ? 0x80u : 0u);
             after_unit = (units_here << 8) | (previous == UNIT_SEPARATOR ? 0x80u : 0u);
-            if ((records_here & after_record) != 0) return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
-            if (programs && (records_here & after_unit) != 0) return FS_ERR_TRAILING_TOKEN_SEPARATOR;
+            uint64_t empty = records_here & after_record, trailing = programs ? records_here & after_unit : 0u;
+            if ((empty | trailing) != 0) { /* the fault the byte-by-byte path would meet first (lowest byte) */
+                uint64_t first = (empty | trailing) & (~(empty | trailing) + 1u);
+                if ((first & empty) != 0) return programs ? FS_ERR_EMPTY_PROGRAM : FS_ERR_EMPTY_TABLE_ROW;
+                return FS_ERR_TRAILING_TOKEN_SEPARATOR;
+            }
             separators += __builtin_popcountll(records_here);
         }
         units += __builtin_popcountll(units_here);

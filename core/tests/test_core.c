@@ -398,6 +398,16 @@ static void test_plain_reader(void) {
                          more_spans) == FS_ERR_TRAILING_TOKEN_SEPARATOR);
         CHECK(read_batch("add(" US "1" US "2" US ")" US "EOF" US RS "x", 2, 0, 0, 0, none, 64, 64, more,
                          more_spans) == FS_ERR_TRAILING_TOKEN_SEPARATOR);
+        /* the first fault in the text names the call's status, whether its bytes are taken one by one
+         * (short or non-ASCII) or eight at a time */
+        CHECK(read_batch("a" US RS RS, 3, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_TRAILING_TOKEN_SEPARATOR);
+        CHECK(read_batch("a" US RS RS "bcde", 3, 0, 0, 0, none, 64, 64, more, more_spans) ==
+              FS_ERR_TRAILING_TOKEN_SEPARATOR);
+        CHECK(read_batch("a" US RS RS "bcd\xc3\xa9", 3, 0, 0, 0, none, 64, 64, more, more_spans) ==
+              FS_ERR_TRAILING_TOKEN_SEPARATOR);
+        CHECK(read_batch("a" RS RS US RS "bcd", 4, 0, 0, 0, none, 64, 64, more, more_spans) == FS_ERR_EMPTY_PROGRAM);
+        CHECK(read_batch("a" RS RS US RS "bc\xc3\xa9", 4, 0, 0, 0, none, 64, 64, more, more_spans) ==
+              FS_ERR_EMPTY_PROGRAM);
         CHECK(read_batch("add(" US "\xff" US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more,
                          more_spans) == FS_ERR_BAD_UTF8);
         CHECK(read_batch("add(" US "\xc3" US "2" US ")" US "EOF", 1, 0, 0, 0, none, 64, 64, more,
