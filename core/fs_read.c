@@ -271,6 +271,7 @@ static int32_t read_row(table_text table, span name, double *slot, int32_t slot_
             found_at = cells_before;
         }
         cells_before += row_cells;
+        if (row_end == end) break; /* the last row: no pointer past the end of the table is formed */
         row = row_end + 1;
     }
     *table_cells = cells_before; /* the whole table was scanned: its value cells */
