@@ -35,7 +35,8 @@ export function tableRow(index: number, length: number): TableRowArg;
 export type ArgRead =
   | { kind: "literal"; number: number; bits: string; hex: string }
   | { kind: "reference"; step: number }
-  | { kind: "table_row"; index: number; length: number; cells: number[] }
+  /** cells: the values as the core holds them; null for a slice outside the table (refused, 1410). */
+  | { kind: "table_row"; index: number; length: number; cells: number[] | null }
   | { kind: string | null; index: number; length: number };
 
 /** One step: what it was, and its value when it ran. */
@@ -58,18 +59,23 @@ export interface Result {
   /** Not decided by the core (status 1419): send it to a full reader, or count it apart. */
   deferred: boolean;
   /**
-   * Whether the core's outcome is the official one: false when deferred, and for 1414
-   * (negative_base_fractional_exponent), where the official evaluator goes on with Python's
-   * complex value, so only a full reader can say what the program answers.
+   * Whether the core's outcome is the official one: false when deferred, and for the statuses
+   * docs/abi.md calls "not an outcome": 1414 (negative_base_fractional_exponent, where the
+   * official evaluator goes on with Python's complex value), and from execute() 1409
+   * (reference_to_boolean: arithmetic on greater's "yes"/"no" text) and 1411 (empty_row) of a
+   * table_sum (officially the integer 0, and the program goes on). Only a full reader can say what
+   * such a program answers.
    */
   decided: boolean;
   /** False when the program or its table could not even be framed for the core (then deferred). */
   framed: boolean;
-  /** The official evaluator's flag: 0 when ok, 1 for any other decided status, null when not decided. */
+  /** The official evaluator's flag: 0 when ok or without steps (1401), 1 for any other decided status,
+   * null when not decided. */
   invalid: 0 | 1 | null;
   valueType: ValueType | "unknown";
-  /** The official answer: the rounded float, or "yes"/"no" for greater; null without a value. */
-  answer: number | "yes" | "no" | null;
+  /** The official answer: the rounded float, "yes"/"no" for greater, "n/a" for a program without
+   * steps (1401); null without a value. */
+  answer: number | "yes" | "no" | "n/a" | null;
   /** The last step rounded half-even to 5 places (1.0 / 0.0 for a bool). */
   value: number | null;
   valueBits: string | null;

@@ -24,8 +24,15 @@ const ARG = RECORD_SIZE.fs_arg;
 const RESULT = RECORD_SIZE.fs_result;
 const R = FIELD_OFFSET.fs_result;
 const A = FIELD_OFFSET.fs_arg;
-/** Programs per call of fs_read_execute_batch, so that memory stays bounded on any input. */
+/** Programs per call of fs_read_execute_batch at most; a call's memory is bounded apart (CALL_BYTES). */
 const CHUNK = 8192;
+/** Bytes of linear memory one fs_read_execute_batch call may take: a chunk needing more is halved,
+ * and a single program needing more (a table of millions of cells) is deferred, not sent. */
+const CALL_BYTES = 64 << 20;
+/** The most one block may ask fs_alloc for (its size is an i32; the module's memory stops at 1 GiB). */
+const MAX_BLOCK_BYTES = 1 << 30;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
 
 const OP_NAMES = Object.freeze(Object.keys(OP).map((name) => name.toLowerCase()));
 const KIND_NAMES = Object.freeze(Object.keys(ARG_KIND).map((name) => name.toLowerCase()));
@@ -121,7 +128,7 @@ export class Core {
       throw new FinscoreError(`the module's ABI (version ${found[0]}, record sizes ${found.slice(1).join("/")}) ` +
         `is not the one this binding was written for (version ${wanted[0]}, ${wanted.slice(1).join("/")})`);
     }
-    /** The ABI version of the loaded module (4). */
+    /** The ABI version of the loaded module (5). */
     this.abiVersion = found[0];
   }
 
@@ -136,6 +143,10 @@ export class Core {
   /** A block of `bytes` bytes of linear memory, handed to `use(address)` and given back afterwards. */
   _withBlock(bytes, use) {
     const e = this.exports;
+    if (!Number.isSafeInteger(bytes) || bytes > MAX_BLOCK_BYTES) {
+      throw new FinscoreError(`the call needs ${bytes} bytes of the core's memory, more than the ${MAX_BLOCK_BYTES} ` +
+        "one call may take");
+    }
     const at = e.fs_alloc(Math.max(8, bytes));
     if (at === 0) throw new FinscoreError(`the core could not reserve ${bytes} bytes`);
     try {
@@ -152,6 +163,9 @@ export class Core {
    */
   roundHalfEven(x, places) {
     if (!Number.isInteger(places)) throw new FinscoreError(`places must be an integer, not ${places}`);
+    if (typeof x !== "number" && typeof x !== "bigint") {
+      throw new FinscoreError(`x must be a number or a BigInt of its bits, not ${typeof x}`);
+    }
     const scale = Number(`1e${places}`); // parsed, so exactly 10**places for 0..22
     const e = this.exports;
     return this._withBlock(16, (at) => {
@@ -159,7 +173,9 @@ export class Core {
       input.setBigUint64(at + 8, typeof x === "bigint" ? BigInt.asUintN(64, x) : bitsOf(x), true);
       const status = e.fs_round_half_even_scaled(input.getFloat64(at + 8, true), scale, at);
       const view = new DataView(e.memory.buffer);
-      if (status !== STATUS.OK) return { ok: false, status, statusName: statusName(status), value: null, bits: null, hex: null };
+      if (status !== STATUS.OK) {
+        return { ok: false, status, statusName: statusName(status), value: null, valueBits: null, valueHex: null };
+      }
       return { ok: true, status, statusName: "ok", ...number(view, at, "value") };
     });
   }
@@ -171,24 +187,36 @@ export class Core {
    */
   execute(steps, options = {}) {
     if (!Array.isArray(steps)) throw new FinscoreError("execute: steps must be an array");
+    if (options === null || typeof options !== "object") throw new FinscoreError("execute: options must be an object");
     const table = options.table ?? [];
+    if (!Array.isArray(table)) throw new FinscoreError("execute: options.table must be an array of numbers");
     const rule = sumRuleCode(options.sumRule);
     const n = steps.length;
-    const encoded = steps.map(encodeStep);
+    const encoded = [];
+    for (let i = 0; i < n; i++) { // a plain loop: a hole in a sparse array is refused, not skipped
+      if (!(i in steps)) throw new FinscoreError(`step ${i} is missing (a hole in the array)`);
+      encoded.push(encodeStep(steps[i], i));
+    }
+    const bits = [];
+    for (let i = 0; i < table.length; i++) {
+      if (!(i in table)) throw new FinscoreError(`table[${i}] is missing (a hole in the array)`);
+      bits.push(numberBits(table[i], `table[${i}]`));
+    }
     const stepsAt = 0, tableAt = n * STEP, valuesAt = tableAt + table.length * 8, typesAt = valuesAt + n * 8;
     const resultAt = align8(typesAt + n * 4);
     const e = this.exports;
     return this._withBlock(resultAt + RESULT, (base) => {
       let view = new DataView(e.memory.buffer);
       encoded.forEach((step, i) => writeStep(view, base + stepsAt + i * STEP, step));
-      table.forEach((cell, i) => view.setBigUint64(base + tableAt + i * 8, numberBits(cell, `table[${i}]`), true));
+      bits.forEach((cell, i) => view.setBigUint64(base + tableAt + i * 8, cell, true));
       e.fs_execute(base + stepsAt, n, n, table.length ? base + tableAt : 0, table.length, rule,
         base + valuesAt, n, base + typesAt, n, base + resultAt);
       view = new DataView(e.memory.buffer);
-      const result = readResult(view, base + resultAt);
+      const result = readResult(view, base + resultAt, (step) => encoded[step]?.op);
+      const cell = (k) => view.getFloat64(base + tableAt + 8 * k, true); // as the core holds it
       result.steps = encoded.map((step, i) => ({
         op: OP_NAMES[step.op] ?? null,
-        args: step.args.map((arg) => describeArg(arg, (k) => table[k])),
+        args: step.args.map((arg) => describeArg(arg, cell, table.length)),
         ...stepValue(view, base + valuesAt + i * 8, view.getInt32(base + typesAt + i * 4, true)),
       }));
       return result;
@@ -205,6 +233,9 @@ export class Core {
   readExecute(programs, options = {}) {
     if (!Array.isArray(programs)) throw new FinscoreError("readExecute: programs must be an array");
     const rule = sumRuleCode(options.sumRule);
+    for (let i = 0; i < programs.length; i++) {
+      if (!(i in programs)) throw new FinscoreError(`program ${i} is missing (a hole in the array)`);
+    }
     const results = [];
     for (let start = 0; start < programs.length; start += CHUNK) {
       results.push(...this._readChunk(programs.slice(start, start + CHUNK), rule, start));
@@ -230,6 +261,12 @@ export class Core {
       const at = [];
       let total = 0;
       for (const size of sizes) { at.push(total); total += align8(size); }
+      if (total > CALL_BYTES) { // halve the chunk; a single program this large is not sent (deferred)
+        if (programs.length === 1) return [notFramed()];
+        const half = Math.ceil(programs.length / 2);
+        return [...this._readChunk(programs.slice(0, half), rule, offset),
+          ...this._readChunk(programs.slice(half), rule, offset + half)];
+      }
       const e = this.exports;
       this._withBlock(total, (base) => {
         const [textAt, tablesAt, spansAt, ptAt, stepsAt, tvAt, svAt, stAt, pspAt, resAt] = at.map((k) => base + k);
@@ -246,17 +283,18 @@ export class Core {
             "the binding laid the programs out wrongly (a bug: please report it)", status);
         }
         view = new DataView(e.memory.buffer);
+        const cell = (k) => view.getFloat64(tvAt + 8 * k, true);
         layout.sent.forEach((position, p) => {
-          const result = readResult(view, resAt + p * RESULT);
           const first = view.getInt32(pspAt + 8 * p, true);
           const count = view.getInt32(pspAt + 8 * p + 4, true);
-          const cell = (k) => view.getFloat64(tvAt + 8 * k, true);
+          const result = readResult(view, resAt + p * RESULT,
+            (step) => (step >= 0 && step < count ? view.getInt32(stepsAt + (first + step) * STEP, true) : undefined));
           result.steps = [];
           for (let i = 0; i < count; i++) {
             const stepAt = stepsAt + (first + i) * STEP;
             result.steps.push({
               op: OP_NAMES[view.getInt32(stepAt, true)] ?? null,
-              args: [0, 1].map((k) => describeArg(readArg(view, stepAt + FIELD_OFFSET.fs_step.args + k * ARG), cell)),
+              args: [0, 1].map((k) => describeArg(readArg(view, stepAt + FIELD_OFFSET.fs_step.args + k * ARG), cell, C)),
               ...stepValue(view, svAt + 8 * (first + i), view.getInt32(stAt + 4 * (first + i), true)),
             });
           }
@@ -269,7 +307,16 @@ export class Core {
 }
 
 function align8(n) {
-  return (n + 7) & ~7;
+  return Math.ceil(n / 8) * 8; // not (n + 7) & ~7: 32-bit operators wrap sizes of 2 GiB and more
+}
+
+/** An integer field of a record (an i32 in the core's memory), or a FinscoreError naming it. */
+function int32(value, what) {
+  if (!Number.isSafeInteger(value) || value < INT32_MIN || value > INT32_MAX) {
+    const shown = typeof value === "bigint" ? `${value}n` : typeof value === "number" ? String(value) : typeof value;
+    throw new FinscoreError(`${what} must be an integer that fits 32 bits, not ${shown}`);
+  }
+  return value;
 }
 
 function numberBits(x, what) {
@@ -282,15 +329,18 @@ function encodeStep(step, i) {
   if (step === null || typeof step !== "object" || !Array.isArray(step.args) || step.args.length !== 2) {
     throw new FinscoreError(`step ${i} must be {op, args: [arg, arg]}`);
   }
-  const op = typeof step.op === "number" ? step.op : OP[String(step.op).toUpperCase()];
-  if (!Number.isInteger(op)) throw new FinscoreError(`step ${i}: unknown op ${JSON.stringify(step.op)}`);
-  const args = step.args.map((arg, k) => {
-    const kind = typeof arg?.kind === "number" ? arg.kind : ARG_KIND[String(arg?.kind).toUpperCase()];
-    if (!Number.isInteger(kind)) throw new FinscoreError(`step ${i}, argument ${k}: unknown kind ${JSON.stringify(arg?.kind)}`);
-    const index = kind === ARG_KIND.REFERENCE ? arg.step : (arg.index ?? 0);
-    return {
-      kind, index: index | 0, length: (arg.length ?? 0) | 0,
-      bits: kind === ARG_KIND.LITERAL ? numberBits(arg.number, `step ${i}, argument ${k}`) : 0n,
+  const op = typeof step.op === "number" ? int32(step.op, `step ${i}: op`) : OP[String(step.op).toUpperCase()];
+  if (op === undefined) throw new FinscoreError(`step ${i}: unknown op ${JSON.stringify(step.op)}`);
+  const args = [0, 1].map((k) => {
+    const arg = step.args[k];
+    const where = `step ${i}, argument ${k}`;
+    if (arg === null || typeof arg !== "object") throw new FinscoreError(`${where} must be an argument object`);
+    const kind = typeof arg.kind === "number" ? int32(arg.kind, `${where}: kind`) : ARG_KIND[String(arg.kind).toUpperCase()];
+    if (kind === undefined) throw new FinscoreError(`${where}: unknown kind ${JSON.stringify(arg.kind)}`);
+    if (kind === ARG_KIND.LITERAL) return { kind, index: 0, length: 0, bits: numberBits(arg.number, where) };
+    if (kind === ARG_KIND.REFERENCE) return { kind, index: int32(arg.step, `${where}: step`), length: 0, bits: 0n };
+    return { // a table row, or a kind the core will refuse with its status
+      kind, index: int32(arg.index ?? 0, `${where}: index`), length: int32(arg.length ?? 0, `${where}: length`), bits: 0n,
     };
   });
   return { op, args };
@@ -316,16 +366,18 @@ function readArg(view, at) {
   };
 }
 
-function describeArg(arg, cell) {
+/** An argument for the result; a table row's cells read from the core's `cells` table values (null
+ * for a slice outside them, which the core refused: the caller's length is never looped over). */
+function describeArg(arg, cell, cells) {
   const kind = KIND_NAMES[arg.kind] ?? null;
   if (arg.kind === ARG_KIND.LITERAL) {
     return { kind, number: fromBits(arg.bits), bits: bitsHex(arg.bits), hex: hexOfBits(arg.bits) };
   }
   if (arg.kind === ARG_KIND.REFERENCE) return { kind, step: arg.index };
   if (arg.kind === ARG_KIND.TABLE_ROW) {
-    const cells = [];
-    for (let k = 0; k < arg.length; k++) cells.push(cell(arg.index + k));
-    return { kind, index: arg.index, length: arg.length, cells };
+    const inside = arg.index >= 0 && arg.length >= 0 && arg.index + arg.length <= cells;
+    const values = inside ? Array.from({ length: arg.length }, (_, k) => cell(arg.index + k)) : null;
+    return { kind, index: arg.index, length: arg.length, cells: values };
   }
   return { kind, index: arg.index, length: arg.length };
 }
@@ -340,21 +392,35 @@ function stepValue(view, at, type) {
   return { type: TYPE_NAMES[type] ?? "unknown", ...number(view, at, "value") };
 }
 
-function readResult(view, at) {
+/**
+ * Whether a status is the official outcome (docs/abi.md, "From a result to the official evaluator's
+ * outcome"): not for 1419 deferred, 1414 (a complex power), 1409 (arithmetic on greater's text) or
+ * 1411 of a table_sum (officially sum() of an empty row is 0 and the program goes on).
+ */
+function isOfficialOutcome(status, failedOp) {
+  if (status === STATUS.DEFERRED || status === STATUS.NEGATIVE_BASE_FRACTIONAL_EXPONENT) return false;
+  if (status === STATUS.REFERENCE_TO_BOOLEAN) return false;
+  return !(status === STATUS.EMPTY_ROW && failedOp === OP.TABLE_SUM);
+}
+
+/** A result record; `opOfStep(k)` gives the op code of step k (for 1411's table_sum). */
+function readResult(view, at, opOfStep) {
   const status = view.getInt32(at + R.status, true);
   const hasValue = view.getInt32(at + R.has_value, true) === 1;
   const valueType = TYPE_NAMES[view.getInt32(at + R.value_type, true)] ?? "unknown";
   const failedStep = view.getInt32(at + R.failed_step, true);
   const deferred = status === STATUS.DEFERRED;
-  const decided = !deferred && status !== STATUS.NEGATIVE_BASE_FRACTIONAL_EXPONENT;
+  const decided = isOfficialOutcome(status, failedStep >= 0 ? opOfStep(failedStep) : undefined);
   const result = {
     status, statusName: statusName(status), ok: status === STATUS.OK, deferred, decided, framed: true,
-    invalid: decided ? (status === STATUS.OK ? 0 : 1) : null,
+    // no steps is officially valid, with the answer "n/a"
+    invalid: decided ? (status === STATUS.OK || status === STATUS.NO_STEPS ? 0 : 1) : null,
     valueType, failedStep: failedStep < 0 ? null : failedStep,
     stepsExecuted: view.getInt32(at + R.steps_executed, true),
     answer: null, value: null, valueBits: null, valueHex: null, unrounded: null, unroundedBits: null, unroundedHex: null,
     steps: [],
   };
+  if (status === STATUS.NO_STEPS) result.answer = "n/a";
   if (hasValue) {
     Object.assign(result, number(view, at + R.value, "value"), number(view, at + R.unrounded, "unrounded"));
     result.answer = valueType === "bool" ? (result.value !== 0 ? "yes" : "no") : result.value;
@@ -374,10 +440,16 @@ function notFramed() {
 // -- laying programs out as docs/abi.md frames them ------------------------------------------
 
 /** The program's text (tokens separated by 0x1F), or null when the framing cannot express it. */
-function programText(tokens) {
-  if (!Array.isArray(tokens) || tokens.length === 0) return null;
-  for (const token of tokens) {
-    if (typeof token !== "string" || token.includes(TOKEN_SEPARATOR) || token.includes(RECORD_SEPARATOR)) return null;
+function programText(tokens, position) {
+  if (!Array.isArray(tokens)) throw new FinscoreError(`program ${position}: tokens must be an array of strings`);
+  if (tokens.length === 0) return null;
+  for (let k = 0; k < tokens.length; k++) {
+    const token = tokens[k];
+    if (typeof token !== "string") {
+      throw new FinscoreError(`program ${position}: token ${k} is ${token === undefined && !(k in tokens) ? "missing" :
+        typeof token}, not a string`);
+    }
+    if (token.includes(TOKEN_SEPARATOR) || token.includes(RECORD_SEPARATOR)) return null;
   }
   return tokens[tokens.length - 1] === "" ? null : tokens.join(TOKEN_SEPARATOR);
 }
@@ -407,7 +479,7 @@ function layOut(programs, offset) {
     if (item === null || typeof item !== "object") {
       throw new FinscoreError(`program ${offset + position} must be {tokens, table}`);
     }
-    const text = programText(item.tokens);
+    const text = programText(item.tokens, offset + position);
     if (text === null) return;
     sent.push(position);
     texts.push(text);

@@ -160,3 +160,64 @@ test("readExecute batches larger than one call give the same results", () => {
   assert.equal(results.length, 20000);
   results.forEach((result, i) => assert.equal(result.answer, i + 0.5));
 });
+
+test("a field that is no 32-bit integer is refused with its place named, never wrapped or truncated", () => {
+  const step = (op, first, second = literal(0)) => [{ op, args: [first, second] }];
+  const refused = [
+    [step("add", reference(2 ** 32)), /step 0, argument 0: step must be an integer that fits 32 bits, not 4294967296/],
+    [step("add", reference(0.9)), /step must be an integer .* not 0\.9/],
+    [step("add", reference(NaN)), /not NaN/],
+    [step("add", { kind: "reference" }), /step must be an integer .* not undefined/],
+    [step(2 ** 32 + 3, literal(1), literal(2)), /step 0: op must be an integer/],
+    [step("table_sum", tableRow(0.5, 2.7)), /index must be an integer .* not 0\.5/],
+    [step("table_sum", tableRow(0, 2 ** 32 + 2)), /length must be an integer/],
+    [step("add", null), /step 0, argument 0 must be an argument object/],
+  ];
+  for (const [steps, message] of refused) {
+    assert.throws(() => core.execute(steps, { table: [1, 2] }), (error) => error instanceof FinscoreError &&
+      message.test(error.message), String(message));
+  }
+  const sparse = [];
+  sparse[1] = { op: "add", args: [literal(1), literal(2)] };
+  assert.throws(() => core.execute(sparse), /step 0 is missing/);
+  assert.throws(() => core.readExecute([, { tokens: ["add(", "1", "2", ")", "EOF"] }]), /program 0 is missing/); // eslint-disable-line no-sparse-arrays
+  assert.throws(() => core.execute([], { table: {} }), FinscoreError);
+  assert.throws(() => core.execute([], null), FinscoreError);
+  assert.throws(() => core.readExecute([{ tokens: "add(1, 2)" }]), /program 0: tokens must be an array/);
+  assert.throws(() => core.readExecute([{ tokens: ["add(", 1, "2", ")", "EOF"] }]), /program 0: token 1 is number/);
+  assert.throws(() => core.roundHalfEven("2.675", 2), /x must be a number or a BigInt/);
+  assert.deepEqual(Object.keys(core.roundHalfEven(1, 23)).sort(), ["ok", "status", "statusName", "value", "valueBits",
+    "valueHex"]);
+});
+
+test("a table slice outside the table is the core's refusal; its cells are never looped over", () => {
+  const huge = core.execute([{ op: "table_sum", args: [tableRow(0, 2 ** 31 - 1), literal(0)] }], { table: [1, 2] });
+  assert.equal(huge.statusName, "table_slice_out_of_bounds");
+  assert.deepEqual(huge.steps[0].args[0], { kind: "table_row", index: 0, length: 2 ** 31 - 1, cells: null });
+  const inside = core.execute([{ op: "table_max", args: [tableRow(1, 2), literal(0)] }], { table: [1, 2n ** 62n, 3] });
+  assert.deepEqual(inside.steps[0].args[0].cells, [fromBits(2n ** 62n), 3]); // read from the core's memory
+});
+
+test("decided means the official outcome: no steps is valid, text and empty sums are not outcomes", () => {
+  // docs/abi.md, "From a result to the official evaluator's outcome"; CPython: sum([]) == 0
+  assert.equal(python("print(sum([]))", null), 0);
+  const none = core.execute([]);
+  assert.deepEqual([none.statusName, none.decided, none.invalid, none.answer], ["no_steps", true, 0, "n/a"]);
+  const text = core.execute([{ op: "greater", args: [literal(5), literal(3)] },
+    { op: "add", args: [reference(0), literal(1)] }]);
+  assert.deepEqual([text.statusName, text.decided, text.invalid], ["reference_to_boolean", false, null]);
+  const emptySum = core.execute([{ op: "table_sum", args: [tableRow(0, 0), literal(0)] }], { table: [] });
+  assert.deepEqual([emptySum.statusName, emptySum.decided, emptySum.invalid], ["empty_row", false, null]);
+  const emptyMax = core.execute([{ op: "table_max", args: [tableRow(0, 0), literal(0)] }], { table: [] });
+  assert.deepEqual([emptyMax.statusName, emptyMax.decided, emptyMax.invalid], ["empty_row", true, 1]);
+});
+
+test("a call too large for one block of memory is halved, and one program too large is deferred", () => {
+  const row = ["r", ...Array(4_500_000).fill("1")]; // 4.5 million value cells: 36 MB each program
+  const table = [row];
+  const program = { tokens: ["table_max(", "r", "none", ")", "EOF"], table };
+  const [first, second] = core.readExecute([program, program]); // 72 MB together: two calls
+  assert.deepEqual([first.statusName, first.answer, second.statusName, second.answer], ["ok", 1, "ok", 1]);
+  const [alone] = core.readExecute([{ tokens: program.tokens, table: [["r", ...Array(9_000_000).fill("1")]] }]);
+  assert.deepEqual([alone.deferred, alone.framed], [true, false]);
+});
