@@ -352,6 +352,52 @@ def test_a_too_large_state_is_refused_with_a_message(page: Any) -> None:
     page.wait_for_function("() => !document.querySelector('#share-status').dataset.state")
 
 
+def test_a_crafted_link_is_refused_before_it_is_unpacked_or_read(page: Any) -> None:
+    """A fragment longer than any written link, or one that unpacks to more than a megabyte (two
+    million spaces compress to a few hundred characters), is refused with a message."""
+    long = page.evaluate("() => window.finscore.decodeState('#1:' + 'A'.repeat(40000)).catch(e => e.message)")
+    assert long.startswith("this link's fragment is 40002 characters long")
+    fragment = page.evaluate("() => window.finscore.encodeState({program: ' '.repeat(2000000)})")
+    assert len(fragment) < 8000
+    unpacked = page.evaluate("f => window.finscore.decodeState(f).catch(e => e.message)", fragment)
+    assert unpacked == "this link's state unpacks to more than 1048576 bytes: not one the playground wrote"
+
+
+def test_the_pages_python_strip_is_pythons(page: Any) -> None:
+    """str.strip() of CPython itself: which characters it removes (every one outside the surrogates),
+    and a long run of spaces that does not reach the end (once quadratic) answered at once."""
+    stripped = page.evaluate("""() => {
+        const out = [];
+        for (let c = 0; c < 0x10000; c++) {
+          if (c >= 0xd800 && c <= 0xdfff) continue;
+          if (window.finscore.pythonStrip(String.fromCharCode(c)) === "") out.push(c);
+        }
+        return out;
+      }""")
+    assert stripped == [c for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF and chr(c).strip() == ""]
+    texts = ["\u3000 \t a b \x1c\x85", "add(1, 2)" + " " * 200_000 + "x", "\xa0x\u200b", " " * 50_000]
+    assert page.evaluate("ts => ts.map(t => window.finscore.pythonStrip(t))", texts) == [t.strip() for t in texts]
+
+
+def test_text_python_reads_otherwise_waits_for_python(page: Any) -> None:
+    """The core path answers only what Python would read the same way: a byte-order mark (Python drops
+    it), a lone surrogate (not UTF-8), a table object (a key may be given twice), a row that is not a
+    list, or a table format Python does not know all wait for Python, which answers them."""
+    base = {"program": "add(1, 2)", "table": "", "table_format": "auto", "profile": "official", "python": "3.11"}
+    odd = [{"program": "\ufeffadd(1, 2)"}, {"program": '\ufeff["add(", "1", "2", ")", "EOF"]'},
+           {"program": "add(1, \ud800)"},
+           {"table": '{"table": [["a", "1"]], "table": [["a", "5"]]}', "program": "table_max(a, none)"},
+           {"table": "[1]"}, {"table_format": "xml"}]
+    batch = [{**base, **change} for change in odd]
+    assert page.evaluate("rs => Promise.all(rs.map(r => window.finscore.quickRun(r)))", batch) == [None] * len(odd)
+    full = page.evaluate("rs => Promise.all(rs.map(r => window.finscore.runProgram(r)))", batch)
+    assert [answer["ok"] for answer in full] == [True, True, False, False, False, False]
+    assert [answer["execution"]["result_text"] for answer in full[:2]] == ["3.0", "3.0"]
+    assert "key" in full[3]["error"] and "row 0" in full[4]["error"] and "table format" in full[5]["error"]
+    plain = page.evaluate("r => window.finscore.quickRun(r)", {**base, "table": '[["a", "1"]]'})
+    assert plain is not None and plain["execution"]["result_text"] == "3.0"  # the core still answers plain text
+
+
 def test_opening_a_link_restores_the_state_and_answers_at_once(browser_context: Any, server: Any,
                                                                page: Any) -> None:
     shipped = next(e for e in EXAMPLES if e["table"])

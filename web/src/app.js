@@ -6,7 +6,9 @@ import { renderExecution } from "./stepview.js";
 import { renderReport } from "./report.js";
 import { el, showError } from "./dom.js";
 import { FRAGMENT_LIMIT, cleanState, decodeState, encodeState } from "./share.js";
-import { pythonFloatRepr, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram } from "./quick.js";
+import {
+  pythonFloatRepr, pythonStrip, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram,
+} from "./quick.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -169,6 +171,17 @@ function markQueued(kind, waiting) {
 
 let runNumber = 0; // a newer run supersedes an older one still waiting for Python
 
+/** A call that failed outright (Python could not start, or raised): said on the page, never left
+ * as "Waiting for Python…" over an old answer; the form's caller gets {ok: false, error}. */
+function failedCall(kind, statusSelector, errorElement, panel, failure) {
+  const message = failure instanceof Error ? failure.message : String(failure);
+  markQueued(kind, false);
+  if (statusSelector) showStatus(statusSelector, "");
+  if (panel) panel.hidden = true;
+  showError(errorElement, `Python could not answer: ${message}`);
+  return { ok: false, error: message };
+}
+
 function runFromForm(event) {
   if (event) event.preventDefault();
   const request = programRequest();
@@ -187,7 +200,13 @@ function runFromForm(event) {
         markQueued("run", true);
         showStatus("#run-status", `Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
       }
-      answer = await runProgram(request).catch((error) => { markQueued("run", false); throw error; });
+      try {
+        answer = await runProgram(request);
+      } catch (failure) {
+        if (number !== runNumber) return null; // superseded: a newer run speaks for the page
+        markProgram(null);
+        return failedCall("run", "#run-status", error, $("#outcome"), failure);
+      }
       if (number !== runNumber) return answer; // superseded while it waited
       markQueued("run", false);
       answer.path = "python";
@@ -499,11 +518,17 @@ function decideFromForm(event) {
       // the protocol and format lists come from Python: the form is read once they are there
       markQueued("answer", true);
       showStatus("#answer-status", "Waiting for Python: the answer is read as soon as Python is ready.");
-      await answerChoices.promise.catch((error) => { markQueued("answer", false); throw error; });
-      if (number !== answerNumber) return null; // superseded while it waited
     }
-    const request = answerRequest();
-    const answer = await decideAnswer(request);
+    let request, answer;
+    try {
+      await answerChoices.promise;
+      if (number !== answerNumber) return null; // superseded while it waited
+      request = answerRequest();
+      answer = await decideAnswer(request);
+    } catch (failure) {
+      if (number !== answerNumber) return null;
+      return failedCall("answer", "#answer-status", $("#answer-error"), $("#answer-outcome"), failure);
+    }
     if (number !== answerNumber) return answer; // superseded while it waited
     markQueued("answer", false);
     $("#answer-view").dataset.request = JSON.stringify(request); // what is shown answers this (for tests)
@@ -643,6 +668,8 @@ async function scoreFiles() {
       },
     });
     return answer;
+  } catch (failure) {
+    return failedCall("score", null, error, $("#report"), failure); // its status line is hidden below
   } finally {
     $("#score-status").hidden = true;
     enable(button, true, "Score");
@@ -813,6 +840,7 @@ window.finscore = {
   currentState,
   pythonFloatRepr,
   pythonStrRepr,
+  pythonStrip,
   tokenizeGoldProgram,
   firstAnswerMs: null, // when the first step view appeared, in ms since navigation start
 };

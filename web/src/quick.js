@@ -7,14 +7,34 @@
 // power, text the page cannot hand it as is) waits for Python, which decides it.
 import { STATUS, statusDescription } from "./binding/index.js";
 
-/** Python's str.isspace() characters, which str.strip() removes (JavaScript's trim() differs). */
-const PYTHON_SPACE = "[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const LEADING = new RegExp(`^${PYTHON_SPACE}+`);
-const TRAILING = new RegExp(`${PYTHON_SPACE}+$`);
+/** Whether a UTF-16 code unit is one of Python's str.isspace() characters, which str.strip()
+ * removes (JavaScript's trim() differs); all of them are single code units. */
+function isPythonSpace(c) {
+  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c === 0x85 || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
 
-/** Python's str.strip(). */
+/** Python's str.strip(), in one pass from each end (a trailing-space regular expression is quadratic
+ * on a long run of spaces that does not reach the end). */
 export function pythonStrip(text) {
-  return text.replace(LEADING, "").replace(TRAILING, "");
+  let start = 0, end = text.length;
+  while (start < end && isPythonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+/** What Python reads at most (finscore.engine.text_input): longer text is Python's to refuse. */
+const MAX_PROGRAM_CHARS = 1_000_000;
+const MAX_TABLE_CHARS = 20_000_000;
+/** The table formats Python knows (text_input.TABLE_FORMATS); another one is Python's to refuse. */
+const TABLE_FORMATS = ["auto", "json", "tab", "pipe"];
+
+/** Text Python reads differently, or refuses, before any token: a byte-order mark (dropped), a lone
+ * surrogate (not UTF-8), or more than the characters allowed. */
+function pythonsAlone(text, limit) {
+  const wellFormed = typeof text.isWellFormed === "function" ? text.isWellFormed()
+    : !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+  return text.length > limit || text.startsWith("\ufeff") || !wellFormed;
 }
 
 /**
@@ -194,6 +214,13 @@ export function readRequest(request) {
   if (!["official", "strict"].includes(request.profile) || !["3.11", "3.12"].includes(request.python)) {
     return { wait: "options" };
   }
+  if (typeof request.program !== "string" || typeof request.table !== "string" ||
+      !TABLE_FORMATS.includes(request.table_format)) {
+    return { wait: "options" };
+  }
+  if (pythonsAlone(request.program, MAX_PROGRAM_CHARS) || pythonsAlone(request.table, MAX_TABLE_CHARS)) {
+    return { wait: "text Python reads itself" };
+  }
   const text = pythonStrip(request.program);
   if (!text) return { wait: "empty program" };
   let tokens, spans = null, kind;
@@ -221,8 +248,11 @@ export function readRequest(request) {
     } catch {
       return { wait: "table not JSON" };
     }
-    if (table !== null && typeof table === "object" && !Array.isArray(table) && "table" in table) table = table.table;
-    if (!Array.isArray(table)) return { wait: "table not a list" };
+    // Only a list of rows of text is the core's: an object may repeat a key (which Python refuses and
+    // JSON.parse quietly keeps the last of), and a row that is not a list is Python's error to give.
+    if (!Array.isArray(table) || !table.every((row) => Array.isArray(row) && row.every((cell) => typeof cell === "string"))) {
+      return { wait: "table not rows of text" };
+    }
     tableFormat = "json";
   }
   return { tokens, spans, kind, table, tableFormat };

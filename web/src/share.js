@@ -12,15 +12,35 @@
 export const STATE_VERSION = 1;
 /** Longest fragment written: far below what browsers and chat tools keep of an address. */
 export const FRAGMENT_LIMIT = 8000;
+/** Longest fragment read (links written by any version stay far below it), and the most its state
+ * may decompress to: a crafted link cannot make the page inflate megabytes of program. */
+const READ_FRAGMENT_LIMIT = 4 * FRAGMENT_LIMIT;
+const STATE_BYTES_LIMIT = 1 << 20;
 const FIELDS = {
   program: "", table: "", table_format: "auto", profile: "official", python: "3.11", example: "",
   mode: "program", completion: "", answer_protocol: "finqa-answer/1", answer_format: "answer-line",
   gold_answer: "", gold_program: "", gold_question: "", gold_scale: "", gold_answer_type: "arithmetic",
 };
 
-async function through(stream, bytes) {
-  const piped = new Blob([bytes]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(piped).arrayBuffer());
+/** `bytes` through a compression stream, at most `limit` bytes out (a RangeError past it). */
+async function through(stream, bytes, limit = Infinity) {
+  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new RangeError(`more than ${limit} bytes`);
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
 }
 
 function base64url(bytes) {
@@ -55,6 +75,10 @@ export async function encodeState(state) {
 export async function decodeState(fragment) {
   const text = fragment.startsWith("#") ? fragment.slice(1) : fragment;
   if (text === "") return null;
+  if (text.length > READ_FRAGMENT_LIMIT) {
+    throw new Error(`this link's fragment is ${text.length} characters long, more than a playground link holds ` +
+      `(${FRAGMENT_LIMIT} are written, ${READ_FRAGMENT_LIMIT} read)`);
+  }
   const match = /^(\d+):(.*)$/s.exec(text);
   if (!match) throw new Error("this link's fragment is not a playground state");
   if (Number(match[1]) !== STATE_VERSION) {
@@ -63,8 +87,11 @@ export async function decodeState(fragment) {
   let json;
   try {
     json = new TextDecoder("utf-8", { fatal: true }).decode(
-      await through(new DecompressionStream("deflate-raw"), fromBase64url(match[2])));
-  } catch {
+      await through(new DecompressionStream("deflate-raw"), fromBase64url(match[2]), STATE_BYTES_LIMIT));
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new Error(`this link's state unpacks to more than ${STATE_BYTES_LIMIT} bytes: not one the playground wrote`);
+    }
     throw new Error("this link's state is damaged (it may have been cut short when it was copied)");
   }
   return cleanState(JSON.parse(json));
