@@ -289,6 +289,7 @@ export class Core {
           const count = view.getInt32(pspAt + 8 * p + 4, true);
           const result = readResult(view, resAt + p * RESULT,
             (step) => (step >= 0 && step < count ? view.getInt32(stepsAt + (first + step) * STEP, true) : undefined));
+          if (layout.tableUnframed[p]) result.framed = false; // sent without its table: the core deferred it
           result.steps = [];
           for (let i = 0; i < count; i++) {
             const stepAt = stepsAt + (first + i) * STEP;
@@ -472,6 +473,7 @@ function tableText(table) {
 
 function layOut(programs, offset) {
   const sent = [], texts = [], programTables = [], tableSpans = [], tablePieces = [];
+  const tableUnframed = []; // per program sent: its table steps have a table the framing cannot hold
   const tableIndex = new Map(); // table object -> its index, or -1 when it cannot be framed
   const tableCells = [];
   let tokenCount = 0, valueCells = 0, tableBytes = 0;
@@ -504,12 +506,13 @@ function layOut(programs, offset) {
       if (which >= 0) valueCells += tableCells[which];
     }
     programTables.push(which);
+    tableUnframed.push(which < 0 && table !== null && text.includes("table_"));
   });
   const joinedTables = new Uint8Array(tableBytes);
   let at = 0;
   for (const piece of tablePieces) { joinedTables.set(piece, at); at += piece.length; }
   return {
-    sent, text: encodeWtf8(texts.join(RECORD_SEPARATOR)), tokenCount, programTables,
+    sent, tableUnframed, text: encodeWtf8(texts.join(RECORD_SEPARATOR)), tokenCount, programTables,
     tableBytes: joinedTables, tableSpans, tableCount: tablePieces.length, valueCells,
   };
 }

@@ -212,6 +212,14 @@ test("decided means the official outcome: no steps is valid, text and empty sums
   assert.deepEqual([emptyMax.statusName, emptyMax.decided, emptyMax.invalid], ["empty_row", true, 1]);
 });
 
+test("a table the framing cannot hold leaves its program deferred and says it was not framed", () => {
+  const tokens = ["table_max(", "revenue", "none", ")", "EOF"];
+  const results = core.readExecute([{ tokens, table: [["revenue", "1\x1f2", "3"]] }, { tokens, table: [["revenue", "1"], []] },
+    { tokens, table: [["revenue", "1", "3"]] }]);
+  assert.deepEqual(results.map((r) => [r.statusName, r.decided, r.framed]),
+    [["deferred", false, false], ["deferred", false, false], ["ok", true, true]]);
+});
+
 test("a call too large for one block of memory is halved, and one program too large is deferred", () => {
   const row = ["r", ...Array(4_500_000).fill("1")]; // 4.5 million value cells: 36 MB each program
   const table = [row];
