@@ -173,12 +173,12 @@ let runNumber = 0; // a newer run supersedes an older one still waiting for Pyth
 
 /** A call that failed outright (Python could not start, or raised): said on the page, never left
  * as "Waiting for Python…" over an old answer; the form's caller gets {ok: false, error}. */
-function failedCall(kind, statusSelector, errorElement, panel, failure) {
+function failedCall(kind, statusSelector, errorElement, panel, failure, what = "Python could not answer") {
   const message = failure instanceof Error ? failure.message : String(failure);
   markQueued(kind, false);
   if (statusSelector) showStatus(statusSelector, "");
   if (panel) panel.hidden = true;
-  showError(errorElement, `Python could not answer: ${message}`);
+  showError(errorElement, `${what}: ${message}`);
   return { ok: false, error: message };
 }
 
@@ -669,7 +669,8 @@ async function scoreFiles() {
     });
     return answer;
   } catch (failure) {
-    return failedCall("score", null, error, $("#report"), failure); // its status line is hidden below
+    // (its status line is hidden below; the failure may be reading a file as well as Python's)
+    return failedCall("score", null, error, $("#report"), failure, "The files could not be scored");
   } finally {
     $("#score-status").hidden = true;
     enable(button, true, "Score");
