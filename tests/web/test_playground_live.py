@@ -110,6 +110,44 @@ def test_a_run_while_python_loads_is_queued_and_runs_when_it_is_ready(browser_co
         page.close()
 
 
+#: Appended to worker.js: every run_program call fails, as a broken Python would make it.
+BROKEN_RUN_PROGRAM = """
+{
+  const real = self.onmessage;
+  self.onmessage = (event) => {
+    if (event.data.type === "call" && event.data.name === "run_program") {
+      self.postMessage({ type: "result", id: event.data.id, ok: false, error: "a test broke run_program" });
+    } else {
+      real(event);
+    }
+  };
+}
+"""
+
+
+def test_a_python_call_that_fails_is_said_on_the_page(browser_context: Any, server: Any) -> None:
+    """A run only Python can do, whose call fails outright: the page says so where the outcome would be,
+    clears "Waiting for Python…" and its queued mark, and logs no unhandled rejection."""
+    watched = watch(browser_context, server)
+    page = watched.page
+    source = (server.root / "worker.js").read_text(encoding="utf-8") + BROKEN_RUN_PROGRAM
+    page.route("**/worker.js", lambda route: route.fulfill(status=200, content_type="text/javascript", body=source))
+    try:
+        page.set_default_timeout(PYTHON_READY_MS)
+        page.goto(server.base_url)
+        page.wait_for_function("() => window.finscore && window.finscore.pythonReady()")
+        page.wait_for_selector("body:not([data-busy])")
+        page.fill("#program", QUEUED_PROGRAM)  # deferred by the core: Python's to run
+        answer = page.evaluate("() => window.finscore.runForm()")
+        assert answer == {"ok": False, "error": "a test broke run_program"}
+        assert page.text_content("#program-error") == "Python could not answer: a test broke run_program"
+        assert page.is_visible("#program-error") and not page.is_visible("#outcome") and not page.is_visible("#run-status")
+        assert page.get_attribute("body", "data-queued") is None
+        assert not watched.console_errors
+    finally:
+        page.close()
+
+
 def test_a_run_and_an_answer_queued_together_keep_their_own_marks(browser_context: Any, server: Any) -> None:
     """While Python loads, a queued run and a queued answer are both marked on the page; the answer is
     read from the form once Python has filled the protocol lists, with the choices the page showed."""
@@ -459,6 +497,18 @@ def test_header_names_the_version_and_links_the_readme(page: Any, server: Any) -
     assert page.text_content("#version") == f"finscore {__version__} · core ABI 5"
     href = page.get_attribute("#readme-link", "href")
     assert (server.root / href).read_text(encoding="utf-8") == (WEB.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_manifest_that_cannot_be_read_is_said_in_the_header(browser_context: Any, server: Any) -> None:
+    watched = watch(browser_context, server)
+    page = watched.page
+    page.route("**/manifest.json", lambda route: route.fulfill(status=404, body="gone"))
+    try:
+        page.goto(server.base_url)
+        page.wait_for_function("() => document.querySelector('#version').textContent.includes('unknown')")
+        assert page.text_content("#version") == "finscore (version unknown: manifest.json: HTTP 404) · core ABI 5"
+    finally:
+        page.close()
 
 
 def test_a_refusal_is_described_once(page: Any) -> None:

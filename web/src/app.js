@@ -697,9 +697,10 @@ function wireTheme() {
   });
 }
 
+/** The header's version line; a manifest that cannot be read says so there rather than nothing. */
 async function showVersion() {
   const response = await fetch(new URL("manifest.json", document.baseURI));
-  if (!response.ok) return;
+  if (!response.ok) throw new Error(`manifest.json: HTTP ${response.status}`);
   const manifest = await response.json();
   const wheel = /finscore-([^-]+)-/.exec(manifest.finscore_wheel ?? "");
   $("#version").textContent = `finscore ${wheel ? wheel[1] : ""} · core ABI ${ABI_VERSION}`;
@@ -849,7 +850,9 @@ window.finscore = {
 wireTheme();
 wireForms();
 applyMode(); // a browser may restore the chosen mode's radio on reload
-showVersion().catch(() => {});
+showVersion().catch((error) => {
+  $("#version").textContent = `finscore (version unknown: ${error.message}) · core ABI ${ABI_VERSION}`;
+});
 const examplesLoaded = loadExamples();
 examplesLoaded.catch((error) => showError($("#program-error"), error.message));
 // the first step view: the first example, read and run by the core as soon as it is compiled
