@@ -53,3 +53,14 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
         status = child.wait(timeout=300)
     assert json.loads(first)["result"] == {"float": (2.0).hex()}
     assert (status, errors) == (EXIT_OUTPUT_CLOSED, b"")
+
+
+def test_help_needs_no_optional_extra() -> None:
+    """`finscore --help` and `finscore rewards --help` load no pyarrow (the rewards extra)."""
+    code = ("import sys, contextlib, io\nfrom finscore.cli import main\n"
+            "for argv in (['--help'], ['rewards', '--help']):\n"
+            "    with contextlib.redirect_stdout(io.StringIO()):\n"
+            "        try:\n            main(argv)\n        except SystemExit as done:\n            assert done.code == 0\n"
+            "print(sorted(name for name in sys.modules if name.split('.')[0] in ('pyarrow', 'ray')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

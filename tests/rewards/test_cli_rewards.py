@@ -70,3 +70,11 @@ def test_an_empty_file_gives_the_output_columns(tmp_path: Path, capsys: pytest.C
     status, _, _ = run_command("rewards", capsys, str(source), str(output), "--quiet")
     assert status == 0
     assert pq.read_table(output).schema.names == ["completion", "gold", *REWARD_COLUMNS]
+
+
+def test_the_help_names_the_sources_each_input_scores() -> None:
+    """The --data-source help is written out (see commands/rewards.py); it must name the config's sources."""
+    from finscore.commands.rewards import ANSWER_SOURCES, PROGRAM_SOURCES
+    from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES
+
+    assert (PROGRAM_SOURCES, ANSWER_SOURCES) == (tuple(PROGRAM_PROFILES), tuple(ANSWER_PROTOCOLS))

@@ -14,6 +14,11 @@ from typing import Any
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
+#: The data sources each input scores, as finscore.rewards.config has them (PROGRAM_PROFILES, ANSWER_PROTOCOLS).
+PROGRAM_SOURCES = ("finqa", "convfinqa")
+ANSWER_SOURCES = ("finqa", "convfinqa", "tatqa")
+
+
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", choices=("program", "answer"), default="program",
                         help="program: the completion is a FinQA program (default); answer: free text, "
@@ -24,13 +29,14 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
                         help="execution: the official execution accuracy (default); program: also "
                              "equivalent to the gold program (needs \"program\" in each gold)")
     from finscore.engine.options import PYTHON_VERSIONS
-    from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES
 
     parser.add_argument("--python", default="3.11", metavar="VERSION",
                         help=f"whose sum() the table ops imitate: {', '.join(PYTHON_VERSIONS)} (default 3.11)")
+    # Written out, not read from finscore.rewards.config: importing that package loads pyarrow (an extra),
+    # and --help must work without it; a test checks these names against the config.
     parser.add_argument("--data-source", default="finqa",
                         help=f"the data source of rows without one (default finqa): for --input program one of "
-                             f"{', '.join(PROGRAM_PROFILES)}, for --input answer one of {', '.join(ANSWER_PROTOCOLS)}; "
+                             f"{', '.join(PROGRAM_SOURCES)}, for --input answer one of {', '.join(ANSWER_SOURCES)}; "
                              "rows of another source are kept, not scored")
 
 
