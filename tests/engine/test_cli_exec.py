@@ -102,11 +102,14 @@ def test_a_table_row_that_is_not_a_list_is_that_lines_error_only(tmp_path: Path)
     assert [json.loads(lines[k])["result"] for k in (0, 3)] == [{"float": (3.0).hex()}, {"float": (4.0).hex()}]
 
 
-def test_exec_refuses_a_table_row_that_is_not_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("row", "shown"), [("5", "5"), ("null", "null"), ('"b 2"', '"b 2"'),
+                                            ('{"x": "' + "y" * 50 + '"}', '{"x": "' + "y" * 30 + "...")])
+def test_exec_refuses_a_table_row_that_is_not_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str], row: str,
+                                                     shown: str) -> None:
     table = tmp_path / "t.json"
-    table.write_text('[["a", "1"], 5]')
+    table.write_text(f'[["a", "1"], {row}]')
     assert main(["exec", "add(1, 2)", "--table", str(table)]) == 2
-    assert capsys.readouterr().err == f"finscore exec: the table {table}: row 1 is a JSON int, not a list of cells\n"
+    assert capsys.readouterr().err == f"finscore exec: the table {table}: row 1 is {shown}, not a list of cells\n"
 
 
 def test_exec_jsonl_keeps_the_lines_around_one_nested_too_deeply() -> None:

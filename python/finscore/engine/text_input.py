@@ -157,6 +157,11 @@ def program_notes(program: Sequence[str] | str, execution: Execution) -> list[st
 
 # -- tables -----------------------------------------------------------------------------
 
+def first_row_not_a_list(table: list[Any]) -> int | None:
+    """Where a decoded JSON table first has a row that is not a list (the reader cannot take it), or None."""
+    return next((n for n, row in enumerate(table) if not isinstance(row, list)), None)
+
+
 def table_from_json(data: Any, what: str = "the table") -> list[Any]:
     """A table from decoded JSON: a list of rows, or a FinQA example with a "table" list.
     The rows are passed on exactly as written: the reader decides what odd cells mean."""
@@ -164,9 +169,11 @@ def table_from_json(data: Any, what: str = "the table") -> list[Any]:
         data = data["table"]
     if not isinstance(data, list):
         raise TextInputError(f'{what}: a JSON table is a list of rows (or a FinQA example with a "table" list)')
-    odd_row = next((n for n, row in enumerate(data) if not isinstance(row, list)), None)
-    if odd_row is not None:
-        raise TextInputError(f"{what}: row {odd_row} is a JSON {type(data[odd_row]).__name__}, not a list of cells")
+    odd_row = first_row_not_a_list(data)
+    if odd_row is not None:  # shown as the JSON it was written as (null, 5, "b 2", {...}), cut short
+        shown = json.dumps(data[odd_row], ensure_ascii=False)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise TextInputError(f"{what}: row {odd_row} is {shown}, not a list of cells")
     return data
 
 

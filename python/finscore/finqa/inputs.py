@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Sequence
 
 from finscore.engine.reader.tokens import tokenize_gold_program
+from finscore.engine.text_input import first_row_not_a_list
 
 #: How many offending entries an error message names before summarising the rest.
 LISTED_IN_MESSAGES = 20
@@ -118,7 +119,7 @@ def read_predictions(data: Any) -> PredictionFile:
 
 def table_row_problem(table: list[Any]) -> str | None:
     """Why a gold "table" list cannot be read (its first row that is not a list), or None."""
-    odd_row = next((n for n, row in enumerate(table) if not isinstance(row, list)), None)
+    odd_row = first_row_not_a_list(table)
     if odd_row is None:
         return None
     return f'has a "table" row {odd_row} that is a JSON {_type_name(table[odd_row])}, not a list'
