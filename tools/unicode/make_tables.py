@@ -3,7 +3,7 @@
     python tools/unicode/make_tables.py [--check] [--python 3.N=PATH ...]
 
 For each CPython the `python` option can name (3.11, 3.12, 3.13), asks that very
-interpreter (found under pyenv or on PATH, or named with --python), which non-ASCII characters its float() and int()
+interpreter (found as the tests find it, or named with --python), which non-ASCII characters its float() and int()
 read as a decimal digit (and with which value) and which as whitespace, and which
 characters its str.strip() removes. The answers go, as data, into
 python/finscore/engine/reader/unicode_data.py, so that finscore reads numbers as the
@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-import glob
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))  # the oracles are found as the tests and scripts/test find them
+
+from support.pythons import find_python  # noqa: E402
 TARGET = ROOT / "python" / "finscore" / "engine" / "reader" / "unicode_data.py"
 MINORS = (11, 12, 13)
 
@@ -53,16 +53,13 @@ print(json.dumps({"unicode": unicodedata.unidata_version, "python": "%d.%d.%d" %
 
 
 def interpreter(minor: int, given: dict[int, str]) -> str:
-    """The CPython 3.<minor> to ask: the one given with --python, else the newest under pyenv
-    ($PYENV_ROOT or ~/.pyenv), else python3.<minor> on PATH."""
+    """The CPython 3.<minor> to ask: the one given with --python, else the one tests/support/pythons.py
+    finds (this interpreter, the newest under pyenv, or python3.<minor> on PATH)."""
     if minor in given:
         return given[minor]
-    found: list[str] = []
-    for root in filter(None, (os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv"))):
-        found += sorted(glob.glob(f"{root}/versions/3.{minor}.*/bin/python3"))
-    on_path = shutil.which(f"python3.{minor}")
-    if found or on_path:
-        return found[-1] if found else str(on_path)
+    found = find_python(minor)
+    if found is not None:
+        return found
     raise SystemExit(f"CPython 3.{minor} is not installed (under pyenv or as python3.{minor} on PATH); "
                      f"name one with --python 3.{minor}=PATH")
 
