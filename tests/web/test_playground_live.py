@@ -434,6 +434,10 @@ def test_text_python_reads_otherwise_waits_for_python(page: Any) -> None:
     assert "key" in full[3]["error"] and "row 0" in full[4]["error"] and "table format" in full[5]["error"]
     plain = page.evaluate("r => window.finscore.quickRun(r)", {**base, "table": '[["a", "1"]]'})
     assert plain is not None and plain["execution"]["result_text"] == "3.0"  # the core still answers plain text
+    from finscore.engine.text_input import MAX_PROGRAM_CHARS, MAX_TABLE_CHARS, TABLE_FORMATS
+
+    assert page.evaluate("() => window.finscore.pythonReads") == {  # the page's copy of what Python reads
+        "maxProgramChars": MAX_PROGRAM_CHARS, "maxTableChars": MAX_TABLE_CHARS, "tableFormats": list(TABLE_FORMATS)}
 
 
 def test_opening_a_link_restores_the_state_and_answers_at_once(browser_context: Any, server: Any,

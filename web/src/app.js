@@ -7,7 +7,7 @@ import { renderReport } from "./report.js";
 import { el, showError } from "./dom.js";
 import { FRAGMENT_LIMIT, cleanState, decodeState, encodeState } from "./share.js";
 import {
-  pythonFloatRepr, pythonStrip, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram,
+  PYTHON_READS, pythonFloatRepr, pythonStrip, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram,
 } from "./quick.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -843,6 +843,7 @@ window.finscore = {
   pythonFloatRepr,
   pythonStrRepr,
   pythonStrip,
+  pythonReads: PYTHON_READS,
   tokenizeGoldProgram,
   firstAnswerMs: null, // when the first step view appeared, in ms since navigation start
 };

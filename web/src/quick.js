@@ -23,11 +23,12 @@ export function pythonStrip(text) {
   return text.slice(start, end);
 }
 
-/** What Python reads at most (finscore.engine.text_input): longer text is Python's to refuse. */
-const MAX_PROGRAM_CHARS = 1_000_000;
-const MAX_TABLE_CHARS = 20_000_000;
-/** The table formats Python knows (text_input.TABLE_FORMATS); another one is Python's to refuse. */
-const TABLE_FORMATS = ["auto", "json", "tab", "pipe"];
+/** What Python reads (finscore.engine.text_input's MAX_PROGRAM_CHARS, MAX_TABLE_CHARS and
+ * TABLE_FORMATS; a browser test compares them): longer text, or another table format, is Python's
+ * to refuse. */
+export const PYTHON_READS = Object.freeze({
+  maxProgramChars: 1_000_000, maxTableChars: 20_000_000, tableFormats: Object.freeze(["auto", "json", "tab", "pipe"]),
+});
 
 /** Text Python reads differently, or refuses, before any token: a byte-order mark (dropped), a lone
  * surrogate (not UTF-8), or more than the characters allowed. */
@@ -215,10 +216,11 @@ export function readRequest(request) {
     return { wait: "options" };
   }
   if (typeof request.program !== "string" || typeof request.table !== "string" ||
-      !TABLE_FORMATS.includes(request.table_format)) {
+      !PYTHON_READS.tableFormats.includes(request.table_format)) {
     return { wait: "options" };
   }
-  if (pythonsAlone(request.program, MAX_PROGRAM_CHARS) || pythonsAlone(request.table, MAX_TABLE_CHARS)) {
+  if (pythonsAlone(request.program, PYTHON_READS.maxProgramChars) ||
+      pythonsAlone(request.table, PYTHON_READS.maxTableChars)) {
     return { wait: "text Python reads itself" };
   }
   const text = pythonStrip(request.program);
