@@ -6,7 +6,9 @@ A command with a second form that argparse cannot put beside its positionals
 (`finscore finqa equal-jsonl`) also exposes `second_form(arguments)`: given the
 arguments after the command's name, that form's parser and the arguments it parses,
 or None for the command's ordinary form.
-Keeping the registry here (and the work in the command modules) lets each
+A benchmark's command comes from its descriptor in the benchmark registry
+(finscore.registry): its own module, or the generic `finscore.commands.benchmark`.
+Keeping the list here (and the work in the command modules) lets each
 subcommand be imported, tested and documented on its own.
 """
 
@@ -15,22 +17,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
-#: Command modules, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("execute", "contracts", "compare", "finqa", "convfinqa", "tatqa", "answers", "run",
-                                     "rewards")
+from finscore import registry
 
-#: The module of each command name, so that running one command imports only its module
-#: (a test checks this against what the modules register).
-COMMAND_MODULE_OF: dict[str, str] = {
+#: The commands before and after the benchmarks' own, in the order `--help` lists them, and the
+#: module of each of their command names.
+_COMMANDS_BEFORE: tuple[str, ...] = ("execute", "contracts", "compare")
+_COMMANDS_AFTER: tuple[str, ...] = ("answers", "run", "rewards")
+_MODULE_OF_COMMAND: dict[str, str] = {
     "exec": "execute",
     "exec-jsonl": "execute",
     "contracts": "contracts",
     "compare": "compare",
-    "finqa": "finqa",
-    "convfinqa": "convfinqa",
-    "tatqa": "tatqa",
     "answers": "answers",
     "run": "run",
     "rewards": "rewards",
@@ -38,7 +37,40 @@ COMMAND_MODULE_OF: dict[str, str] = {
 }
 
 
-def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+def command_modules() -> tuple[str, ...]:
+    """Command modules in `--help` order: a benchmark's entry is its registry name (finscore.registry)."""
+    return _COMMANDS_BEFORE + registry.benchmark_names() + _COMMANDS_AFTER
+
+
+def command_module_of() -> dict[str, str]:
+    """The module of each command name, so that running one command imports only its module."""
+    return {**_MODULE_OF_COMMAND, **{name: name for name in registry.benchmark_names()}}
+
+
+#: Command modules of the shipped commands, in the order `--help` lists them.
+COMMAND_MODULES: tuple[str, ...] = command_modules()
+#: The module of each shipped command name (a test checks this against what the modules register).
+COMMAND_MODULE_OF: dict[str, str] = command_module_of()
+
+
+def _command_module(name: str) -> Any:
+    """The module behind a command-module entry: a benchmark's own command, the generic benchmark
+    command (finscore.commands.benchmark) for one without, or finscore.commands.<name>."""
+    if name in registry.benchmark_names():
+        command = registry.get_benchmark(name).command
+        return importlib.import_module(command if command is not None else "finscore.commands.benchmark")
+    return importlib.import_module(f"finscore.commands.{name}")
+
+
+def _register(name: str, subparsers: Any) -> None:
+    module = _command_module(name)
+    if module.__name__ == "finscore.commands.benchmark":
+        module.register(subparsers, registry.get_benchmark(name))
+    else:
+        module.register(subparsers)
+
+
+def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="finscore",
         description=(
@@ -50,8 +82,8 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
     parser.add_argument("--version", action="version", version=f"finscore {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in modules:
-        importlib.import_module(f"finscore.commands.{name}").register(subparsers)
+    for name in command_modules() if modules is None else modules:
+        _register(name, subparsers)
     return parser
 
 
@@ -60,16 +92,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     escape_what_standard_streams_cannot_encode()
     argv = list(sys.argv[1:] if argv is None else argv)
-    chosen = COMMAND_MODULE_OF.get(argv[0]) if argv else None
+    chosen = command_module_of().get(argv[0]) if argv else None
     form = None
     if chosen:
-        second_form = getattr(importlib.import_module(f"finscore.commands.{chosen}"), "second_form", None)
+        second_form = getattr(_command_module(chosen), "second_form", None)
         form = second_form(argv[1:]) if second_form is not None else None
     if form is not None:
         form_parser, form_arguments = form
         args = form_parser.parse_args(form_arguments)
     else:
-        parser = build_parser((chosen,) if chosen else COMMAND_MODULES)
+        parser = build_parser((chosen,) if chosen else None)
         args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -11,12 +11,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from finscore import registry
+
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
-#: The data sources each input scores, as finscore.rewards.config has them (PROGRAM_PROFILES, ANSWER_PROTOCOLS).
-PROGRAM_SOURCES = ("finqa", "convfinqa")
-ANSWER_SOURCES = ("finqa", "convfinqa", "tatqa")
+#: The data sources each input scores, from the benchmark registry as finscore.rewards.config reads it
+#: (PROGRAM_PROFILES, ANSWER_PROTOCOLS), without importing that package: it loads pyarrow (an extra),
+#: and --help must work without it; a test checks these names against the config.
+PROGRAM_SOURCES = tuple(registry.program_profiles())
+ANSWER_SOURCES = tuple(registry.answer_protocols())
 
 
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
@@ -32,8 +36,6 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--python", default="3.11", metavar="VERSION",
                         help=f"whose sum() the table ops imitate: {', '.join(PYTHON_VERSIONS)} (default 3.11)")
-    # Written out, not read from finscore.rewards.config: importing that package loads pyarrow (an extra),
-    # and --help must work without it; a test checks these names against the config.
     parser.add_argument("--data-source", default="finqa",
                         help=f"the data source of rows without one (default finqa): for --input program one of "
                              f"{', '.join(PROGRAM_SOURCES)}, for --input answer one of {', '.join(ANSWER_SOURCES)}; "

@@ -9,25 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from finscore import __version__
+from finscore import __version__, registry
 from finscore.answers import FORMATS, get_protocol, protocol_names
 from finscore.answers.stamp import make_stamp
 from finscore.engine import PROFILES, sum_rule_for
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.programs import MAX_PROGRAM_CHARS
+from finscore.rewards.sources import PredictionReward, reward_source
 
-#: The reader profile of each data source whose programs finscore scores.
+#: The reader profile of each data source whose programs finscore scores (from the benchmark registry).
 PROGRAM_PROFILES: dict[str, str] = {
-    source: profile for source, profile in (("finqa", "official"), ("convfinqa", "convfinqa"))
-    if profile in PROFILES
+    source: profile for source, profile in registry.program_profiles().items() if profile in PROFILES
 }
-#: The answer protocol of each data source whose free-text answers finscore scores.
+#: The answer protocol of each data source whose free-text answers finscore scores (from the registry).
 ANSWER_PROTOCOLS: dict[str, str] = {
-    source: protocol for source, protocol in (("finqa", "finqa-answer/1"), ("convfinqa", "convfinqa-answer/1"),
-                                              ("tatqa", "tatqa-answer/1"))
-    if protocol in protocol_names()
+    source: protocol for source, protocol in registry.answer_protocols().items() if protocol in protocol_names()
 }
-INPUTS = ("program", "answer", "tatqa")
+#: The inputs every data source shares; each benchmark with a reward source adds its own name.
+GENERAL_INPUTS = ("program", "answer")
+#: The inputs of the shipped benchmarks (`reward_inputs()` also has those registered later).
+INPUTS = GENERAL_INPUTS + registry.prediction_reward_names()
 MATCHES = ("execution", "program")
 TATQA_SCORES = ("f1", "em")
 
@@ -54,8 +55,9 @@ class RewardConfig:
     data_source: str = "finqa"
 
     def __post_init__(self) -> None:
-        if self.input not in INPUTS:
-            raise RewardInputError(f"input must be one of {', '.join(INPUTS)}, not {self.input!r}")
+        inputs = reward_inputs()
+        if self.input not in inputs:
+            raise RewardInputError(f"input must be one of {', '.join(inputs)}, not {self.input!r}")
         if self.match not in MATCHES:
             raise RewardInputError(f"match must be one of {', '.join(MATCHES)}, not {self.match!r}")
         if self.tatqa_score not in TATQA_SCORES:
@@ -69,17 +71,27 @@ class RewardConfig:
 
     def scored_sources(self) -> dict[str, str]:
         """Each data source this input scores, with its rule (a reader profile or a protocol)."""
-        if self.input == "tatqa":
-            return {"tatqa": "tatqa_eval"}
+        if self.input not in GENERAL_INPUTS:
+            return {self.input: prediction_reward(self.input).rule}
         return PROGRAM_PROFILES if self.input == "program" else ANSWER_PROTOCOLS
 
     def stamp(self, data_source: str) -> str:
         """The protocol stamp of a row from `data_source`."""
-        if self.input == "tatqa":
-            return f"tatqa-official/1 score={self.tatqa_score} finscore={__version__}"
+        if self.input not in GENERAL_INPUTS:
+            return prediction_reward(self.input).stamp(self)
         if self.input == "answer":
             stamp = make_stamp(get_protocol(ANSWER_PROTOCOLS[data_source]))
             return (f"{stamp['protocol']} format={self.format} finscore={stamp['finscore']} "
                     f"conformance_sha256={stamp['conformance_sha256']}")
         return (f"{data_source}-{self.input}/1 match={self.match} profile={PROGRAM_PROFILES[data_source]} "
                 f"python={self.python} max_chars={MAX_PROGRAM_CHARS} finscore={__version__}")
+
+
+def reward_inputs() -> tuple[str, ...]:
+    """Every input a RewardConfig takes: the general ones, then each registered benchmark with a reward source."""
+    return GENERAL_INPUTS + registry.prediction_reward_names()
+
+
+def prediction_reward(input: str) -> PredictionReward:
+    """The reward source of a benchmark's own predictions (its registry descriptor names it)."""
+    return reward_source(registry.get_benchmark(input))

@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from finscore.rewards.answers import decide_answers, read_answer_golds
-from finscore.rewards.config import ANSWER_PROTOCOLS, PROGRAM_PROFILES, RewardConfig
+from finscore.rewards.config import ANSWER_PROTOCOLS, GENERAL_INPUTS, PROGRAM_PROFILES, RewardConfig, prediction_reward
 from finscore.rewards.decisions import NOT_SCORED, DecidedRows, RewardDecision
 from finscore.rewards.gold_json import read_golds
-from finscore.rewards.tatqa_answers import decide_tatqa, read_tatqa_golds
 from finscore.rewards.program_gold import ProgramGold, read_program_gold
 from finscore.rewards.programs import decide_programs
 
@@ -24,9 +23,10 @@ def _read_program_golds(golds: Sequence[Any], indexes: list[int], column: str) -
 def _decide_group(completions: Sequence[Any], golds: Sequence[Any], indexes: list[int], source: str,
                   config: RewardConfig) -> DecidedRows:
     """The rows of one data source, in one call of its decider."""
-    if config.input == "tatqa":
-        return decide_tatqa([completions[i] for i in indexes], read_tatqa_golds(golds, indexes, config.gold_column),
-                            score=config.tatqa_score)
+    if config.input not in GENERAL_INPUTS:  # a benchmark's own predictions, by its reward source
+        source_reward = prediction_reward(config.input)
+        return source_reward.decide([completions[i] for i in indexes],
+                                    source_reward.read_golds(golds, indexes, config.gold_column), config)
     if config.input == "answer":
         protocol = ANSWER_PROTOCOLS[source]
         # a completion that is not text is model output too: its row is unparseable, as decide() says

@@ -13,15 +13,47 @@
 Pure Python: no numpy, scipy or pandas at run time. Each module does one job.
 """
 
-from finscore.tatqa.alignment import optimal_assignment
-from finscore.tatqa.files import TatqaInputError, decode_gold, decode_predictions
-from finscore.tatqa.metric import Decision, decide, drop_em_f1
-from finscore.tatqa.normalize import normalize_answer, whitespace_tokens
-from finscore.tatqa.numbers import OfficialCrash, first_number, looks_numeric, read_number
-from finscore.tatqa.official import OfficialRun, Totals, official_text, overall, run_official
-from finscore.tatqa.reasons import REASON_DESCRIPTIONS, Reason, explain
-from finscore.tatqa.report import QuestionResult, TatqaReport
-from finscore.tatqa.scoring import score_predictions
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names, for type checkers; at run time each module loads on first use
+    from finscore.tatqa.alignment import optimal_assignment
+    from finscore.tatqa.files import TatqaInputError, decode_gold, decode_predictions
+    from finscore.tatqa.metric import Decision, decide, drop_em_f1
+    from finscore.tatqa.normalize import normalize_answer, whitespace_tokens
+    from finscore.tatqa.numbers import OfficialCrash, first_number, looks_numeric, read_number
+    from finscore.tatqa.official import OfficialRun, Totals, official_text, overall, run_official
+    from finscore.tatqa.reasons import REASON_DESCRIPTIONS, Reason, explain
+    from finscore.tatqa.report import QuestionResult, TatqaReport
+    from finscore.tatqa.scoring import score_predictions
+
+#: The module of each public name: `import finscore.tatqa` (which the registry's descriptor
+#: needs) loads none of them, so `finscore finqa` pays nothing for TAT-QA.
+_MODULE_OF: dict[str, str] = {
+    "Decision": "finscore.tatqa.metric",
+    "OfficialCrash": "finscore.tatqa.numbers",
+    "OfficialRun": "finscore.tatqa.official",
+    "QuestionResult": "finscore.tatqa.report",
+    "REASON_DESCRIPTIONS": "finscore.tatqa.reasons",
+    "Reason": "finscore.tatqa.reasons",
+    "TatqaInputError": "finscore.tatqa.files",
+    "TatqaReport": "finscore.tatqa.report",
+    "Totals": "finscore.tatqa.official",
+    "decide": "finscore.tatqa.metric",
+    "decode_gold": "finscore.tatqa.files",
+    "decode_predictions": "finscore.tatqa.files",
+    "drop_em_f1": "finscore.tatqa.metric",
+    "explain": "finscore.tatqa.reasons",
+    "first_number": "finscore.tatqa.numbers",
+    "looks_numeric": "finscore.tatqa.numbers",
+    "normalize_answer": "finscore.tatqa.normalize",
+    "official_text": "finscore.tatqa.official",
+    "optimal_assignment": "finscore.tatqa.alignment",
+    "overall": "finscore.tatqa.official",
+    "read_number": "finscore.tatqa.numbers",
+    "run_official": "finscore.tatqa.official",
+    "score_predictions": "finscore.tatqa.scoring",
+    "whitespace_tokens": "finscore.tatqa.normalize",
+}
 
 __all__ = [
     "REASON_DESCRIPTIONS",
@@ -49,3 +81,15 @@ __all__ = [
     "score_predictions",
     "whitespace_tokens",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module when the name is first asked for (PEP 562)."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'finscore.tatqa' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

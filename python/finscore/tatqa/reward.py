@@ -1,4 +1,4 @@
-"""Rewards for TAT-QA answers: the official metric of tatqa_eval.py, one row at a time.
+"""The TAT-QA reward source (its registry descriptor names it): the official metric of tatqa_eval.py, one row at a time.
 
 The completion is a prediction as a TAT-QA prediction file holds it, `[answer,
 scale]`, in JSON text (a model asked for that shape writes it); the gold is the
@@ -10,13 +10,19 @@ exact match; `passed` is the exact match; the reason is `finscore tatqa`'s.
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
+from finscore import __version__
 from finscore.rewards.decisions import MISSING_PREDICTION, DecidedRows
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.gold_json import read_golds
-from finscore.tatqa import OfficialCrash, decide, explain
 from finscore.tatqa.inputs import entry_problem, question_problem
+from finscore.tatqa.metric import decide
+from finscore.tatqa.numbers import OfficialCrash
+from finscore.tatqa.reasons import explain
+
+if TYPE_CHECKING:
+    from finscore.rewards.config import RewardConfig
 
 #: The completion is not the JSON `[answer, scale]` a TAT-QA prediction is.
 MALFORMED_PREDICTION = "malformed_prediction"
@@ -75,3 +81,22 @@ def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *,
                 {"em": repr(decision.em), "f1": repr(decision.f1), "scale_match": decision.scale_match,
                  "why": reason.detail})
     return out
+
+
+class TatqaReward:
+    """TAT-QA's reward source (finscore.rewards.sources.PredictionReward): the official metric per row."""
+
+    __slots__ = ()
+    rule = "tatqa_eval"
+
+    def stamp(self, config: RewardConfig) -> str:
+        return f"tatqa-official/1 score={config.tatqa_score} finscore={__version__}"
+
+    def read_golds(self, golds: Sequence[Any], indexes: Sequence[int], column: str) -> list[dict[str, Any]]:
+        return read_tatqa_golds(golds, indexes, column)
+
+    def decide(self, completions: Sequence[Any], golds: Sequence[Any], config: RewardConfig) -> DecidedRows:
+        return decide_tatqa(completions, golds, score=config.tatqa_score)
+
+
+TATQA_REWARD = TatqaReward()

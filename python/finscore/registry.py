@@ -1,0 +1,185 @@
+"""The benchmark registry: one descriptor per benchmark, and every part of finscore reads it.
+
+A benchmark's facts (its name, data source, readers, protocols, reason words, command,
+shipped examples and the unit that groups its correlated examples) are written once, in
+its folder's `benchmark.py`, and the CLI, the rewards config, the lm-eval and inspect
+integrations and the playground (through the generated `web/src/benchmarks.json`) read
+them from here. A descriptor names code by `Ref` ("package.module:attribute"), imported on
+first use, so that reading the registry costs no benchmark's import.
+
+Another benchmark registers the way inspect_ai registers a scorer: build a `Benchmark`
+and pass it to `register_benchmark` (docs/architecture.md, "Where a change goes").
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Iterator, NamedTuple
+
+#: The modules whose `BENCHMARK` descriptor finscore ships, in the order the CLI lists them.
+BUILTIN_DESCRIPTORS: tuple[str, ...] = (
+    "finscore.finqa.benchmark",
+    "finscore.convfinqa.benchmark",
+    "finscore.tatqa.benchmark",
+)
+
+
+class RegistryError(ValueError):
+    """A descriptor that cannot be registered, or a name no descriptor has."""
+
+
+class Ref(NamedTuple):
+    """Code named by "package.module:attribute", imported only when `load` is called."""
+
+    target: str
+
+    def load(self) -> Any:
+        """The attribute, importing its module on first use."""
+        module, _, attribute = self.target.partition(":")
+        if not module or not attribute:
+            raise RegistryError(f"a reference must read 'package.module:attribute', not {self.target!r}")
+        return getattr(importlib.import_module(module), attribute)
+
+
+class IndependenceUnit(NamedTuple):
+    """The key that groups correlated examples (for intervals that do not pretend rows are independent).
+
+    `key` names a function from the decoded gold file (as the gold reader gives it) to a mapping of
+    each example's id to its unit's key."""
+
+    name: str
+    description: str
+    key: Ref
+
+
+class Example(NamedTuple):
+    """A shipped example: a prediction file and the gold file it is scored against (repository paths)."""
+
+    predictions: str
+    gold: str
+
+
+class Benchmark(NamedTuple):
+    """What finscore knows about one benchmark, written once.
+
+    - `name`: the CLI command and the data-source id of reward rows ("finqa").
+    - `title`, `official_scorer`, `data_source`: how people name it and its official scorer, and where
+      its data comes from (the dataset's id).
+    - `gold_reader`, `prediction_reader`: path -> the decoded file, with typed errors naming the entry.
+    - `official_protocol`, `honest_protocol`: the official scorer's rules, in words, and finscore's
+      honest figure beside it (every gold example counted, a missing prediction a failure).
+    - `answer_protocols`: the free-text answer protocols of its questions (`finscore answers`).
+    - `program_profile`: the engine's reader profile of its programs, or None if it has none.
+    - `reasons`: the mapping from each miss reason word to its description.
+    - `command`: the module whose `register(subparsers)` adds its command, or None for the generic
+      command (`finscore.commands.benchmark`), which needs `decide`.
+    - `decide`: (prediction, gold) -> (passed, reason word), for the generic command and reward.
+    - `prediction_reward`: the reward source scoring a completion that is a prediction of this
+      benchmark (`RewardConfig(input=name)`), or None; a benchmark with `decide` gets a generic one.
+    - `examples`: the shipped prediction and gold files.
+    - `unit`: its independence unit.
+    """
+
+    name: str
+    title: str
+    official_scorer: str
+    data_source: str
+    gold_reader: Ref
+    prediction_reader: Ref
+    official_protocol: str
+    honest_protocol: str
+    reasons: Ref
+    unit: IndependenceUnit
+    answer_protocols: tuple[str, ...] = ()
+    program_profile: str | None = None
+    command: str | None = None
+    decide: Ref | None = None
+    prediction_reward: Ref | None = None
+    examples: tuple[Example, ...] = ()
+
+
+_REGISTRY: dict[str, Benchmark] = {}
+_BUILTINS_LOADED = False
+
+
+def _builtins() -> dict[str, Benchmark]:
+    """The registry, with the shipped descriptors loaded first (once), so they keep the first places."""
+    global _BUILTINS_LOADED
+    if not _BUILTINS_LOADED:
+        _BUILTINS_LOADED = True
+        others = dict(_REGISTRY)
+        _REGISTRY.clear()
+        for module in BUILTIN_DESCRIPTORS:
+            _add(importlib.import_module(module).BENCHMARK)
+        for descriptor in others.values():
+            _add(descriptor)
+    return _REGISTRY
+
+
+def _add(descriptor: Benchmark) -> None:
+    if not isinstance(descriptor, Benchmark):
+        raise RegistryError(f"a benchmark descriptor must be a finscore.registry.Benchmark, not "
+                            f"{type(descriptor).__name__}")
+    if not descriptor.name or not descriptor.name.replace("-", "").replace("_", "").isalnum() \
+            or not descriptor.name.isascii() or descriptor.name != descriptor.name.lower():
+        raise RegistryError(f"a benchmark name is lower-case ASCII letters, digits, '-' or '_', "
+                            f"not {descriptor.name!r}")
+    if descriptor.name in _REGISTRY:
+        raise RegistryError(f"a benchmark named {descriptor.name!r} is already registered")
+    if descriptor.command is None and descriptor.decide is None:
+        raise RegistryError(f"benchmark {descriptor.name!r} has neither its own command nor a decide function "
+                            f"for the generic one")
+    _REGISTRY[descriptor.name] = descriptor
+
+
+def register_benchmark(descriptor: Benchmark) -> Benchmark:
+    """Add a benchmark; its command, reward source and report then come from the descriptor alone."""
+    _builtins()
+    _add(descriptor)
+    return descriptor
+
+
+def unregister_benchmark(name: str) -> None:
+    """Remove a benchmark registered by `register_benchmark` (the shipped ones stay)."""
+    if any(importlib.import_module(module).BENCHMARK.name == name for module in BUILTIN_DESCRIPTORS):
+        raise RegistryError(f"{name!r} is a shipped benchmark and stays registered")
+    if _builtins().pop(name, None) is None:
+        raise RegistryError(f"no benchmark named {name!r} is registered")
+
+
+def get_benchmark(name: str) -> Benchmark:
+    """The descriptor of `name`, or a RegistryError listing the registered names."""
+    registry = _builtins()
+    try:
+        return registry[name]
+    except KeyError:
+        raise RegistryError(f"no benchmark named {name!r}; registered: {', '.join(registry)}") from None
+
+
+def benchmarks() -> Iterator[Benchmark]:
+    """Every registered descriptor, the shipped ones first, in the order the CLI lists them."""
+    return iter(tuple(_builtins().values()))
+
+
+def benchmark_names() -> tuple[str, ...]:
+    return tuple(_builtins())
+
+
+def program_profiles() -> dict[str, str]:
+    """The engine's reader profile of each benchmark whose programs finscore scores."""
+    return {b.name: b.program_profile for b in benchmarks() if b.program_profile is not None}
+
+
+def answer_protocols() -> dict[str, str]:
+    """The first (main) answer protocol of each benchmark that has free-text answers."""
+    return {b.name: b.answer_protocols[0] for b in benchmarks() if b.answer_protocols}
+
+
+def all_answer_protocols() -> tuple[str, ...]:
+    """Every benchmark's answer protocols, in registry order, each once."""
+    return tuple(dict.fromkeys(protocol for b in benchmarks() for protocol in b.answer_protocols))
+
+
+def prediction_reward_names() -> tuple[str, ...]:
+    """The benchmarks whose predictions a reward can score directly (`RewardConfig(input=name)`)."""
+    return tuple(b.name for b in benchmarks() if b.prediction_reward is not None or b.decide is not None)

@@ -1,0 +1,44 @@
+"""TAT-QA's descriptor in the benchmark registry (finscore.registry): its facts, written once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finscore.registry import Benchmark, Example, IndependenceUnit, Ref
+
+
+def units(gold: Any) -> dict[str, str]:
+    """Each question's uid -> the uid of its document's table: questions on one table share it."""
+    from finscore.tatqa.files import TatqaInputError
+    from finscore.tatqa.inputs import read_gold
+
+    read_gold(gold)  # the typed errors of a bad gold file, before its shape is relied on
+    keys: dict[str, str] = {}
+    for position, document in enumerate(gold):
+        table = document.get("table")
+        table_uid = table.get("uid") if isinstance(table, dict) else None
+        if not isinstance(table_uid, str):
+            raise TatqaInputError(f"gold document {position} has no table with a text \"uid\": its questions "
+                                  f"cannot be grouped by table")
+        for question in document["questions"]:
+            keys[question["uid"]] = table_uid
+    return keys
+
+
+BENCHMARK = Benchmark(
+    name="tatqa",
+    title="TAT-QA",
+    official_scorer="tatqa_eval.py",
+    data_source="NExTplusplus/TAT-QA",
+    gold_reader=Ref("finscore.tatqa.files:read_gold_file"),
+    prediction_reader=Ref("finscore.tatqa.files:read_predictions_file"),
+    official_protocol="tatqa_eval.py of NExTplusplus/TAT-QA: exact match and F1 over every gold question",
+    honest_protocol="every gold question counted, a missing or excluded prediction a failure",
+    reasons=Ref("finscore.tatqa.reasons:REASON_DESCRIPTIONS"),
+    unit=IndependenceUnit("table", "the table (document) a question is asked about",
+                          Ref("finscore.tatqa.benchmark:units")),
+    answer_protocols=("tatqa-answer/1",),
+    command="finscore.commands.tatqa",
+    prediction_reward=Ref("finscore.tatqa.reward:TATQA_REWARD"),
+    examples=(Example("examples/tatqa/predictions.json", "examples/tatqa/gold.json"),),
+)
