@@ -420,6 +420,19 @@ function loadIntoStepView({ program, table, note }) {
   if (!$("#run").disabled) runFromForm();
 }
 
+// The file scorer's benchmarks, from the registry's generated copy (tools/registry/make_web_benchmarks.py).
+async function loadBenchmarks() {
+  const response = await fetch(new URL("benchmarks.json", document.baseURI));
+  if (!response.ok) throw new Error(`could not fetch benchmarks.json: HTTP ${response.status}`);
+  const select = $("#score-benchmark");
+  for (const benchmark of (await response.json()).benchmarks) {
+    const option = document.createElement("option");
+    option.value = benchmark.name;
+    option.textContent = `${benchmark.title} (${benchmark.official_scorer})`;
+    select.append(option);
+  }
+}
+
 async function loadExamples() {
   const response = await fetch(new URL("examples.json", document.baseURI));
   if (!response.ok) throw new Error(`could not fetch examples.json: HTTP ${response.status}`);
@@ -855,7 +868,9 @@ showVersion().catch((error) => {
   $("#version").textContent = `finscore (version unknown: ${error.message}) · core ABI ${ABI_VERSION}`;
 });
 const examplesLoaded = loadExamples();
+const benchmarksLoaded = loadBenchmarks();
 examplesLoaded.catch((error) => showError($("#program-error"), error.message));
+benchmarksLoaded.catch((error) => showError($("#program-error"), error.message));
 // the first step view: the first example, read and run by the core as soon as it is compiled
 Promise.all([examplesLoaded, core.promise]).then(async () => {
   if (await restoreFromAddress()) {

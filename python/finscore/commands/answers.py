@@ -13,9 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from finscore.registry import all_answer_protocols
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FORMS = ("decide-jsonl", "verify")
-BUILTIN_PROTOCOLS = ("finqa-answer/1", "convfinqa-answer/1", "tatqa-answer/1")
+#: The answer protocols of the registered benchmarks (finscore.registry).
+BUILTIN_PROTOCOLS = all_answer_protocols()
 FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole")
 MAX_PREDICTION_BYTES = 1 << 30
 

@@ -19,12 +19,14 @@ from finscore.answers.decide import reader_for
 from finscore.answers.gold_files import CONVFINQA, FINQA, TATQA, AnswerGoldFile, GoldEntry, read_answer_golds
 from finscore.answers.registry import get_protocol
 from finscore.answers.stamp import make_stamp
+from finscore.registry import answer_protocols
 from finscore.finqa.files import read_json_file
 from finscore.finqa.inputs import FinqaInputError
 
 #: The metadata key naming each task's data file, and the protocol its answers are decided under.
 DATA_KEYS = {FINQA: "finqa_file", CONVFINQA: "convfinqa_file", TATQA: "tatqa_file"}
-PROTOCOLS = {FINQA: "finqa-answer/1", CONVFINQA: "convfinqa-answer/1", TATQA: "tatqa-answer/1"}
+#: (each benchmark's answer protocol, from its registry descriptor)
+PROTOCOLS = {kind: answer_protocols()[kind] for kind in (FINQA, CONVFINQA, TATQA)}
 SPLIT = "eval"
 #: A cell, sentence or paragraph longer than this is refused: no report excerpt is that long.
 MAX_TEXT_CHARS = 200_000
