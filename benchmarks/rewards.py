@@ -221,7 +221,7 @@ def verl_rates(table: pa.Table, runs: int) -> tuple[float, float]:
 def ray_runs(table: pa.Table, folder: Path) -> dict[str, float]:
     import ray
 
-    from finscore.rewards.ray_files import score_parquet_on_ray
+    from finscore.rewards.adapters.ray_files import score_parquet_on_ray
 
     source = folder / "rollouts.parquet"
     pq.write_table(table, source, row_group_size=50_000)

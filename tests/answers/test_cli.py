@@ -196,3 +196,27 @@ def test_a_prediction_stream_past_the_limit_is_refused(tmp_path: Path, monkeypat
     writer.join(timeout=60)
     assert status == 2 and "is larger than 1000 bytes" in capsys.readouterr().err
     assert not writer.is_alive() and len(cut) == 1 and sum(sent) < 100_000 * len(line)
+
+
+@pytest.mark.parametrize(("arguments", "prog"), [(["decide-jsonl", "--protocol", "finqa-answer/1"],
+                                                  "finscore answers decide-jsonl"),
+                                                 (["verify", "report.json"], "finscore answers verify")])
+def test_the_forms_are_second_forms_of_the_command_line(arguments: list[str], prog: str) -> None:
+    from finscore.commands.answers import second_form
+
+    form = second_form(arguments)
+    assert form is not None and form[0].prog == prog and form[1] == arguments[1:]
+    assert second_form(["--protocol", "finqa-answer/1", "decide-jsonl"]) is None  # a file named so, scored
+
+
+@pytest.mark.parametrize("arguments", [["verify", "report.json", "--bogus"],
+                                       ["decide-jsonl", "--protocol", "finqa-answer/1", "--format", "boxed", "--bogus"]])
+def test_an_unknown_argument_of_a_form_is_refused_as_before(arguments: list[str],
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The refusal, byte for byte, that `finscore answers` gave at fef6600 (its forms were then parsed
+    within the `finscore` parser)."""
+    with pytest.raises(SystemExit) as done:
+        main(["answers", *arguments])
+    assert done.value.code == 2
+    assert capsys.readouterr().err == ("usage: finscore [-h] [--version] COMMAND ...\n"
+                                       "finscore: error: unrecognized arguments: --bogus\n")

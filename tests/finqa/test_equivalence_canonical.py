@@ -18,7 +18,7 @@ import sympy
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from finscore.finqa.equivalence_canonical import (
+from finscore.finqa.equivalence.canonical import (
     AddF,
     Form,
     GtF,
@@ -29,7 +29,7 @@ from finscore.finqa.equivalence_canonical import (
     Sym,
     canonical_forms,
 )
-from finscore.finqa.equivalence_graph import SYMBOL, ExpressionTable, Node
+from finscore.finqa.equivalence.graph import SYMBOL, ExpressionTable, Node
 
 OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "exp": "**", "greater": ">"}
 

@@ -16,7 +16,7 @@ import pytest
 
 from finscore.rewards import REWARD_COLUMNS, RewardConfig, RewardInputError, score_arrow
 from finscore.rewards.ray import reward_worker_class
-from finscore.rewards.ray_files import score_parquet_on_ray
+from finscore.rewards.adapters.ray_files import score_parquet_on_ray
 from support.reward_rows import recorded_reward_rows
 
 ray = pytest.importorskip("ray", reason="finscore[ray] is not installed")  # scripts/test installs it

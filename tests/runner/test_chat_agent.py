@@ -14,7 +14,7 @@ import pytest
 from finscore.contracts import load_kit_cases
 from finscore.runner.agent import CallTools, CaseView, Finish, UnreadableArguments
 from finscore.runner.cases import CaseSet, load_fixtures
-from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint, build_messages, parse_reply
+from finscore.runner.agents.chat import ChatCompletionsAgent, ChatEndpoint, build_messages, parse_reply
 from finscore.runner.episode import case_view, run_attempt
 from finscore.runner.errors import EndpointError
 from finscore.runner.http_json import RetryPolicy

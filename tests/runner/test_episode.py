@@ -27,7 +27,7 @@ from finscore.contracts import load_kit_cases
 from finscore.runner.agent import CallTools, Finish, ToolCall
 from finscore.runner.episode import MAX_DETAIL, _detail, run_attempt
 from finscore.runner.errors import RunnerError
-from finscore.runner.faulty import HangingAgent
+from finscore.runner.agents.faulty import HangingAgent
 from finscore.runner.limits import Limits
 
 SHORT = Limits(deadline_seconds=5, max_turns=4, max_tool_calls=3)

@@ -13,7 +13,7 @@ from finscore.runner.limits import Limits
 from finscore.runner.orchestrate import TraceSealer, run_cases
 from finscore.runner.output import PREDICTIONS_FILE, predictions_text, write_predictions
 from finscore.runner import SCRIPTED_AGENTS
-from finscore.runner.scripted import scripted_agent
+from finscore.runner.agents.shipped import scripted_agent
 
 LIMITS = Limits(deadline_seconds=3, max_turns=6, max_tool_calls=5)
 #: The hanging agent never answers, so its deadline only sets how long the test waits.

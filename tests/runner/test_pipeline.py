@@ -23,7 +23,7 @@ from finscore.runner.orchestrate import run_cases
 from finscore.runner.output import write_predictions
 from finscore.runner.reporting import score_predictions
 from finscore.runner.sandbox import Sandbox
-from finscore.runner.scripted import scripted_agent
+from finscore.runner.agents.shipped import scripted_agent
 
 LIMITS = Limits(deadline_seconds=3, max_turns=8, max_tool_calls=6)
 #: The hanging agent never answers, so its deadline only sets how long the test waits.

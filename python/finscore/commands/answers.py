@@ -2,7 +2,8 @@
 
 As with `finscore finqa`, argparse cannot put sub-commands beside positional
 arguments, so an argument list starting with `decide-jsonl` or `verify` goes to
-that form's own parser.
+that form's own parser, which `second_form` hands to the command line (see
+`finscore.cli`); the `answers` parser's --help documents every form.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from gettext import gettext
 from pathlib import Path
 from typing import Any, Sequence
 
+from finscore.commands.forms import SecondForm, named_form
 from finscore.registry import all_answer_protocols
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -55,22 +58,25 @@ def _add_protocol_options(parser: argparse.ArgumentParser) -> None:
                              "object with \"answer\", or the whole completion")
 
 
-class _AnswersParser(argparse.ArgumentParser):
-    """The `answers` parser; an argument list starting with a form's name goes to that form's parser."""
-
-    form_parsers: dict[str, argparse.ArgumentParser]
+class _FormParser(argparse.ArgumentParser):
+    """A form's parser that refuses arguments it does not know as the `finscore` parser does
+    (its usage, then `finscore: error: unrecognized arguments: ...`), as `finscore answers`
+    always has: its forms were first parsed within the `finscore` parser."""
 
     # typeshed overloads it
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
-        if args and args[0] in self.form_parsers:
-            return self.form_parsers[args[0]].parse_known_args(list(args[1:]), namespace)
-        return super().parse_known_args(args, namespace)
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: None = None) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            from finscore.cli import build_parser
+
+            build_parser(("answers",)).error(gettext("unrecognized arguments: %s") % " ".join(extras))
+        return parsed
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("answers", help="score free-text answers under a declared answer protocol",
                                    usage=USAGE, description=DESCRIPTION, epilog=EPILOG)
-    parser.__class__ = _AnswersParser
     _add_protocol_options(parser)
     parser.add_argument("predictions", metavar="PREDICTIONS", help="JSON Lines of {id, completion} or {id, answer}")
     parser.add_argument("gold", metavar="GOLD", help="a FinQA, ConvFinQA or TAT-QA file")
@@ -83,15 +89,28 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
     parser.set_defaults(handler=run_answers)
 
-    decide = argparse.ArgumentParser(prog="finscore answers decide-jsonl", description=DECIDE_JSONL)
+
+def second_form(arguments: Sequence[str]) -> SecondForm | None:
+    """The parser of `decide-jsonl` or `verify` and the arguments after that name, when the
+    arguments after `answers` start with it; None for the scoring form."""
+    parsers = {"decide-jsonl": _decide_jsonl_parser, "verify": _verify_parser}
+    return next((form for name in FORMS if (form := named_form(arguments, name, parsers[name])) is not None), None)
+
+
+def _decide_jsonl_parser() -> argparse.ArgumentParser:
+    decide = _FormParser(prog="finscore answers decide-jsonl", description=DECIDE_JSONL)
     _add_protocol_options(decide)
     decide.set_defaults(handler=run_decide_jsonl)
-    verify = argparse.ArgumentParser(prog="finscore answers verify",
-                                     description="Re-check the conformance stamp of a `finscore answers --json` report.")
+    return decide
+
+
+def _verify_parser() -> argparse.ArgumentParser:
+    verify = _FormParser(prog="finscore answers verify",
+                         description="Re-check the conformance stamp of a `finscore answers --json` report.")
     verify.add_argument("report", metavar="REPORT", help="a report written by --json")
     verify.add_argument("--no-rerun", action="store_true", help="do not re-decide the conformance file")
     verify.set_defaults(handler=run_verify)
-    parser.form_parsers = {"decide-jsonl": decide, "verify": verify}
+    return verify
 
 
 def _read_predictions(path: str) -> bytes:

@@ -16,6 +16,7 @@ from finscore.commands.execute import add_profile_options
 from finscore.commands.forms import add_report_options, add_scored_files, named_form, run_scoring, SecondForm
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
+from finscore.finqa.file_order import swapped_files_message
 
 EQUAL_JSONL = "equal-jsonl"
 
@@ -96,36 +97,6 @@ def run_equal_jsonl(args: argparse.Namespace) -> int:
         print(f"finscore finqa equal-jsonl: {len(summary.errors)} line(s) could not be decided "
               f"(written back with \"error\"), first: {summary.errors[0]}", file=sys.stderr)
     return summary.exit_code
-
-
-#: How many entries of each file are looked at to tell a gold file from a prediction file.
-_ENTRIES_LOOKED_AT = 20
-
-
-def _looks_like(data: Any, keys: frozenset[str], absent: str) -> bool:
-    """Whether the first entries of a decoded file are objects with all of `keys` and without `absent`."""
-    if not isinstance(data, list) or not data:
-        return False
-    entries = data[:_ENTRIES_LOOKED_AT]
-    return all(isinstance(entry, dict) and keys <= entry.keys() and absent not in entry for entry in entries)
-
-
-_GOLD_KEYS, _PREDICTION_KEYS = frozenset(("id", "table", "qa")), frozenset(("id", "predicted"))
-
-
-def swapped_files_message(predictions: Any, gold: Any) -> str | None:
-    """What to say when the prediction file looks like a FinQA gold file or the gold file like a
-    prediction file (the two arguments given in the wrong order); None otherwise."""
-    predictions_look_gold = _looks_like(predictions, _GOLD_KEYS, "predicted")
-    gold_looks_predicted = _looks_like(gold, _PREDICTION_KEYS, "table")
-    if predictions_look_gold and gold_looks_predicted:
-        return ("the two files look swapped: PREDICTIONS is a FinQA gold file and GOLD a prediction file; "
-                "give the prediction file first, then the gold file")
-    if gold_looks_predicted:
-        return "GOLD looks like a prediction file ({\"id\", \"predicted\"} entries), not a FinQA gold file"
-    if predictions_look_gold:
-        return "PREDICTIONS looks like a FinQA gold file ({\"id\", \"table\", \"qa\"} entries), not a prediction file"
-    return None
 
 
 def run_finqa(args: argparse.Namespace) -> int:

@@ -108,7 +108,7 @@ def run_rewards(args: argparse.Namespace) -> int:
         except pa.ArrowInvalid as error:
             raise RewardInputError(f"{args.source} is not a Parquet file ({error})") from None
         if args.ray:
-            from finscore.rewards.ray_files import score_parquet_on_ray
+            from finscore.rewards.adapters.ray_files import score_parquet_on_ray
 
             rows = score_parquet_on_ray(Path(args.source), Path(args.output), config, workers=args.workers,
                                         address=args.address, batch_rows=args.batch_rows)
@@ -128,14 +128,14 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from finscore.rewards.server import create_app
+        from finscore.rewards.adapters.server import create_app
     except ImportError as error:
         print(f"finscore serve-reward: needs finscore[serve] ({error.name} is missing)", file=sys.stderr)
         return EXIT_BAD_INPUT
     from finscore.rewards import RewardInputError
 
     try:
-        from finscore.rewards.server import MAX_BODY_BYTES
+        from finscore.rewards.adapters.server import MAX_BODY_BYTES
 
         app = create_app(_config(args), max_body_bytes=args.max_body_bytes or MAX_BODY_BYTES)
     except RewardInputError as error:

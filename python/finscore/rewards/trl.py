@@ -1,42 +1,6 @@
-"""A reward function for TRL's GRPOTrainer (`reward_funcs=[finscore_reward()]`).
+"""The documented path of the TRL adapter (`finscore.rewards.trl.finscore_reward`); the adapter
+itself is `finscore.rewards.adapters.trl`."""
 
-TRL calls it with `prompts`, `completions` (text, or lists of chat messages for a
-conversational dataset), `completion_ids`, `trainer_state` and every other dataset
-column as a keyword list; it returns a float per row, or None where the row's data
-source is not one finscore scores (TRL then leaves that reward out for the row).
-"""
+from finscore.rewards.adapters.trl import FinscoreReward, finscore_reward
 
-from __future__ import annotations
-
-from typing import Any, Sequence
-
-from finscore.rewards.completions import completion_text
-from finscore.rewards.config import RewardConfig
-from finscore.rewards.errors import RewardInputError
-from finscore.rewards.rows import decide_columns
-
-
-class FinscoreReward:
-    """A TRL reward function; `__name__` is what TRL logs the reward under."""
-
-    def __init__(self, config: RewardConfig | None = None, *, name: str = "finscore") -> None:
-        self.config = config or RewardConfig()
-        self.__name__ = name
-
-    def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
-                 **columns: Any) -> list[float | None]:
-        if completions is None:
-            raise RewardInputError("TRL passes completions=; none were given", column="completions")
-        golds = columns.get(self.config.gold_column)
-        if golds is None:
-            raise RewardInputError("the dataset has no such column (TRL passes every dataset column by name)",
-                                   column=self.config.gold_column)
-        sources = columns.get(self.config.data_source_column) or [None] * len(completions)
-        texts = [completion_text(c, row=i) for i, c in enumerate(completions)]
-        decided, _ = decide_columns(texts, list(golds), list(sources), self.config)
-        return decided.scores
-
-
-def finscore_reward(config: RewardConfig | None = None, *, name: str = "finscore") -> FinscoreReward:
-    """A reward function for `GRPOTrainer(reward_funcs=[...])`."""
-    return FinscoreReward(config, name=name)
+__all__ = ["FinscoreReward", "finscore_reward"]

@@ -30,8 +30,10 @@ if TYPE_CHECKING:
         TurnRecord,
         UnreadableArguments,
     )
+    from finscore.runner.agents.chat import ChatCompletionsAgent, ChatEndpoint
+    from finscore.runner.agents.registry import SCRIPTED_AGENTS, scripted
+    from finscore.runner.agents.shipped import scripted_agent
     from finscore.runner.cases import CaseSet, load_case_set, load_fixtures
-    from finscore.runner.chat_agent import ChatCompletionsAgent, ChatEndpoint
     from finscore.runner.episode import AttemptRecord, AttemptResult, run_attempt, start_attempt
     from finscore.runner.errors import CaseFixtureError, CaseSetError, EndpointError, RunnerError, SchemaError
     from finscore.runner.http_json import RetryPolicy
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
     from finscore.runner.output import manifest, write_manifest, write_predictions
     from finscore.runner.reporting import score_predictions, write_report
     from finscore.runner.sandbox import Sandbox, TraceFull
-    from finscore.runner.scripted import SCRIPTED_AGENTS, scripted, scripted_agent
     from finscore.world import Schema
 
 
@@ -53,15 +54,15 @@ _WHERE: dict[str, str] = {
     "CaseSet": "finscore.runner.cases",
     "CaseSetError": "finscore.runner.errors",
     "CaseView": "finscore.runner.agent",
-    "ChatCompletionsAgent": "finscore.runner.chat_agent",
-    "ChatEndpoint": "finscore.runner.chat_agent",
+    "ChatCompletionsAgent": "finscore.runner.agents.chat",
+    "ChatEndpoint": "finscore.runner.agents.chat",
     "EndpointError": "finscore.runner.errors",
     "Finish": "finscore.runner.agent",
     "Limits": "finscore.runner.limits",
     "Observation": "finscore.runner.agent",
     "RetryPolicy": "finscore.runner.http_json",
     "RunnerError": "finscore.runner.errors",
-    "SCRIPTED_AGENTS": "finscore.runner.scripted",
+    "SCRIPTED_AGENTS": "finscore.runner.agents.registry",
     "Sandbox": "finscore.runner.sandbox",
     "Schema": "finscore.world",
     "SchemaError": "finscore.runner.errors",
@@ -78,8 +79,8 @@ _WHERE: dict[str, str] = {
     "run_attempt": "finscore.runner.episode",
     "run_cases": "finscore.runner.orchestrate",
     "score_predictions": "finscore.runner.reporting",
-    "scripted": "finscore.runner.scripted",
-    "scripted_agent": "finscore.runner.scripted",
+    "scripted": "finscore.runner.agents.registry",
+    "scripted_agent": "finscore.runner.agents.shipped",
     "start_attempt": "finscore.runner.episode",
     "write_manifest": "finscore.runner.output",
     "write_predictions": "finscore.runner.output",
@@ -89,7 +90,7 @@ _WHERE: dict[str, str] = {
 
 def __getattr__(name: str) -> Any:
     if name == "SCRIPTED_AGENTS":
-        from finscore.runner.scripted import load_shipped_agents
+        from finscore.runner.agents.shipped import load_shipped_agents
 
         return load_shipped_agents()
     module = _WHERE.get(name)

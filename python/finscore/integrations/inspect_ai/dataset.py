@@ -13,7 +13,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from finscore.contracts import KIT_ALIAS
 from finscore.runner import CaseSet, load_case_set, load_fixtures
-from finscore.runner.chat_agent import session_message
+from finscore.runner.agents.chat import session_message
 from finscore.runner.episode import case_view
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from finscore.rewards.adapters.ray import ERROR_COLUMN, RewardMapper
 from finscore.rewards.arrow_batches import score_arrow
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
-from finscore.rewards.ray import ERROR_COLUMN, RewardMapper
 
 
 #: The column of file row numbers the workers receive beside the rows (dropped from the output).

@@ -10,12 +10,12 @@ nested infix strings and compares ``simplify`` of each with ``==`` (sympy
 - "identical": both programs expand to the same symbolic string, so sympy
   would receive equal inputs;
 - "canonical-form": both strings evaluate, under sympy's automatic rules
-  reproduced exactly in `equivalence_canonical`, to the same expression;
+  reproduced exactly in `equivalence.canonical`, to the same expression;
 - "kinds-differ": one program ends in ``greater`` and the other does not;
   simplify turns a relational into a sympy Boolean and an arithmetic
   expression into an Expr, and those never compare equal;
 - "values-differ": different exact values at a rational point
-  (`equivalence_points` explains why this proves the simplified forms differ);
+  (`equivalence.points` explains why this proves the simplified forms differ);
 - "pred-not-symbolic": the prediction's expansion fails or sympy refuses it
   (a negative reference, a ``greater`` result used as an operand, ...):
   officially a plain False;
@@ -41,11 +41,11 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from finscore.finqa.equivalence_canonical import Form, OutsideFragment, canonical_forms
-from finscore.finqa.equivalence_graph import BuildFailure, ExpressionTable, build_expression
-from finscore.finqa.equivalence_points import values_differ
-from finscore.finqa.equivalence_reading import Rejection, read_gold, read_prediction
-from finscore.finqa.equivalence_sympy import SympyOutcome, official_text, simplified, unparsable
+from finscore.finqa.equivalence.canonical import Form, OutsideFragment, canonical_forms
+from finscore.finqa.equivalence.graph import BuildFailure, ExpressionTable, build_expression
+from finscore.finqa.equivalence.points import values_differ
+from finscore.finqa.equivalence.reading import Rejection, read_gold, read_prediction
+from finscore.finqa.equivalence.sympy import SympyOutcome, official_text, simplified, unparsable
 from finscore.engine.reader.tokens import tokenize_gold_program
 
 #: Programs deeper or larger than this skip the sympy-free positive paths:

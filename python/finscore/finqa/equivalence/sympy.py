@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from finscore.finqa.equivalence_graph import INFIX, SYMBOL, ExpressionTable
+from finscore.finqa.equivalence.graph import INFIX, SYMBOL, ExpressionTable
 
 #: Expanded programs with more symbols than this are never handed to sympy
 #: (the official evaluator would spend unbounded time and memory on them).

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Container, Mapping, NamedTuple, Sequence
 
-from finscore.finqa.equivalence_reading import is_reference, is_table_op
+from finscore.finqa.equivalence.reading import is_reference, is_table_op
 from finscore.engine.reader.tokens import ARITHMETIC_OPS, StepText
 
 #: The infix operator the official function writes for each arithmetic op.

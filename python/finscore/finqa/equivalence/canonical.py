@@ -31,7 +31,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Sequence, Union
 
-from finscore.finqa.equivalence_graph import SYMBOL, ExpressionTable
+from finscore.finqa.equivalence.graph import SYMBOL, ExpressionTable
 
 
 class OutsideFragment(Exception):

@@ -25,7 +25,7 @@ from functools import lru_cache
 from fractions import Fraction
 from typing import Sequence, Union
 
-from finscore.finqa.equivalence_graph import SYMBOL, ExpressionTable
+from finscore.finqa.equivalence.graph import SYMBOL, ExpressionTable
 
 Value = Union[Fraction, bool]
 
