@@ -22,7 +22,7 @@ from finscore.answers.predictions import (
 )
 from finscore.answers.protocol import Protocol
 from finscore.answers.stamp import make_stamp
-from finscore.finqa.joining import Exclusion
+from finscore.scoring.exclusions import Exclusion
 
 Progress = Callable[[str, int, int], None]
 DENOMINATOR_POLICY = (
