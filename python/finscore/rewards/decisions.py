@@ -10,12 +10,12 @@ import json
 from typing import Any, Iterator, NamedTuple
 
 from finscore.scoring.canonical import canonical_json as _canonical
+from finscore.scoring.reasons import MISSING_PREDICTION, NOT_SCORED
 
-#: The row's data source is not one finscore scores (TRL expects None for such rows).
-NOT_SCORED = "not_scored"
-#: The completion column holds nothing for this row (a null, not an empty string): the
-#: same reason `finscore finqa` and `finscore answers` give a missing prediction.
-MISSING_PREDICTION = "missing_prediction"
+#: NOT_SCORED: the row's data source is not one finscore scores (TRL expects None for such rows).
+#: MISSING_PREDICTION: the completion column holds nothing for this row (a null, not an empty
+#: string): the same reason `finscore finqa` and `finscore answers` give a missing prediction.
+__all__ = ["MISSING_PREDICTION", "NOT_SCORED", "DecidedRows", "RewardDecision"]
 
 
 class RewardDecision(NamedTuple):
