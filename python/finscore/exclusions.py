@@ -1,16 +1,12 @@
-"""The words every scorer uses for an entry it did not score, and why.
+"""Kept importable: the exclusion kinds now live in finscore.scoring.exclusions."""
 
-A prediction entry is malformed, names an id the gold lacks, or repeats one; a gold
-example without a scored prediction is missing one, or its prediction was excluded.
-FinQA, ConvFinQA and TAT-QA reports say these in the same words; they live here, in a
-module that imports nothing, so that a scorer which loads no executor pays nothing.
-"""
+from finscore.scoring.exclusions import (
+    DUPLICATE_ID,
+    EXCLUDED,
+    EXCLUSION_KINDS,
+    MALFORMED_ENTRY,
+    MISSING,
+    UNKNOWN_ID,
+)
 
-MALFORMED_ENTRY = "malformed_entry"
-UNKNOWN_ID = "unknown_id"
-DUPLICATE_ID = "duplicate_id"
-EXCLUSION_KINDS = (MALFORMED_ENTRY, UNKNOWN_ID, DUPLICATE_ID)
-
-#: Why a gold example has no scored prediction.
-MISSING = "missing"
-EXCLUDED = "excluded"
+__all__ = ["DUPLICATE_ID", "EXCLUDED", "EXCLUSION_KINDS", "MALFORMED_ENTRY", "MISSING", "UNKNOWN_ID"]

@@ -12,7 +12,8 @@ import pytest
 
 from finscore.answers import get_protocol, protocol_from_data, reasons
 from finscore.answers.protocol import ProtocolError
-from finscore.answers.numbers import NumberReader, Reading, Refusal, read_yes_no
+from finscore.answers.numbers import AnswerRefusal as Refusal
+from finscore.answers.numbers import NumberReader, Reading, read_yes_no
 
 FINQA = NumberReader(get_protocol("finqa-answer/1"))
 

@@ -9,7 +9,8 @@ import pytest
 
 from finscore.contracts.checks.claims import compare_claims
 from finscore.contracts.failures import Category
-from finscore.contracts.formats.models import ClaimContract, Tolerance
+from finscore.contracts.formats.models import ClaimContract
+from finscore.contracts.formats.models import ClaimTolerance as Tolerance
 
 ISSUE_FIELDS = {
     "value": "3345563.94",

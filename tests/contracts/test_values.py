@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from finscore.contracts.checks.values import read_value, within_tolerance
-from finscore.contracts.formats.models import NORMALIZATIONS, Tolerance
+from finscore.contracts.formats.models import NORMALIZATIONS
+from finscore.contracts.formats.models import ClaimTolerance as Tolerance
 
 ALL = frozenset(NORMALIZATIONS)
 NONE: frozenset[str] = frozenset()

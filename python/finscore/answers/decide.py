@@ -16,7 +16,7 @@ from finscore.answers.decision import Decision as Decision
 from finscore.answers.gold import Gold, GoldError, gold_from_mapping
 from finscore.answers.in_core import CORE_MIN_ROWS, decide_in_core
 from finscore.answers.locate import LOCATORS, Located
-from finscore.answers.numbers import NumberReader, Refusal, read_yes_no
+from finscore.answers.numbers import AnswerRefusal, NumberReader, read_yes_no
 from finscore.answers.protocol import FORMATS, Protocol, ProtocolError, made_once
 from finscore.answers.registry import get_protocol
 
@@ -47,12 +47,12 @@ def _judged(text: str, gold: Gold, protocol: Protocol, reader: NumberReader) -> 
     A pure function of (text, gold, protocol): `decide_batch` keeps it per distinct pair."""
     if gold.yes_no is not None:
         word = read_yes_no(text, protocol.max_answer_chars)
-        if isinstance(word, Refusal):
+        if isinstance(word, AnswerRefusal):
             return False, word.reason, None, None, None, word.detail, None
         passed = word == gold.yes_no
         return passed, R.EXACT if passed else R.WRONG_YES_NO, None, word, word, f"reads {word}", None
     reading = reader.read(text)
-    if isinstance(reading, Refusal):
+    if isinstance(reading, AnswerRefusal):
         return False, reading.reason, None, None, None, reading.detail, None
     verdict = compare_number(reading, gold, protocol)
     return (verdict.passed, verdict.reason, verdict.k, format(verdict.value, "f"), reading.text, verdict.detail,
@@ -86,7 +86,7 @@ def _decide_other(completion: Any, gold: Gold, protocol: Protocol, reader: Numbe
 
 def _decide_text(completion: str, gold: Gold, protocol: Protocol, reader: NumberReader, locate: Any) -> Decision:
     located = locate(completion)
-    if isinstance(located, Refusal):
+    if isinstance(located, AnswerRefusal):
         return _miss(located.reason, gold, located.detail)
     return _placed(_judged(located.text, gold, protocol, reader), located, gold)
 
@@ -139,7 +139,7 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
             append(_decide_other(completion, gold, chosen, reader, locate))
             continue
         located = locate(completion)
-        if isinstance(located, Refusal):
+        if isinstance(located, AnswerRefusal):
             append(_miss(located.reason, gold, located.detail))
             continue
         key = (located.text, id(gold))

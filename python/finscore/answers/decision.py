@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-#: What canonical_json writes, by the standard library (for a Decision holding other types).
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+from finscore.scoring.canonical import canonical_json as _canonical
 
 
 class Decision(NamedTuple):
@@ -35,7 +33,7 @@ class Decision(NamedTuple):
                 and type(self.detail) is str and (k is None or type(k) is int)
                 and (read is None or type(read) is str) and (value is None or type(value) is str)
                 and (not span or (len(span) == 2 and type(span[0]) is int and type(span[1]) is int))):
-            return _CANONICAL.encode(self.to_json())  # built by hand with other types: the encoder decides
+            return _canonical(self.to_json())  # built by hand with other types: the encoder decides
         return (f'{{"detail":{encode_basestring(self.detail)},"gold":{encode_basestring(self.gold)},'
                 f'"k":{"null" if k is None else k},"passed":{"true" if passed else "false"},'
                 f'"read":{"null" if read is None else encode_basestring(read)},'

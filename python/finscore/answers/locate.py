@@ -1,7 +1,7 @@
 """Finding the final answer in a completion: one declared format per run, no cascade.
 
 Each format returns the answer text and its offsets in the completion, or a
-Refusal (NO_FINAL_ANSWER when the declared marker is absent). Every search is a
+AnswerRefusal (NO_FINAL_ANSWER when the declared marker is absent). Every search is a
 single pass over the completion.
 """
 
@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from finscore.answers.numbers import Refusal
+from finscore.answers.numbers import AnswerRefusal
 from finscore.answers.reasons import NO_FINAL_ANSWER, UNPARSEABLE
 
 #: Matched at 0 only: the greedy (?:.*\n)? runs to the end and steps back to the LAST line that starts
@@ -44,16 +44,16 @@ def _stripped(completion: str, start: int, end: int) -> Located:
     return Located(text[lead:len(text) - trail], start + lead, end - trail)
 
 
-def answer_line(completion: str) -> Located | Refusal:
+def answer_line(completion: str) -> Located | AnswerRefusal:
     """The rest of the last line that starts with 'Answer:'."""
     last = _LAST_ANSWER_LINE.match(completion)
     if last is None:
-        return Refusal(NO_FINAL_ANSWER, NO_ANSWER_LINE)
+        return AnswerRefusal(NO_FINAL_ANSWER, NO_ANSWER_LINE)
     end = completion.find("\n", last.end())
     return _stripped(completion, last.end(), len(completion) if end < 0 else end)
 
 
-def boxed(completion: str) -> Located | Refusal:
+def boxed(completion: str) -> Located | AnswerRefusal:
     """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
     found: tuple[int, int] | None = None
     too_deep = False
@@ -71,9 +71,9 @@ def boxed(completion: str) -> Located | Refusal:
             found, too_deep = None, True
         at = completion.find(_BOXED, cursor)
     if too_deep:
-        return Refusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
+        return AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
     if found is None:
-        return Refusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
+        return AnswerRefusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
     text = completion[found[0]:found[1]].replace("\\%", "%").replace("\\$", "$")
     for dropped in _LATEX_DROPPED:
         text = text.replace(dropped, "")
@@ -84,7 +84,7 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a finite number (refused)")
 
 
-def json_object(completion: str) -> Located | Refusal:
+def json_object(completion: str) -> Located | AnswerRefusal:
     """The "answer" of the JSON object that is the whole completion (one code fence allowed)."""
     body = completion.strip()
     offset = completion.find(body[:1]) if body else 0
@@ -94,24 +94,24 @@ def json_object(completion: str) -> Located | Refusal:
         offset = completion.find(inner[:1]) if inner else offset
         body = inner
     if not body.startswith("{"):
-        return Refusal(NO_FINAL_ANSWER, "the completion is not a JSON object")
+        return AnswerRefusal(NO_FINAL_ANSWER, "the completion is not a JSON object")
     try:
         data = json.loads(body, parse_float=str, parse_int=str, parse_constant=_refuse_constant)
     except RecursionError:
-        return Refusal(UNPARSEABLE, "the JSON object is nested too deeply")
+        return AnswerRefusal(UNPARSEABLE, "the JSON object is nested too deeply")
     except ValueError as error:  # JSONDecodeError, and the refused NaN / Infinity
-        return Refusal(UNPARSEABLE, f"not a usable JSON object: {error}")
+        return AnswerRefusal(UNPARSEABLE, f"not a usable JSON object: {error}")
     if not isinstance(data, dict) or "answer" not in data:
-        return Refusal(NO_FINAL_ANSWER, 'the JSON object has no "answer"')
+        return AnswerRefusal(NO_FINAL_ANSWER, 'the JSON object has no "answer"')
     answer = data["answer"]
     if isinstance(answer, bool):
         answer = "yes" if answer else "no"
     if not isinstance(answer, str):
-        return Refusal(UNPARSEABLE, f'"answer" is a JSON {type(answer).__name__}, not text or a number')
+        return AnswerRefusal(UNPARSEABLE, f'"answer" is a JSON {type(answer).__name__}, not text or a number')
     return Located(answer.strip(), offset, offset + len(body), verbatim=False)
 
 
-def whole(completion: str) -> Located | Refusal:
+def whole(completion: str) -> Located | AnswerRefusal:
     return _stripped(completion, 0, len(completion))
 
 

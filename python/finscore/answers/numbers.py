@@ -37,7 +37,7 @@ class Reading(NamedTuple):
     end: int
 
 
-class Refusal(NamedTuple):
+class AnswerRefusal(NamedTuple):
     """Why an answer yields no single number: UNPARSEABLE or SEVERAL_NUMBERS, with a detail."""
 
     reason: str
@@ -123,7 +123,7 @@ class NumberReader:
                 break
         return at, sign, currency
 
-    def _number_at(self, text: str, match: re.Match[str]) -> Reading | Refusal | None:
+    def _number_at(self, text: str, match: re.Match[str]) -> Reading | AnswerRefusal | None:
         """The number whose digits start at `match`, a refusal, or None when the digits belong to a word."""
         start, end = match.start(), match.end()
         chunk = match.group().rstrip(".,")
@@ -134,16 +134,16 @@ class NumberReader:
         if start > 0 and text[start - 1].isalpha() and self._code_before(text, start) < 0:
             return None  # Q4, FY2019
         if len(chunk) > self.max_number_chars:
-            return Refusal(UNPARSEABLE, f"a number of {len(chunk)} characters (at most {self.max_number_chars} are read)")
+            return AnswerRefusal(UNPARSEABLE, f"a number of {len(chunk)} characters (at most {self.max_number_chars} are read)")
         whole, point, fraction = chunk.partition(".")
         if "." in fraction or "," in fraction or not self._grouping_ok(whole):
-            return Refusal(UNPARSEABLE, f"{chunk!r} is not a number under the declared grouping "
+            return AnswerRefusal(UNPARSEABLE, f"{chunk!r} is not a number under the declared grouping "
                                         f"({', '.join(sorted(g for g in ('western', 'indian') if getattr(self, g)))})")
         digits = whole.replace(",", "") + point + fraction
         exponent = _EXPONENT.match(text, end)
         if exponent is not None:
             if len(exponent.group().lstrip("eE+-")) > MAX_EXPONENT_DIGITS:
-                return Refusal(UNPARSEABLE, f"the exponent {exponent.group()!r} is longer than {MAX_EXPONENT_DIGITS} digits")
+                return AnswerRefusal(UNPARSEABLE, f"the exponent {exponent.group()!r} is longer than {MAX_EXPONENT_DIGITS} digits")
             digits += exponent.group()
             end = exponent.end()
         bare_end = end
@@ -163,13 +163,13 @@ class NumberReader:
         try:
             value = Decimal(digits)
         except InvalidOperation:  # not reachable with the chunk checks above; refused, never raised
-            return Refusal(UNPARSEABLE, f"{chunk!r} is not a number")
+            return AnswerRefusal(UNPARSEABLE, f"{chunk!r} is not a number")
         if value and not SMALLEST_ADJUSTED <= value.adjusted() <= LARGEST_ADJUSTED:
-            return Refusal(UNPARSEABLE, f"{text[begin:end]!r} is outside the binary64 range (refused)")
+            return AnswerRefusal(UNPARSEABLE, f"{text[begin:end]!r} is outside the binary64 range (refused)")
         return Reading(-value if sign < 0 else value, percent, scale, text[begin:end], begin, end)
 
     # -- the whole answer -------------------------------------------------------------------
-    def read(self, answer: str, *, full: bool = False) -> Reading | Refusal:
+    def read(self, answer: str, *, full: bool = False) -> Reading | AnswerRefusal:
         """The single number of `answer`, or why there is none (linear in len(answer)).
 
         `full` skips the one-match reading of short plain answers (for checking that both agree)."""
@@ -183,11 +183,11 @@ class NumberReader:
                                    None if word is None else self.scale_words[word.lstrip(" ").lower()],
                                    answer[:end], 0, end)
         if len(answer) > self.max_answer_chars:
-            return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {self.max_answer_chars} are read)")
+            return AnswerRefusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {self.max_answer_chars} are read)")
         lowered = answer.lower()  # a cheap test first: the pattern is only run when it can match
         refused = _REFUSED.search(answer) if "nan" in lowered or "inf" in lowered or "\u221e" in answer else None
         if refused is not None:
-            return Refusal(UNPARSEABLE, f"{refused.group()!r} is not a finite number (refused)")
+            return AnswerRefusal(UNPARSEABLE, f"{refused.group()!r} is not a finite number (refused)")
         first: Reading | None = None
         consumed = 0  # the end of the last number read: its exponent digits are not another number
         for match in _CHUNK.finditer(answer):
@@ -196,23 +196,23 @@ class NumberReader:
             found = self._number_at(answer, match)
             if found is None:
                 continue
-            if isinstance(found, Refusal):
+            if isinstance(found, AnswerRefusal):
                 return found
             consumed = found.end
             if first is None:
                 first = found
             elif (found.value, found.percent, found.scale) != (first.value, first.percent, first.scale):
-                return Refusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
+                return AnswerRefusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
         if first is None:
-            return Refusal(UNPARSEABLE, "no number in the answer")
+            return AnswerRefusal(UNPARSEABLE, "no number in the answer")
         return first
 
 
-def read_yes_no(answer: str, limit: int) -> str | Refusal:
+def read_yes_no(answer: str, limit: int) -> str | AnswerRefusal:
     """'yes' or 'no' when exactly one of those words occurs in the answer."""
     if len(answer) > limit:
-        return Refusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {limit} are read)")
+        return AnswerRefusal(UNPARSEABLE, f"an answer of {len(answer)} characters (at most {limit} are read)")
     seen: set[str] = {match.group(1).lower() for match in _YES_NO.finditer(answer)}
     if len(seen) == 1:
         return seen.pop()
-    return Refusal(UNPARSEABLE, "both yes and no in the answer" if seen else "neither yes nor no in the answer")
+    return AnswerRefusal(UNPARSEABLE, "both yes and no in the answer" if seen else "neither yes nor no in the answer")

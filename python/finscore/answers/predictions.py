@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from finscore.exclusions import DUPLICATE_ID, MALFORMED_ENTRY, UNKNOWN_ID
-from finscore.finqa.joining import Exclusion, PredictionsRejected
+from finscore.finqa.joining import PredictionsRejected
+from finscore.scoring.exclusions import MALFORMED_ENTRY, Exclusion
+from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
 
 COMPLETION, ANSWER = "completion", "answer"
 
@@ -78,31 +79,22 @@ def read_prediction_lines(raw: bytes) -> tuple[list[AnswerPrediction], list[Excl
     return good, bad, lines
 
 
+#: An answer file names its entries by line: copies are told apart by line number.
+ANSWER_WORDS = ID_WORDS._replace(
+    repeats=lambda first: f"repeats line {first} (identical, first kept)",
+    conflicts=lambda position, copies: f"lines {', '.join(map(str, copies))} differ: none kept",
+)
+
+
 def join_answer_predictions(good: list[AnswerPrediction], bad: list[Exclusion], gold_ids: set[str], *,
                             exclude_bad: bool) -> tuple[dict[str, AnswerPrediction], list[Exclusion]]:
     """(prediction by gold id, exclusions); raises PredictionsRejected unless `exclude_bad`."""
-    copies: dict[str, list[AnswerPrediction]] = {}
-    for entry in good:
-        copies.setdefault(entry.id, []).append(entry)
-    kept: dict[str, AnswerPrediction] = {}
-    exclusions = list(bad)
-    for name, entries in copies.items():
-        if name not in gold_ids:
-            exclusions += [Exclusion(e.position, name, UNKNOWN_ID, "the id is not in the gold file") for e in entries]
-        elif len(entries) == 1:
-            kept[name] = entries[0]
-        elif all((e.text, e.field) == (entries[0].text, entries[0].field) for e in entries):
-            kept[name] = entries[0]
-            exclusions += [Exclusion(e.position, name, DUPLICATE_ID,
-                                     f"repeats line {entries[0].position} (identical, first kept)") for e in entries[1:]]
-        else:
-            lines = ", ".join(str(e.position) for e in entries)
-            exclusions += [Exclusion(e.position, name, DUPLICATE_ID,
-                                     f"lines {lines} differ: none kept") for e in entries]
-    exclusions.sort(key=lambda e: e.position)
-    if exclusions and not exclude_bad:
-        raise PredictionsRejected(tuple(exclusions), {n: [e.position for e in es] for n, es in copies.items()})
-    return kept, exclusions
+    by_line = {entry.position: entry for entry in good}
+    joined = join_keys([Candidate(e.position, e.id, None, (e.text, e.field)) for e in good], gold_ids, ANSWER_WORDS,
+                       bad)
+    if joined.exclusions and not exclude_bad:
+        raise PredictionsRejected(joined.exclusions, joined.copies)
+    return {name: by_line[line] for name, line in joined.kept.items()}, list(joined.exclusions)
 
 
 def describe_exclusion(exclusion: Exclusion) -> dict[str, Any]:

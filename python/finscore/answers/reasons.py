@@ -7,20 +7,16 @@ that never occurred, in a fixed order.
 
 from __future__ import annotations
 
-EXACT = "exact"
-WITHIN_TOLERANCE = "within_tolerance"
-PERCENT_DECLARED = "percent_declared"
+from finscore.scoring.reasons import (
+    EXACT, MISSING_PREDICTION, NO_FINAL_ANSWER, PERCENT_DECLARED, PERCENT_VS_RATIO, ROUNDING, SCALE_OFF,
+    SEVERAL_NUMBERS, SIGN_FLIPPED, UNPARSEABLE, WITHIN_TOLERANCE, WRONG_VALUE, WRONG_YES_NO,
+)
 
-NO_FINAL_ANSWER = "no_final_answer"
-UNPARSEABLE = "unparseable"
-SEVERAL_NUMBERS = "several_numbers"
-SCALE_OFF = "scale_off"
-PERCENT_VS_RATIO = "percent_vs_ratio"
-SIGN_FLIPPED = "sign_flipped"
-ROUNDING = "rounding"
-WRONG_VALUE = "wrong_value"
-WRONG_YES_NO = "wrong_yes_no"
-MISSING_PREDICTION = "missing_prediction"
+__all__ = [
+    "EXACT", "WITHIN_TOLERANCE", "PERCENT_DECLARED", "NO_FINAL_ANSWER", "UNPARSEABLE", "SEVERAL_NUMBERS",
+    "SCALE_OFF", "PERCENT_VS_RATIO", "SIGN_FLIPPED", "ROUNDING", "WRONG_VALUE", "WRONG_YES_NO",
+    "MISSING_PREDICTION", "PASS_REASONS", "MISS_REASONS", "ALL_REASONS",
+]
 
 PASS_REASONS: tuple[str, ...] = (EXACT, WITHIN_TOLERANCE, PERCENT_DECLARED)
 MISS_REASONS: tuple[str, ...] = (

@@ -22,7 +22,7 @@ from finscore.answers.predictions import (
 )
 from finscore.answers.protocol import Protocol
 from finscore.answers.stamp import make_stamp
-from finscore.finqa.joining import Exclusion
+from finscore.scoring.exclusions import Exclusion
 
 Progress = Callable[[str, int, int], None]
 DENOMINATOR_POLICY = (
@@ -35,7 +35,7 @@ CHUNK = 10_000
 
 
 @dataclass(frozen=True)
-class Row:
+class AnswerRow:
     id: str
     question: str
     source: str  # completion, answer or missing
@@ -48,7 +48,7 @@ class AnswerReport:
     protocol: Protocol
     format: str
     gold_kind: str
-    rows: tuple[Row, ...]  # gold order
+    rows: tuple[AnswerRow, ...]  # gold order
     exclusions: tuple[Exclusion, ...]
     out_of_protocol: tuple[GoldEntry, ...]
     prediction_lines: int
@@ -86,9 +86,9 @@ class AnswerReport:
 
 
 def _rows(golds: AnswerGoldFile, kept: dict[str, Any], protocol: Protocol, format: str,
-          progress: Progress | None) -> list[Row]:
+          progress: Progress | None) -> list[AnswerRow]:
     covered = [(entry, entry.gold) for entry in golds.entries if entry.gold is not None]
-    rows: list[Row] = []
+    rows: list[AnswerRow] = []
     for begin in range(0, len(covered), CHUNK):
         part = covered[begin:begin + CHUNK]
         by_format: dict[str, list[int]] = {}
@@ -104,7 +104,7 @@ def _rows(golds: AnswerGoldFile, kept: dict[str, Any], protocol: Protocol, forma
         for (entry, _), made in zip(part, decisions):
             assert made is not None
             prediction = kept.get(entry.id)
-            rows.append(Row(entry.id, entry.question, prediction.field if prediction else "missing", made,
+            rows.append(AnswerRow(entry.id, entry.question, prediction.field if prediction else "missing", made,
                             prediction.text if prediction else None))
         if progress is not None:
             progress("deciding", begin + len(part), len(covered))

@@ -13,24 +13,18 @@ from typing import Any
 
 from finscore.engine.explanation import Execution
 from finscore.engine.status import Status
+from finscore.scoring.reasons import (
+    CORRECT, MISSING_PREDICTION, EXCLUDED_PREDICTION, MALFORMED_PROGRAM, BAD_ARGUMENT, TABLE_LOOKUP,
+    ARITHMETIC_ERROR, STRICT_REFUSAL, INVALID_OTHER, EXCEEDED_BOUNDS, NO_ANSWER, WRONG_YES_NO, WRONG_ANSWER_TYPE,
+    NEAR_MISS, WRONG_SIGN, PERCENT_SCALE, WRONG_VALUE,
+)
 
-CORRECT = "correct"
-MISSING_PREDICTION = "missing_prediction"
-EXCLUDED_PREDICTION = "excluded_prediction"
-MALFORMED_PROGRAM = "malformed_program"
-BAD_ARGUMENT = "bad_argument"
-TABLE_LOOKUP = "table_lookup"
-ARITHMETIC_ERROR = "arithmetic_error"
-STRICT_REFUSAL = "strict_refusal"
-INVALID_OTHER = "invalid_other"
-EXCEEDED_BOUNDS = "exceeded_bounds"
-NO_ANSWER = "no_answer"
-WRONG_YES_NO = "wrong_yes_no"
-WRONG_ANSWER_TYPE = "wrong_answer_type"
-NEAR_MISS = "near_miss"
-WRONG_SIGN = "wrong_sign"
-PERCENT_SCALE = "percent_scale"
-WRONG_VALUE = "wrong_value"
+__all__ = [
+    "CORRECT", "MISSING_PREDICTION", "EXCLUDED_PREDICTION", "MALFORMED_PROGRAM", "BAD_ARGUMENT", "TABLE_LOOKUP",
+    "ARITHMETIC_ERROR", "STRICT_REFUSAL", "INVALID_OTHER", "EXCEEDED_BOUNDS", "NO_ANSWER", "WRONG_YES_NO",
+    "WRONG_ANSWER_TYPE", "NEAR_MISS", "WRONG_SIGN", "PERCENT_SCALE", "WRONG_VALUE", "CATEGORY_DESCRIPTIONS",
+    "execution_category", "refusal_category", "wrong_answer_category",
+]
 
 #: Every category with what it means, in report order.
 CATEGORY_DESCRIPTIONS: dict[str, str] = {

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Literal
 
 from finscore.inputs.errors import InputFormatError
+from finscore.scoring.canonical import canonical_digest_json
 
 MAX_DOCUMENT_BYTES = 1 << 20
 MAX_PREDICTIONS_BYTES = 256 << 20
@@ -188,7 +189,7 @@ def _encode_decimal(value: Any) -> Any:
 
 def dumps_canonical(value: Any) -> str:
     """Deterministic JSON text (sorted keys, decimals as strings), for digests."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_encode_decimal)
+    return canonical_digest_json(value)
 
 
 def dumps_pretty(value: Any) -> str:

@@ -19,7 +19,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from finscore.inputs import JsonValueError, dumps_json, loads_exact
+from finscore.inputs import JsonValueError
+from finscore.scoring.canonical import canonical_exact_bytes
 
 SEAL_FORMAT = "finscore-seal/1"
 GENESIS = bytes(32)
@@ -30,21 +31,8 @@ _SEAL_FIELDS = {"format", "run_id", "case_id", "attempt", "entries", "head", "re
 _HEX64 = frozenset("0123456789abcdef")
 
 
-def _sorted(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {key: _sorted(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_sorted(item) for item in value]
-    return value
-
-
-def canonical_bytes(value: Any) -> bytes:
-    """The value as written and read back (exact numbers), keys sorted, compact, UTF-8.
-
-    A lone surrogate (never in a trace the runner seals; a forged record may hold one) is
-    encoded as surrogatepass writes it, so such a record fails its check instead of crashing it.
-    """
-    return dumps_json(_sorted(loads_exact(dumps_json(value)))).encode("utf-8", "surrogatepass")
+#: The canonical form seals cover (public here: contracts checks import it from this module).
+canonical_bytes = canonical_exact_bytes
 
 
 def chain_head(entries: Sequence[Any]) -> str:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, NamedTuple
 
-#: The row's data source is not one finscore scores (TRL expects None for such rows).
-NOT_SCORED = "not_scored"
-#: The completion column holds nothing for this row (a null, not an empty string): the
-#: same reason `finscore finqa` and `finscore answers` give a missing prediction.
-MISSING_PREDICTION = "missing_prediction"
+from finscore.scoring.canonical import canonical_json as _canonical
+from finscore.scoring.reasons import MISSING_PREDICTION, NOT_SCORED
+
+#: NOT_SCORED: the row's data source is not one finscore scores (TRL expects None for such rows).
+#: MISSING_PREDICTION: the completion column holds nothing for this row (a null, not an empty
+#: string): the same reason `finscore finqa` and `finscore answers` give a missing prediction.
+__all__ = ["MISSING_PREDICTION", "NOT_SCORED", "DecidedRows", "RewardDecision"]
 
 
 class RewardDecision(NamedTuple):
@@ -28,11 +30,7 @@ class RewardDecision(NamedTuple):
 
     def detail_json(self) -> str:
         """The detail as canonical JSON text: the same bytes on every host and in any batch."""
-        return _CANONICAL.encode(self.detail) if self.detail_text is None else self.detail_text
-
-
-#: json.dumps with these arguments builds a new encoder per call; one shared encoder writes the same bytes.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _canonical(self.detail) if self.detail_text is None else self.detail_text
 
 
 class DecidedRows:
@@ -96,5 +94,5 @@ class DecidedRows:
 
     def detail_texts(self) -> list[str]:
         """Each row's detail as canonical JSON text: the same bytes on every host and in any batch."""
-        encode = _CANONICAL.encode
+        encode = _canonical
         return [encode(detail) if text is None else text for detail, text in zip(self.details, self.texts)]

@@ -31,11 +31,16 @@ MAX_DETAIL = 2000
 
 
 @dataclass(frozen=True)
-class AttemptResult:
+class TimedPrediction:
     """A prediction line (deterministic) and how long it took (not deterministic, kept apart)."""
 
     prediction: dict[str, Any]
     seconds: float
+
+
+#: The public name (finscore.runner.AttemptResult); the class has its own so that AttemptResult
+#: names one class, contracts' scored attempt.
+AttemptResult = TimedPrediction
 
 
 def case_view(fixtures: CaseWorld, attempt: int) -> CaseView:
@@ -213,7 +218,7 @@ def start_attempt(case: Mapping[str, Any], limits: Limits, attempt: int) -> Atte
 
 def run_attempt(
     case: Mapping[str, Any], agent: Agent, limits: Limits, attempt: int = 0, isolation: Isolation | None = None
-) -> AttemptResult:
+) -> TimedPrediction:
     """Run `agent` on one case once, in its own process, and return its prediction line.
 
     Never raises for agent faults. `isolation` defaults to the limits' deadline and
@@ -222,7 +227,7 @@ def run_attempt(
     started = time.monotonic()
     started_attempt = start_attempt(case, limits, attempt)
     if not isinstance(started_attempt, AttemptRecord):
-        return AttemptResult(started_attempt, time.monotonic() - started)
+        return TimedPrediction(started_attempt, time.monotonic() - started)
     episode = _Episode(started_attempt.fixtures, agent, limits, attempt, isolation or default_isolation(limits))
     episode.run()
-    return AttemptResult(episode.prediction(), time.monotonic() - started)
+    return TimedPrediction(episode.prediction(), time.monotonic() - started)

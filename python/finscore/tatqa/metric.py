@@ -24,7 +24,7 @@ SCALES = ("", "thousand", "million", "billion", "percent")
 F1_IS_EXACT_MATCH = ("arithmetic", "count")
 
 
-class Decision(NamedTuple):
+class OfficialDecision(NamedTuple):
     """What one official call adds: em and f1 as the floats it adds, the scale point (0/1)."""
 
     em: float
@@ -33,6 +33,11 @@ class Decision(NamedTuple):
     gold_strings: tuple[str, ...]  # the compared strings ("" when the prediction is empty)
     predicted_strings: tuple[str, ...]
     empty: bool  # the official "no prediction" branch was taken
+
+
+#: The public name (finscore.tatqa.Decision); the class has its own so that Decision names one
+#: class, the answers decision.
+Decision = OfficialDecision
 
 
 def _format_4(value: Any) -> str:
@@ -157,11 +162,11 @@ def gold_strings_of(question: dict[str, Any]) -> tuple[str, ...]:
 
 
 #: What an empty prediction, or one against an empty gold answer, adds (the official "no prediction" branch).
-_EMPTY = Decision(0.0, 0.0, 0, (), (), True)
+_EMPTY = OfficialDecision(0.0, 0.0, 0, (), (), True)
 
 
 def decide(question: dict[str, Any], prediction: Any, scale: Any,
-           gold_strings: Sequence[str] | None = None) -> Decision:
+           gold_strings: Sequence[str] | None = None) -> OfficialDecision:
     """Score one prediction (`answer`, `scale` as a prediction file holds them) against a gold question.
 
     `question` needs answer, answer_type and scale; `gold_strings`, if given, are its
@@ -185,4 +190,4 @@ def decide(question: dict[str, Any], prediction: Any, scale: Any,
     em, f1 = best
     if question["answer_type"] in F1_IS_EXACT_MATCH:
         f1 = em
-    return Decision(em, f1, scale_match, tuple(gold_strings), tuple(predicted_strings), False)
+    return OfficialDecision(em, f1, scale_match, tuple(gold_strings), tuple(predicted_strings), False)

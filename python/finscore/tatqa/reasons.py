@@ -11,25 +11,20 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from finscore.scoring.reasons import (
+    CORRECT, MISSING_PREDICTION, EXCLUDED_PREDICTION, EMPTY_PREDICTION, SCALE_MISMATCH, PERCENT_VS_RATIO, SIGN,
+    ROUNDING, WRONG_COUNT, MISSING_SPAN_ITEMS, EXTRA_SPAN_ITEMS, PARTIAL_SPAN, WRONG_NUMBER, WRONG_ANSWER,
+    UNREADABLE_PREDICTION,
+)
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.normalize import normalize_answer
 from finscore.tatqa.numbers import NOT_A_NUMBER, OfficialCrash, number_reading
 
-CORRECT = "correct"
-MISSING_PREDICTION = "missing_prediction"
-EXCLUDED_PREDICTION = "excluded_prediction"
-EMPTY_PREDICTION = "empty_prediction"
-SCALE_MISMATCH = "scale_mismatch"
-PERCENT_VS_RATIO = "percent_vs_ratio"
-SIGN = "sign"
-ROUNDING = "rounding"
-WRONG_COUNT = "wrong_count"
-MISSING_SPAN_ITEMS = "missing_span_items"
-EXTRA_SPAN_ITEMS = "extra_span_items"
-PARTIAL_SPAN = "partial_span"
-WRONG_NUMBER = "wrong_number"
-WRONG_ANSWER = "wrong_answer"
-UNREADABLE_PREDICTION = "unreadable_prediction"
+__all__ = [
+    "CORRECT", "MISSING_PREDICTION", "EXCLUDED_PREDICTION", "EMPTY_PREDICTION", "SCALE_MISMATCH",
+    "PERCENT_VS_RATIO", "SIGN", "ROUNDING", "WRONG_COUNT", "MISSING_SPAN_ITEMS", "EXTRA_SPAN_ITEMS", "PARTIAL_SPAN",
+    "WRONG_NUMBER", "WRONG_ANSWER", "UNREADABLE_PREDICTION", "REASON_DESCRIPTIONS", "Reason", "explain",
+]
 
 #: Every reason, in the order reports list them, with what it means.
 REASON_DESCRIPTIONS: dict[str, str] = {

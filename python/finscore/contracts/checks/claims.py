@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from finscore.contracts.checks.values import read_value, within_tolerance
 from finscore.contracts.failures import Code, Failure, failure
-from finscore.contracts.formats.models import ClaimContract, Tolerance
+from finscore.contracts.formats.models import ClaimContract, ClaimTolerance
 
 #: Exact-string fields and the code a mismatch gets (dates are a freshness matter,
 #: sources an evidence matter, the rest a matter of stating the answer).
@@ -34,7 +34,7 @@ class ClaimCheck:
     passed: bool
     value: Decimal | None
     normalizations: tuple[str, ...]
-    tolerance: Tolerance | None
+    tolerance: ClaimTolerance | None
 
 
 def _show(value: Any) -> Any:

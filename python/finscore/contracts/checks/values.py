@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from typing import Any
 
-from finscore.contracts.formats.models import Tolerance
+from finscore.contracts.formats.models import ClaimTolerance
 from finscore.inputs.fields import canonical_decimal, json_decimal
 
 MAX_VALUE_TEXT = 200
@@ -122,7 +122,7 @@ def read_value(raw: Any, accept: frozenset[str], claim_unit: Any) -> ValueReadin
     return ValueReading(value, tuple(applied), as_percent, None)
 
 
-def within_tolerance(value: Decimal, gold: Decimal, tolerance: Tolerance | None) -> bool:
+def within_tolerance(value: Decimal, gold: Decimal, tolerance: ClaimTolerance | None) -> bool:
     """|value - gold| <= max(absolute, relative * |gold|), exactly; equality when undeclared."""
     difference = _EXACT.abs(_EXACT.subtract(value, gold))
     if tolerance is None:

@@ -21,9 +21,9 @@ from finscore.contracts.formats.models import (
     CallPattern,
     Case,
     ClaimContract,
+    ClaimTolerance,
     Plan,
     ResponseContract,
-    Tolerance,
     TraceContract,
     TraceEntry,
 )
@@ -124,7 +124,7 @@ def is_date_unit(unit: str) -> bool:
     return "date" in lowered or lowered in {"yyyymmdd", "yyyymm", "epoch_days", "epoch_day", "days_since_epoch"}
 
 
-def _tolerance(reader: FieldReader, raw: Any, where: str, unit: str) -> Tolerance | None:
+def _tolerance(reader: FieldReader, raw: Any, where: str, unit: str) -> ClaimTolerance | None:
     if raw is None:
         return None
     if is_date_unit(unit):
@@ -142,7 +142,7 @@ def _tolerance(reader: FieldReader, raw: Any, where: str, unit: str) -> Toleranc
     relative = reader.decimal(tolerance["relative"], f"{where}.relative")
     if absolute < 0 or relative < 0:
         raise reader.fail(where, "tolerances cannot be negative")
-    return Tolerance(tolerance_unit, absolute, relative)
+    return ClaimTolerance(tolerance_unit, absolute, relative)
 
 
 def _claim(reader: FieldReader, name: str, raw: Any, where: str) -> ClaimContract:

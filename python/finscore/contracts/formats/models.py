@@ -75,7 +75,7 @@ class TraceContract:
 
 
 @dataclass(frozen=True)
-class Tolerance:
+class ClaimTolerance:
     unit: str
     absolute: Decimal
     relative: Decimal
@@ -86,7 +86,7 @@ class ClaimContract:
     name: str
     fields: Mapping[str, str]
     value: Decimal
-    tolerance: Tolerance | None
+    tolerance: ClaimTolerance | None
     accept: frozenset[str]
     evidence_fact: str
 

@@ -1,0 +1,142 @@
+"""One join of prediction entries to gold keys: every gold counted once, every bad entry named.
+
+Each entry has a key (an id, a TAT-QA uid), a problem (None when usable) and a value
+that decides whether repeated copies are the same prediction. A gold key's copies
+that are all usable and identical keep the first; copies that differ are all
+excluded; an entry whose key the gold lacks is excluded; a malformed entry is
+excluded as such. Callers (FinQA, ConvFinQA, TAT-QA, answers) keep their own
+messages word for word: the words are a `JoinWords` they pass, and the error a
+rejected file raises is their own class on the `Rejection` base.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, ClassVar, Container, Iterable, NamedTuple, Sequence
+
+from finscore.scoring.exclusions import DUPLICATE_ID, EXCLUSION_KINDS, MALFORMED_ENTRY, UNKNOWN_ID, Exclusion
+
+#: How many items a message lists before it says how many more there are.
+LISTED_IN_MESSAGES = 20
+
+
+def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:
+    """The first `limit` items, comma separated, then how many were left out."""
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
+
+
+class JoinWords(NamedTuple):
+    """What a benchmark calls things in exclusions and in the message of a rejected file."""
+
+    word: str  # the key's name: "id" or "uid"
+    unknown: str  # detail of an entry whose key is not in the gold
+    repeats: Callable[[int], str]  # detail of an identical later copy, given the first copy's position
+    conflicts: Callable[[int, list[int]], str]  # detail of a differing copy, given it and every copy
+    unknown_phrase: str  # the message's line of unknown keys, after the count
+    unknown_once: bool  # list an unknown key once, not once per entry
+    repeated_phrase: str  # the message's line of repeated keys, after the count
+
+
+#: The words of FinQA, ConvFinQA and answer files (key "id").
+ID_WORDS = JoinWords(
+    word="id",
+    unknown="the id is not in the gold file",
+    repeats=lambda first: f"repeats entry {first} (identical prediction, first kept)",
+    conflicts=lambda position, copies: (f"conflicts with entries {', '.join(str(p) for p in copies if p != position)}"
+                                        " (different predictions: none kept)"),
+    unknown_phrase="prediction(s) with an id that is not in the gold file",
+    unknown_once=False,
+    repeated_phrase="id(s) predicted more than once",
+)
+
+
+class Candidate(NamedTuple):
+    """One prediction entry as the join sees it."""
+
+    position: int
+    key: str | None  # None: the entry names no key (it is malformed)
+    problem: str | None  # why it cannot be scored, or None
+    value: object  # equal values: identical copies
+
+
+class Joined(NamedTuple):
+    """The position kept per gold key (in the order keys first occur), every exclusion in file
+    order, and the positions of every copy of each key (malformed copies included)."""
+
+    kept: dict[str, int]
+    exclusions: tuple[Exclusion, ...]
+    copies: dict[str, list[int]]
+
+
+def rejection_message(exclusions: Iterable[Exclusion], copies: dict[str, list[int]], words: JoinWords) -> str:
+    """The user's message: unknown keys, repeated keys with all their entries, malformed entries."""
+    grouped: dict[str, list[Exclusion]] = {kind: [] for kind in EXCLUSION_KINDS}
+    for exclusion in exclusions:
+        grouped[exclusion.kind].append(exclusion)
+    lines = ["the prediction file cannot be scored as it is:"]
+    if grouped[UNKNOWN_ID]:
+        keys = [repr(e.id) for e in grouped[UNKNOWN_ID]]
+        if words.unknown_once:
+            keys = list(dict.fromkeys(keys))
+        lines.append(f"  {len(keys)} {words.unknown_phrase}: {listing(keys)}")
+    repeated = list(dict.fromkeys(str(e.id) for e in grouped[DUPLICATE_ID]))
+    if repeated:
+        named = [f"{key!r} (entries {', '.join(map(str, copies[key]))})" for key in repeated]
+        lines.append(f"  {len(named)} {words.repeated_phrase}: {listing(named)}")
+    if grouped[MALFORMED_ENTRY]:
+        described = [e.describe() for e in grouped[MALFORMED_ENTRY]]
+        lines.append(f"  {len(described)} malformed entr{'y' if len(described) == 1 else 'ies'}: "
+                     f"{listing(described, 10)}")
+    lines.append("  (--exclude-bad-ids scores the rest and reports these as exclusions)")
+    return "\n".join(lines)
+
+
+class Rejection(Exception):
+    """Base of a benchmark's PredictionsRejected: the file has entries that cannot be scored.
+
+    A benchmark subclasses it together with its own input error and sets `words`;
+    `exclusions` lists every bad entry and the message names them all.
+    """
+
+    words: ClassVar[JoinWords] = ID_WORDS
+
+    def __init__(self, exclusions: tuple[Exclusion, ...], copies: dict[str, list[int]]) -> None:
+        self.exclusions = exclusions
+        super().__init__(rejection_message(exclusions, copies, self.words))
+
+
+def _duplicates(key: str, copies: list[int], by_position: dict[int, Candidate],
+                words: JoinWords) -> tuple[list[Exclusion], int | None]:
+    """Exclusions for the copies of one key, and the position kept (if any)."""
+    first = by_position[copies[0]]
+    if all(by_position[p].problem is None and by_position[p].value == first.value for p in copies):
+        return [Exclusion(p, key, DUPLICATE_ID, words.repeats(copies[0]), words.word) for p in copies[1:]], copies[0]
+    return [Exclusion(p, key, DUPLICATE_ID, words.conflicts(p, copies), words.word)
+            for p in copies if by_position[p].problem is None], None  # malformed copies are reported as such
+
+
+def join_keys(candidates: Iterable[Candidate], gold_keys: Container[str], words: JoinWords,
+              excluded: Iterable[Exclusion] = ()) -> Joined:
+    """Join entries to the gold keys; `excluded` are entries already refused before the join."""
+    ordered = sorted(candidates, key=lambda c: c.position)
+    by_position = {c.position: c for c in ordered}
+    exclusions = [*excluded, *(Exclusion(c.position, c.key, MALFORMED_ENTRY, c.problem, words.word)
+                               for c in ordered if c.problem is not None)]
+    copies: dict[str, list[int]] = {}
+    for candidate in ordered:
+        if candidate.key is not None:
+            copies.setdefault(candidate.key, []).append(candidate.position)
+    kept: dict[str, int] = {}
+    for key, positions in copies.items():
+        if key not in gold_keys:
+            exclusions += [Exclusion(p, key, UNKNOWN_ID, words.unknown, words.word)
+                           for p in positions if by_position[p].problem is None]
+        elif len(positions) > 1:
+            duplicate, keep = _duplicates(key, positions, by_position, words)
+            exclusions += duplicate
+            if keep is not None:
+                kept[key] = keep
+        elif by_position[positions[0]].problem is None:
+            kept[key] = positions[0]
+    exclusions.sort(key=lambda e: e.position)
+    return Joined(kept, tuple(exclusions), copies)
