@@ -17,6 +17,10 @@ never built.
 
 from __future__ import annotations
 
+import struct
+
+from finscore.engine.core._abi_generated import FS_PROGRAM_FORMAT, FS_RESULT_FORMAT, FS_STEP_FORMAT
+
 #: Longest text value, in characters (16 MiB): "yes" doubled 22 times fits, 23 times does not.
 MAX_TEXT_CHARACTERS = 16 * 1024 * 1024
 
@@ -47,9 +51,12 @@ def power_bits(base: int, exponent: int) -> tuple[int, int]:
     return (bits - 1) * exponent + 1, bits * exponent
 
 
-#: What the core's records take: a step (56 bytes) with its value and type (12), a
-#: table cell (8), and a program with its result (48); see core/finscore_core.h.
-_STEP_BYTES, _CELL_BYTES, _PROGRAM_BYTES = 56 + 12, 8, 48
+#: What the core's records take: a step with its value and type (a double and an int),
+#: a table cell (a double), and a program with its result. The record layouts come from
+#: core/abi.toml through the generated module, so a layout change moves these with it.
+_STEP_BYTES = struct.calcsize(FS_STEP_FORMAT) + struct.calcsize("<di")
+_CELL_BYTES = struct.calcsize("<d")
+_PROGRAM_BYTES = struct.calcsize(FS_PROGRAM_FORMAT) + struct.calcsize(FS_RESULT_FORMAT)
 
 
 def core_program_bytes(steps: int, table_cells: int) -> int:

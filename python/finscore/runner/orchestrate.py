@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from finscore.contracts.formats.predictions import MAX_ATTEMPTS as MAX_ATTEMPTS  # the prediction format owns it
 from finscore.contracts.formats.provenance import Producer
 from finscore.integrity import new_run_id, seal_prediction
 from finscore.runner.agent import Agent
@@ -21,7 +22,6 @@ from finscore.runner.isolation import Isolation
 from finscore.runner.limits import Limits
 
 MAX_PARALLEL = 64
-MAX_ATTEMPTS = 100
 
 Job = tuple[Mapping[str, Any], int]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
+from finscore.contracts.formats.traces import MAX_ENTRIES as MAX_ENTRIES  # the trace format owns it
 from finscore.inputs import JsonValueError, to_json_value
 from finscore.runner.agent import NotJsonArguments, Observation, ToolCall, UnreadableArguments
 from finscore.world import CaseWorld, ToolState, decide_call, offered_effect
 
-MAX_ENTRIES = 2000
 MAX_TOOL_NAME = 200
 
 

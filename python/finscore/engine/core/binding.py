@@ -26,7 +26,7 @@ from finscore.engine.core.abi import (
     pack_batch,
     regions,
 )
-from finscore.engine.core._abi_generated import EXPORT_PARAMETERS, AnswerSize
+from finscore.engine.core._abi_generated import EXPORT_PARAMETERS, AnswerSize, Status
 from finscore.engine.core.hosts.backend import CoreLoadError, WasmBackend
 from finscore.engine.core.hosts.loading import load_backend
 from finscore.engine.core.plain_text import PlainBatch
@@ -71,7 +71,7 @@ class CoreError(RuntimeError):
 class Core:
     """Typed access to one instance of the WebAssembly core."""
 
-    OK = 1400
+    OK = int(Status.OK)  # core/abi.toml owns the status codes
 
     def __init__(self, backend: WasmBackend) -> None:
         self._backend = backend
