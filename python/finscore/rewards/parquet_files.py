@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from finscore.finqa.progress import progress_bar
+from finscore.progress import progress_bar
 from finscore.rewards.arrow_batches import score_arrow
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
