@@ -15,9 +15,10 @@ from typing import Any, Sequence
 
 from finscore.engine import Status, execute_batch
 from finscore.engine.explanation import json_value
-from finscore.finqa.categories import CORRECT, refusal_category, wrong_answer_category
-from finscore.rewards.decisions import MISSING_PREDICTION, DecidedRows
+from finscore.finqa.categories import refusal_category, wrong_answer_category
+from finscore.rewards.decisions import DecidedRows
 from finscore.rewards.program_gold import ProgramGold
+from finscore.scoring.reasons import CORRECT, MISSING_PREDICTION
 
 #: Executed programs per engine call: bounds the memory of one call, not the result.
 CHUNK = 2000

@@ -37,17 +37,22 @@ class JoinWords(NamedTuple):
     repeated_phrase: str  # the message's line of repeated keys, after the count
 
 
+def numbered_entry_words(word: str, identical: str, different: str, unknown_phrase: str, repeated_phrase: str,
+                        *, unknown_once: bool) -> JoinWords:
+    """Words for a file whose entries are named by their index: "repeats entry 3 (`identical`, first
+    kept)", "conflicts with entries 1, 4 (`different`: none kept)"."""
+    def conflicts(position: int, copies: list[int]) -> str:
+        return f"conflicts with entries {', '.join(str(p) for p in copies if p != position)} ({different}: none kept)"
+
+    return JoinWords(word, f"the {word} is not in the gold file",
+                     lambda first: f"repeats entry {first} ({identical}, first kept)", conflicts,
+                     unknown_phrase, unknown_once, repeated_phrase)
+
+
 #: The words of FinQA, ConvFinQA and answer files (key "id").
-ID_WORDS = JoinWords(
-    word="id",
-    unknown="the id is not in the gold file",
-    repeats=lambda first: f"repeats entry {first} (identical prediction, first kept)",
-    conflicts=lambda position, copies: (f"conflicts with entries {', '.join(str(p) for p in copies if p != position)}"
-                                        " (different predictions: none kept)"),
-    unknown_phrase="prediction(s) with an id that is not in the gold file",
-    unknown_once=False,
-    repeated_phrase="id(s) predicted more than once",
-)
+ID_WORDS = numbered_entry_words("id", "identical prediction", "different predictions",
+                                "prediction(s) with an id that is not in the gold file",
+                                "id(s) predicted more than once", unknown_once=False)
 
 
 class Candidate(NamedTuple):

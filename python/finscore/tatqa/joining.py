@@ -13,7 +13,7 @@ identical and well formed keep one copy; copies that differ are all excluded.
 from __future__ import annotations
 
 from finscore.scoring.exclusions import EXCLUDED, MISSING, Exclusion
-from finscore.scoring.joining import Candidate, JoinWords, Rejection, join_keys
+from finscore.scoring.joining import Candidate, Rejection, join_keys, numbered_entry_words
 from finscore.scoring.joining import rejection_message as _message
 from finscore.tatqa.files import TatqaInputError
 from finscore.tatqa.inputs import Entry, GoldQuestion
@@ -21,17 +21,10 @@ from finscore.tatqa.inputs import Entry, GoldQuestion
 __all__ = ["UID_WORDS", "Exclusion", "Join", "PredictionsRejected", "join", "rejection_message"]
 
 #: TAT-QA's words: its key is the question uid, and its messages say what the official script does.
-UID_WORDS = JoinWords(
-    word="uid",
-    unknown="the uid is not in the gold file",
-    repeats=lambda first: f"repeats entry {first} (identical, first kept)",
-    conflicts=lambda position, copies: (f"conflicts with entries {', '.join(str(p) for p in copies if p != position)}"
-                                        " (different values: none kept)"),
-    unknown_phrase="uid(s) not in the gold file (the official script ignores them)",
-    unknown_once=True,
-    repeated_phrase=("uid(s) given more than once, as duplicate JSON keys (the official json.load keeps the last "
-                     "one silently)"),
-)
+UID_WORDS = numbered_entry_words(
+    "uid", "identical", "different values", "uid(s) not in the gold file (the official script ignores them)",
+    "uid(s) given more than once, as duplicate JSON keys (the official json.load keeps the last one silently)",
+    unknown_once=True)
 
 
 class Join:
