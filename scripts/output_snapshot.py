@@ -68,7 +68,7 @@ RUN_FIXED = ("--key-file", KEY, "--run-id", "snapshot-run", "--quiet")
 CASES: tuple[tuple[str, tuple[Call, ...]], ...] = (
     # --help of every command and form, the version, and no command at all
     ("help", (call("--help"), call("--version"), call())),
-    *((f"help-{name}", (call(*name.split(), "--help"),)) for name in (
+    *((f"help-{name.replace(' ', '-')}", (call(*name.split(), "--help"),)) for name in (
         "exec", "exec-jsonl", "contracts", "compare", "finqa", "finqa equal-jsonl", "convfinqa", "tatqa",
         "tatqa decide-jsonl", "answers", "answers decide-jsonl", "answers verify", "run", "rewards",
         "serve-reward")),
