@@ -293,7 +293,9 @@ def _files(root: Path) -> set[str]:
 def _apply_renames(data: bytes, renames: dict[str, str]) -> bytes:
     if not renames:
         return data
-    pattern = re.compile(b"|".join(re.escape(old.encode()) for old in sorted(renames, key=len, reverse=True)))
+    # whole words only: renaming `score` must not excuse a change of `scores` or `rescore`
+    words = b"|".join(re.escape(old.encode()) for old in sorted(renames, key=len, reverse=True))
+    pattern = re.compile(rb"(?<![A-Za-z0-9_])(?:" + words + rb")(?![A-Za-z0-9_])")
     return pattern.sub(lambda match: renames[match.group(0).decode()].encode(), data)
 
 

@@ -109,6 +109,15 @@ def test_a_rename_without_renames_fails(tmp_path: Path, capsys: pytest.CaptureFi
     assert "DIFFERS finqa" in capsys.readouterr().out
 
 
+def test_a_rename_is_of_whole_words_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "old_nam" -> "new_nam" as a substring would excuse old_name -> new_name; as a word it does not
+    after = {**BASE, "finqa/00.stdout": b"Exe acc:  0.8\nnew_name: 3\n",
+             "finqa/files/report.json": b'{"new_name": 3}\n'}
+    status = _compare(tmp_path, after, {"old_nam": "new_nam"})
+    assert status == 1
+    assert "DIFFERS finqa" in capsys.readouterr().out
+
+
 def test_renames_must_be_an_object_of_words(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="must be a JSON object"):
         _compare(tmp_path, dict(BASE), {"old_name": 3})  # type: ignore[dict-item]
