@@ -23,7 +23,7 @@ BENCHMARK = Benchmark(
     prediction_reader=Ref("finscore.finqa.benchmark:read_prediction_file"),
     official_protocol="the authors' evaluate_result of czyssrs/ConvFinQA: per turn, over the predictions given",
     honest_protocol="every gold turn counted, a missing or excluded prediction a failure",
-    reasons=Ref("finscore.finqa.categories:CATEGORY_DESCRIPTIONS"),
+    reasons=Ref("finscore.scoring.program_categories:CATEGORY_DESCRIPTIONS"),
     unit=IndependenceUnit("conversation", "the conversation a turn belongs to",
                           Ref("finscore.convfinqa.benchmark:units")),
     answer_protocols=("convfinqa-answer/1",),

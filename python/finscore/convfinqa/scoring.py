@@ -21,7 +21,7 @@ from finscore.convfinqa.equivalence import ConvFinqaComparer
 from finscore.convfinqa.report import ConversationGroup, ConvFinqaReport, TurnGroup
 from finscore.convfinqa.turns import Conversation, read_conversations, split_turn_id, with_canonical_ids
 from finscore.engine.reader.convfinqa import PROFILE, read_selection
-from finscore.finqa.categories import CORRECT
+from finscore.scoring.program_categories import CORRECT
 from finscore.finqa.inputs import read_predictions
 from finscore.finqa.joining import Pair, join_predictions
 from finscore.finqa.report import ExampleResult

@@ -44,7 +44,7 @@ BENCHMARK = Benchmark(
     prediction_reader=Ref("finscore.finqa.benchmark:read_prediction_file"),
     official_protocol="evaluate.py of czyssrs/FinQA: execution and program accuracy over the predictions given",
     honest_protocol="every gold example counted, a missing or excluded prediction a failure",
-    reasons=Ref("finscore.finqa.categories:CATEGORY_DESCRIPTIONS"),
+    reasons=Ref("finscore.scoring.program_categories:CATEGORY_DESCRIPTIONS"),
     unit=IndependenceUnit("filing", "the filing (company/year) a question's page comes from",
                           Ref("finscore.finqa.benchmark:units")),
     answer_protocols=("finqa-answer/1",),

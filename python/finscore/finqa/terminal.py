@@ -7,7 +7,7 @@ work at a glance; everything after it explains them.
 
 from __future__ import annotations
 
-from finscore.finqa.categories import CATEGORY_DESCRIPTIONS, CORRECT
+from finscore.scoring.program_categories import CATEGORY_DESCRIPTIONS, CORRECT
 from finscore.finqa.report import ExampleResult, Figure, FinqaReport
 
 #: Ids listed inline before summarising the rest.

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from finscore.engine import Status, execute_batch
 from finscore.engine.explanation import json_value
-from finscore.finqa.categories import refusal_category, wrong_answer_category
+from finscore.scoring.program_categories import refusal_category, wrong_answer_category
 from finscore.rewards.decisions import DecidedRows
 from finscore.rewards.program_gold import ProgramGold
 from finscore.scoring.reasons import CORRECT, MISSING_PREDICTION
