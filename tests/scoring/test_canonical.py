@@ -15,7 +15,8 @@ import pytest
 from finscore.inputs import JsonValueError
 from finscore.inputs.jsonfiles import dumps_canonical
 from finscore.integrity.seal import canonical_bytes
-from finscore.scoring.canonical import canonical_digest_json, canonical_exact_bytes, canonical_json
+from finscore.inputs.jsonvalues import canonical_exact_bytes
+from finscore.scoring.canonical import canonical_digest_json, canonical_json
 
 TRICKY: list[Any] = [
     {"b": 1, "a": [True, False, None], "é": "naïve ☃ \u2028 \x00 \"q\" \\"},

@@ -179,3 +179,21 @@ def dumps_json(value: Any) -> str:
     parts: list[str] = []
     _write(value, parts)
     return "".join(parts)
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _sorted(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(item) for item in value]
+    return value
+
+
+def canonical_exact_bytes(value: Any) -> bytes:
+    """The value as written and read back (exact numbers), keys sorted, compact, UTF-8.
+
+    A lone surrogate (never in a trace the runner seals; a forged record may hold one) is
+    encoded as surrogatepass writes it, so such a record fails its check instead of crashing it.
+    Raises JsonValueError for a value that is not JSON data.
+    """
+    return dumps_json(_sorted(loads_exact(dumps_json(value)))).encode("utf-8", "surrogatepass")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from finscore.inputs import JsonValueError
-from finscore.scoring.canonical import canonical_exact_bytes
+from finscore.inputs.jsonvalues import canonical_exact_bytes
 
 SEAL_FORMAT = "finscore-seal/1"
 GENESIS = bytes(32)

@@ -84,7 +84,7 @@ def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *,
 
 
 class TatqaReward:
-    """TAT-QA's reward source (finscore.rewards.sources.PredictionReward): the official metric per row."""
+    """TAT-QA's reward source (finscore.rewards.config.PredictionReward): the official metric per row."""
 
     __slots__ = ()
     rule = "tatqa_eval"
