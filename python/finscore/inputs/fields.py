@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import AbstractSet, Any, Mapping, TypeVar
 
 from finscore.inputs.errors import InputFormatError
+from finscore.inputs.naming import JSON_WITH_ARTICLES, json_type
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 CANONICAL_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
@@ -144,17 +145,7 @@ class FieldReader:
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, Decimal)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
+    return json_type(value, JSON_WITH_ARTICLES)
 
 
 def _show(value: Any) -> str:
