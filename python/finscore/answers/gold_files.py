@@ -15,7 +15,9 @@ from typing import Any
 from finscore.answers.gold import Gold, GoldError, OutOfProtocolGold, finqa_gold, tatqa_gold
 from finscore.answers.numbers import NumberReader
 from finscore.answers.protocol import Protocol
-from finscore.finqa.inputs import FinqaInputError, listing
+from finscore.finqa.inputs import FinqaInputError
+from finscore.inputs.naming import listing
+from finscore.inputs.turn_ids import turn_id as turn_id  # importable from here still
 from finscore.tatqa.inputs import question_problem
 
 FINQA, CONVFINQA, TATQA = "finqa", "convfinqa", "tatqa"
@@ -41,11 +43,6 @@ class AnswerGoldFile:
 
     def by_id(self) -> dict[str, GoldEntry]:
         return {entry.id: entry for entry in self.entries}
-
-
-def turn_id(conversation_id: str, turn: int) -> str:
-    """The id of one ConvFinQA turn, e.g. Single_MRO/2007/page_134.pdf-1#t0."""
-    return f"{conversation_id}#t{turn}"
 
 
 def gold_kind(data: Any) -> str:

@@ -9,7 +9,6 @@ missing_prediction failure, counted in the denominator.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -17,8 +16,12 @@ from typing import Any
 from finscore.finqa.joining import PredictionsRejected
 from finscore.scoring.exclusions import MALFORMED_ENTRY, Exclusion
 from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
+from finscore.inputs.reading import JsonSyntax, loads, numbered_lines
 
 COMPLETION, ANSWER = "completion", "answer"
+#: Every number as Decimal (an "answer" number keeps the digits it was written with); NaN and
+#: Infinity in an "answer" stay text (the reader refuses them as unparseable); the last repeated key wins.
+PREDICTION_LINE_SYNTAX = JsonSyntax("all_decimal", "text", "last")
 
 
 @dataclass(frozen=True)
@@ -29,14 +32,9 @@ class AnswerPrediction:
     position: int  # line number, from 1
 
 
-def _constant_as_text(name: str) -> str:
-    return name  # NaN / Infinity in an "answer" stay text: the reader refuses them as unparseable
-
-
 def _entry(line: str, position: int) -> AnswerPrediction | Exclusion:
     try:
-        # numbers as Decimal: an "answer" number keeps the digits it was written with
-        data = json.loads(line, parse_float=Decimal, parse_int=Decimal, parse_constant=_constant_as_text)
+        data = loads(line, PREDICTION_LINE_SYNTAX)
     except (ValueError, RecursionError) as error:
         return Exclusion(position, None, MALFORMED_ENTRY, f"not a JSON object ({error})")
     if not isinstance(data, dict):
@@ -58,20 +56,18 @@ def _entry(line: str, position: int) -> AnswerPrediction | Exclusion:
 
 
 def read_prediction_lines(raw: bytes) -> tuple[list[AnswerPrediction], list[Exclusion], int]:
-    """(usable entries, malformed entries, lines read); empty lines are skipped, nothing else is."""
+    """(usable entries, malformed entries, lines read); empty lines are skipped, nothing else is
+    (a first line holding only a byte-order mark is not empty: it is a malformed entry)."""
     good: list[AnswerPrediction] = []
     bad: list[Exclusion] = []
     lines = 0
-    for number, line_bytes in enumerate(raw.split(b"\n"), start=1):
-        if not line_bytes.strip():
-            continue
+    for line in numbered_lines(raw, bom_line_is_blank=False):
         lines += 1
-        try:
-            line = line_bytes.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as error:
-            bad.append(Exclusion(number, None, MALFORMED_ENTRY, f"not UTF-8 text (byte {error.start})"))
+        if line.text is None:
+            start = line.not_utf8.byte_after_bom if line.not_utf8 is not None else 0
+            bad.append(Exclusion(line.number, None, MALFORMED_ENTRY, f"not UTF-8 text (byte {start})"))
             continue
-        entry = _entry(line, number)
+        entry = _entry(line.text, line.number)
         if isinstance(entry, AnswerPrediction):
             good.append(entry)
         else:

@@ -17,13 +17,14 @@ from typing import Any, Sequence
 
 from finscore.commands.forms import SecondForm, named_form
 from finscore.registry import all_answer_protocols
+from finscore.inputs.bounds import MAX_ANSWER_PREDICTIONS_BYTES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FORMS = ("decide-jsonl", "verify")
 #: The answer protocols of the registered benchmarks (finscore.registry).
 BUILTIN_PROTOCOLS = all_answer_protocols()
 FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole")
-MAX_PREDICTION_BYTES = 1 << 30
+MAX_PREDICTION_BYTES = MAX_ANSWER_PREDICTIONS_BYTES
 
 USAGE = (
     "finscore answers --protocol NAME --format FORMAT PREDICTIONS GOLD [--json OUT] [--html OUT]\n"
@@ -115,20 +116,17 @@ def _verify_parser() -> argparse.ArgumentParser:
 
 def _read_predictions(path: str) -> bytes:
     from finscore.finqa.inputs import FinqaInputError
+    from finscore.inputs.reading import FileReadError, read_bounded
 
     file = Path(path)
     try:
-        if file.is_dir():
-            raise FinqaInputError(f"the prediction file {file} is a directory")
-        if file.stat().st_size > MAX_PREDICTION_BYTES:
-            raise FinqaInputError(f"the prediction file {file} is larger than {MAX_PREDICTION_BYTES} bytes")
-        with file.open("rb") as handle:  # a pipe or /dev/stdin has no size to stat: read one byte past the limit
-            raw = handle.read(MAX_PREDICTION_BYTES + 1)
-    except OSError as error:
-        raise FinqaInputError(f"cannot read the prediction file {file}: {error.strerror or error}") from None
-    if len(raw) > MAX_PREDICTION_BYTES:
-        raise FinqaInputError(f"the prediction file {file} is larger than {MAX_PREDICTION_BYTES} bytes")
-    return raw
+        return read_bounded(file, MAX_PREDICTION_BYTES)
+    except FileReadError as error:
+        if error.kind == "directory":
+            raise FinqaInputError(f"the prediction file {file} is a directory") from None
+        if error.kind in ("too_large", "grew"):
+            raise FinqaInputError(f"the prediction file {file} is larger than {MAX_PREDICTION_BYTES} bytes") from None
+        raise FinqaInputError(f"cannot read the prediction file {file}: {error.detail}") from None
 
 
 def run_answers(args: argparse.Namespace) -> int:

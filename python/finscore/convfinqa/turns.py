@@ -18,22 +18,13 @@ from typing import Any, NamedTuple
 from finscore.engine.reader.tokens import tokenize_gold_program
 from finscore.finqa.inputs import (GoldExample, GoldFile, MalformedEntry, PredictionFile, table_row_problem,
                                    unique_entries)
-from finscore.finqa.inputs import _type_name as type_name
+from finscore.inputs.naming import LISTS_AND_TEXTS, json_type
+# The id shape is defined once, in inputs; importable from here still.
+from finscore.inputs.turn_ids import TURN_MARK as TURN_MARK, split_turn_id as split_turn_id, turn_id as turn_id
 
-TURN_MARK = "#t"
 SINGLE, DOUBLE = "Single", "Double"
 #: The turn-level files' form: `<conversation id>_<turn index>` (no leading zeros).
 _TURN_FILE_ID = re.compile(r"(.+)_(0|[1-9][0-9]{0,5})")
-
-
-def turn_id(conversation_id: str, turn: int) -> str:
-    return f"{conversation_id}{TURN_MARK}{turn}"
-
-
-def split_turn_id(identifier: str) -> tuple[str, int]:
-    """(conversation id, turn index) of a turn id made by `turn_id`."""
-    conversation, _, turn = identifier.rpartition(TURN_MARK)
-    return conversation, int(turn)
 
 
 def conversation_type(conversation_id: str) -> str:
@@ -62,7 +53,7 @@ def _is_answer(value: Any) -> bool:
 
 def _conversation_problem(entry: Any) -> str | None:
     if not isinstance(entry, dict):
-        return f"is a JSON {type_name(entry)}, not an object"
+        return f"is a JSON {json_type(entry, LISTS_AND_TEXTS)}, not an object"
     if not isinstance(entry.get("id"), str) or not entry["id"]:
         return 'has no text "id"'
     if TURN_MARK in entry["id"]:
@@ -82,7 +73,7 @@ def _conversation_problem(entry: Any) -> str | None:
         return '"annotation.exe_ans_list" is not a list with one answer per turn'
     for turn, answer in enumerate(answers):
         if not _is_answer(answer):
-            return f"turn {turn} has a gold answer that is a JSON {type_name(answer)}, not a number or text"
+            return f"turn {turn} has a gold answer that is a JSON {json_type(answer, LISTS_AND_TEXTS)}, not a number or text"
     if not programs:
         return "has no turns"
     return None

@@ -2,7 +2,8 @@
 
 `finscore exec`, `finscore exec-jsonl` and the playground all read what a person
 typed, pasted or saved here, so that the same text gets the same reading and the
-same messages everywhere. Bytes are UTF-8 (a leading byte-order mark is dropped);
+same messages everywhere, through the package's one reading layer
+(`finscore.inputs.reading`). Bytes are UTF-8 (a leading byte-order mark is dropped);
 text and bytes past the bounds below are refused before anything is parsed; a JSON
 object with a key twice is refused (which value was meant is unknowable).
 
@@ -19,7 +20,7 @@ from typing import Any, BinaryIO, Sequence
 from finscore.engine.explanation import Execution
 from finscore.engine.reader.tokens import OPS, tokenize_gold_program
 from finscore.engine.status import Status
-from finscore.inputs.jsonfiles import DuplicateKeyError, object_without_duplicates
+from finscore.inputs.reading import DuplicateKeyError, JsonSyntax, NotUtf8, loads, utf8_text
 
 #: A FinQA program is a few dozen tokens; a million characters is far past any real one.
 MAX_PROGRAM_CHARS = 1_000_000
@@ -37,6 +38,8 @@ TABLE_FORMATS = {
 }
 
 _BOM = "\ufeff"
+#: What a person types as JSON is read as CPython reads it, but a key given twice is refused.
+TYPED_JSON_SYNTAX = JsonSyntax(duplicates="refuse")
 _COMMA_WITHOUT_SPACE = re.compile(r",(?=[^ ])")
 
 
@@ -67,9 +70,9 @@ def decode_bytes(data: bytes, what: str, limit: int) -> str:
     if len(data) > BYTES_PER_CHAR * limit:
         raise TextInputError(f"{what} is longer than the {BYTES_PER_CHAR * limit:,} bytes allowed")
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise TextInputError(f"{what} is not UTF-8 text (byte {error.start})") from None
+        text = utf8_text(data)
+    except NotUtf8 as error:
+        raise TextInputError(f"{what} is not UTF-8 text (byte {error.byte_after_bom})") from None
     return bounded_text(text, what, limit)
 
 
@@ -91,7 +94,7 @@ def read_file(path: str, what: str, limit: int) -> str:
 def load_json(text: str, what: str) -> Any:
     """JSON text decoded, with a message that says where it stops being JSON."""
     try:
-        return json.loads(text, object_pairs_hook=object_without_duplicates)
+        return loads(text, TYPED_JSON_SYNTAX)
     except DuplicateKeyError as error:
         raise TextInputError(f"the JSON object has the key {error.key!r} twice") from None
     except json.JSONDecodeError as error:

@@ -21,6 +21,7 @@ from typing import Any, Protocol, Sequence, TextIO
 
 from finscore.finqa.equivalence import EquivalenceDecision, ProgramComparer, require_token_list
 from finscore.inputs.lines import MAX_LINE, bounded_lines
+from finscore.inputs.naming import PYTHON_TYPES, json_type
 
 #: Longest line read; a longer one is reported (its text is not kept).
 MAX_LINE_CHARS = MAX_LINE
@@ -104,7 +105,7 @@ def _parse_row(line: str) -> dict[str, Any] | _BadRow:
     except (ValueError, RecursionError) as error:
         return _BadRow(None, f"not valid JSON ({error})")
     if not isinstance(row, dict):
-        return _BadRow(None, f"expected a JSON object, got {type(row).__name__}")
+        return _BadRow(None, f"expected a JSON object, got {json_type(row, PYTHON_TYPES)}")
     for key in ("gold", "pred"):
         if key not in row:
             return _BadRow(row, f"missing {key!r}")

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from finscore.finqa.inputs import FinqaInputError
+from finscore.inputs.bounds import MAX_FINQA_FILE_BYTES
 from finscore.inputs.jsonfiles import PYTHON, JsonFileError, read_json_document
 
 #: A FinQA split is a few megabytes; refuse anything absurd before reading it into memory.
-MAX_FILE_BYTES = 1 << 30
+MAX_FILE_BYTES = MAX_FINQA_FILE_BYTES
 
 
 def _message(error: JsonFileError, what: str) -> str:

@@ -10,13 +10,13 @@ is not FinQA is always an error, because every denominator depends on it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple
 
 from finscore.engine.reader.tokens import tokenize_gold_program
 from finscore.engine.text_input import first_row_not_a_list
-
-#: How many offending entries an error message names before summarising the rest.
-LISTED_IN_MESSAGES = 20
+from finscore.inputs.naming import LISTS_AND_TEXTS, json_type
+# Defined here once; importable from here still.
+from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES, listing as listing
 
 
 class FinqaInputError(ValueError):
@@ -67,16 +67,8 @@ class GoldFile:
         return {example.id: example for example in self.examples}
 
 
-def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:
-    """The first `limit` items, comma separated, then how many were left out."""
-    shown = ", ".join(items[:limit])
-    return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
-
-
 def _type_name(value: Any) -> str:
-    return "null" if value is None else {dict: "object", list: "list", str: "text", bool: "boolean"}.get(
-        type(value), type(value).__name__
-    )
+    return json_type(value, LISTS_AND_TEXTS)
 
 
 def _entry_problem(entry: Any) -> str | None:

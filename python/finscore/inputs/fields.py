@@ -12,12 +12,13 @@ import re
 from decimal import Decimal
 from typing import AbstractSet, Any, Mapping, TypeVar
 
+from finscore.inputs.bounds import MAX_STRING as MAX_STRING  # defined once there; importable from here still
 from finscore.inputs.errors import InputFormatError
+from finscore.inputs.naming import JSON_WITH_ARTICLES, json_type
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 CANONICAL_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-MAX_STRING = 100_000
 #: Canonical decimals beyond these bounds are refused: they are no amount anyone
 #: means, and bounding them keeps every comparison exact and cheap.
 MAX_DECIMAL_DIGITS = 60
@@ -144,17 +145,7 @@ class FieldReader:
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, Decimal)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
+    return json_type(value, JSON_WITH_ARTICLES)
 
 
 def _show(value: Any) -> str:

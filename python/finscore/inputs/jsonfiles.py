@@ -1,6 +1,7 @@
-"""The one reader of JSON and JSON Lines files for the whole package.
+"""The exact formats' JSON and JSON Lines files (cases, predictions, reports), and FinQA's.
 
-Every read is bounded in size, accepts a UTF-8 byte-order mark, reports
+They are read through the package's one reading layer (`finscore.inputs.reading`):
+every read is bounded in size, accepts a UTF-8 byte-order mark, reports
 undecodable bytes by position and names the file (and the line) in a typed
 error. The rules of the JSON itself are chosen per format: the exact formats
 (cases, predictions, reports) read numbers as `Decimal` (a binary float would
@@ -18,14 +19,22 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterator, Literal
 
+# The bounds are defined once, in inputs/bounds.py; importable from here still.
+from finscore.inputs.bounds import MAX_DOCUMENT_BYTES as MAX_DOCUMENT_BYTES
+from finscore.inputs.bounds import MAX_PREDICTION_LINE_BYTES
+from finscore.inputs.bounds import MAX_PREDICTIONS_BYTES as MAX_PREDICTIONS_BYTES
+from finscore.inputs.bounds import MAX_REPORT_BYTES as MAX_REPORT_BYTES
 from finscore.inputs.errors import InputFormatError
+from finscore.inputs.reading import CPYTHON_SYNTAX, EXACT_SYNTAX, FileReadError, NotUtf8, numbered_lines, utf8_text
+from finscore.inputs.reading import read_bounded as read_bounded_bytes
+# Defined in the reading layer; importable from here still.
+from finscore.inputs.reading import DuplicateKeyError as DuplicateKeyError
+from finscore.inputs.reading import loads as _loads_under
+from finscore.inputs.reading import object_without_duplicates as object_without_duplicates
 from finscore.scoring.canonical import canonical_digest_json
 
-MAX_DOCUMENT_BYTES = 1 << 20
-MAX_PREDICTIONS_BYTES = 256 << 20
-MAX_LINE_BYTES = 8 << 20
-MAX_REPORT_BYTES = 256 << 20
-_BOM = b"\xef\xbb\xbf"
+#: One line of a predictions file.
+MAX_LINE_BYTES = MAX_PREDICTION_LINE_BYTES
 
 Problem = Literal["unreadable", "directory", "too_large", "empty", "not_utf8", "not_json"]
 
@@ -53,37 +62,10 @@ class JsonFileError(InputFormatError):
         super().__init__(str(path), "", problem)
 
 
-class DuplicateKeyError(ValueError):
-    """A JSON object names one key twice (json.loads would keep the last silently)."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(f"duplicated key {key!r}")
-        self.key = key
-
-
-def object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An `object_pairs_hook` for json.loads: DuplicateKeyError where a key repeats."""
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise DuplicateKeyError(key)
-        result[key] = value
-    return result
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def loads_exact(text: str) -> Any:
     """Parse JSON text with exact decimals, no NaN/Infinity, no duplicated keys; raises ValueError."""
     try:
-        return json.loads(
-            text,
-            parse_float=Decimal,
-            parse_constant=_refuse_constant,
-            object_pairs_hook=object_without_duplicates,
-        )
+        return _loads_under(text, EXACT_SYNTAX)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
 
@@ -92,7 +74,7 @@ def _loads(text: str, rules: JsonRules) -> Any:
     if rules.exact:
         return loads_exact(text)
     try:
-        return json.loads(text)
+        return _loads_under(text, CPYTHON_SYNTAX)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
 
@@ -103,31 +85,24 @@ def _json_detail(error: ValueError) -> str:
     return str(error)
 
 
-def _decode(data: bytes) -> str:
-    """UTF-8 text without a leading byte-order mark; UnicodeDecodeError names the byte."""
-    return data[len(_BOM) :].decode("utf-8") if data.startswith(_BOM) else data.decode("utf-8")
-
-
-def _utf8_problem(error: UnicodeDecodeError, start: int) -> str:
-    return f"not UTF-8 text (byte {start}: {error.reason})"
+def _utf8_problem(start: int, reason: str) -> str:
+    return f"not UTF-8 text (byte {start}: {reason})"
 
 
 def read_bounded(path: Path, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, or JsonFileError naming it."""
     try:
-        if path.is_dir():
-            raise JsonFileError(path, "directory", "is a directory, not a file", detail=str(path))
-        size = path.stat().st_size
-        if size > limit:
-            raise JsonFileError(path, "too_large", f"file is {size} bytes, over the limit of {limit}", detail=str(size))
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
-    except OSError as error:
-        reason = str(error.strerror or error)
-        raise JsonFileError(path, "unreadable", f"cannot read: {reason}", detail=reason) from None
-    if len(data) > limit:
-        raise JsonFileError(path, "too_large", f"file is over the limit of {limit} bytes", detail=str(len(data)))
-    return data
+        return read_bounded_bytes(path, limit)
+    except FileReadError as error:
+        if error.kind == "directory":
+            raise JsonFileError(path, "directory", "is a directory, not a file", detail=str(path)) from None
+        if error.kind == "too_large":
+            raise JsonFileError(path, "too_large", f"file is {error.detail} bytes, over the limit of {limit}",
+                                detail=error.detail) from None
+        if error.kind == "grew":
+            raise JsonFileError(path, "too_large", f"file is over the limit of {limit} bytes",
+                                detail=error.detail) from None
+        raise JsonFileError(path, "unreadable", f"cannot read: {error.detail}", detail=error.detail) from None
 
 
 def read_json_document(path: Path, limit: int = MAX_DOCUMENT_BYTES, rules: JsonRules = EXACT) -> Any:
@@ -136,10 +111,9 @@ def read_json_document(path: Path, limit: int = MAX_DOCUMENT_BYTES, rules: JsonR
     if not data.strip():
         raise JsonFileError(path, "empty", "file is empty")
     try:
-        text = _decode(data)
-    except UnicodeDecodeError as error:
-        start = error.start + (len(_BOM) if data.startswith(_BOM) else 0)
-        raise JsonFileError(path, "not_utf8", _utf8_problem(error, start), detail=str(start)) from None
+        text = utf8_text(data)
+    except NotUtf8 as error:
+        raise JsonFileError(path, "not_utf8", _utf8_problem(error.byte, error.reason), detail=str(error.byte)) from None
     try:
         return _loads(text, rules)
     except ValueError as error:
@@ -161,24 +135,17 @@ def read_json_lines(
     path: Path, limit: int = MAX_PREDICTIONS_BYTES, line_limit: int = MAX_LINE_BYTES, rules: JsonRules = EXACT
 ) -> Iterator[JsonLine]:
     """Yield every non-blank line, read or with its problem: a bad line is never dropped."""
-    data = read_bounded(path, limit)
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if not raw.strip():
-            continue
-        if len(raw) > line_limit:
-            yield JsonLine(number, None, f"line is {len(raw)} bytes, over {line_limit}", raw[:line_limit])
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            yield JsonLine(number, None, _utf8_problem(error, error.start), raw)
-            continue
-        try:
-            yield JsonLine(number, _loads(text, rules), None)
-        except ValueError as error:
-            yield JsonLine(number, None, f"not valid JSON: {error}", raw)
+    for line in numbered_lines(read_bounded(path, limit), line_limit=line_limit):
+        if line.too_long:
+            yield JsonLine(line.number, None, f"line is {len(line.raw)} bytes, over {line_limit}", line.raw[:line_limit])
+        elif line.not_utf8 is not None:
+            yield JsonLine(line.number, None, _utf8_problem(line.not_utf8.byte, line.not_utf8.reason), line.raw)
+        else:
+            assert line.text is not None
+            try:
+                yield JsonLine(line.number, _loads(line.text, rules), None)
+            except ValueError as error:
+                yield JsonLine(line.number, None, f"not valid JSON: {error}", line.raw)
 
 
 def _encode_decimal(value: Any) -> Any:

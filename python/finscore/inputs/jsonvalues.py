@@ -15,16 +15,18 @@ import math
 from decimal import Decimal
 from typing import Any, Mapping
 
+# The bounds are defined once, in inputs/bounds.py; importable from here still.
+from finscore.inputs.bounds import MAX_JSON_INTEGER_BITS, MAX_PREDICTION_LINE_BYTES
+from finscore.inputs.bounds import MAX_STRING as MAX_STRING
 from finscore.inputs.errors import JsonValueError
 from finscore.inputs.jsonfiles import loads_exact
 from finscore.streams import as_written
 
 MAX_DEPTH = 32
 MAX_NODES = 200_000
-MAX_STRING = 100_000
-MAX_INTEGER_BITS = 256
+MAX_INTEGER_BITS = MAX_JSON_INTEGER_BITS
 #: The prediction line limit of the format: no single JSON text the runner reads is larger.
-MAX_TEXT = 8 << 20
+MAX_TEXT = MAX_PREDICTION_LINE_BYTES
 
 
 class _Budget:

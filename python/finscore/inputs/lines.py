@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import IO, AnyStr, Iterator
 
+from finscore.inputs.bounds import MAX_STREAM_LINE
+
 #: The longest line a streaming command reads by default (16 MiB).
-MAX_LINE = 1 << 24
+MAX_LINE = MAX_STREAM_LINE
 
 
 def bounded_lines(stream: IO[AnyStr], limit: int = MAX_LINE) -> Iterator[AnyStr | None]:

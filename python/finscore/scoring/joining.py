@@ -13,16 +13,10 @@ from __future__ import annotations
 
 from typing import Callable, ClassVar, Container, Iterable, NamedTuple, Sequence
 
+from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES
+from finscore.inputs.naming import listing as listing
 from finscore.scoring.exclusions import DUPLICATE_ID, EXCLUSION_KINDS, MALFORMED_ENTRY, UNKNOWN_ID, Exclusion
 
-#: How many items a message lists before it says how many more there are.
-LISTED_IN_MESSAGES = 20
-
-
-def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:
-    """The first `limit` items, comma separated, then how many were left out."""
-    shown = ", ".join(items[:limit])
-    return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
 
 
 class JoinWords(NamedTuple):

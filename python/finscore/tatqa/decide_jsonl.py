@@ -20,6 +20,7 @@ import json
 from typing import Any, NamedTuple, TextIO
 
 from finscore.inputs.lines import MAX_LINE, bounded_lines
+from finscore.inputs.naming import PYTHON_TYPES, json_type
 from finscore.tatqa.inputs import question_problem
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.numbers import OfficialCrash
@@ -41,7 +42,7 @@ class DecideSummary(NamedTuple):
 
 def _row_problem(row: Any) -> str | None:
     if not isinstance(row, dict):
-        return f"expected a JSON object, got {type(row).__name__}"
+        return f"expected a JSON object, got {json_type(row, PYTHON_TYPES)}"
     if "gold" not in row or "pred" not in row:
         return 'needs "gold" and "pred"'
     problem = question_problem(row["gold"], whole=False)

@@ -2,7 +2,9 @@
 
 A prediction file is one JSON object; the official `json.load` keeps the last
 of two equal keys without a word, so the reader here keeps every (uid, value)
-pair in file order and lets the join decide. Kept apart from scoring, which
+pair in file order and lets the join decide. The bytes, the text and the JSON
+are read by the package's one reading layer (`finscore.inputs.reading`); only
+the wording of the errors is TAT-QA's. Kept apart from scoring, which
 takes decoded data, so the playground can hand the scorer data it read itself.
 """
 
@@ -10,56 +12,52 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Union
+from typing import Any
 
-#: A file name as the command line or a caller gives it.
-PathLike = Union[str, os.PathLike[str]]
+from finscore.inputs.bounds import MAX_TATQA_FILE_BYTES
+from finscore.inputs.reading import (CPYTHON_SYNTAX, FileReadError, NotUtf8, loads, loads_keeping_pairs, read_bounded,
+                                     utf8_text)
+# Defined in the reading layer; importable from here still.
+from finscore.inputs.reading import PathLike as PathLike
 
 #: A TAT-QA gold split is about 2 MB and a prediction file less; refuse anything absurd.
-MAX_FILE_BYTES = 256 << 20
+MAX_FILE_BYTES = MAX_TATQA_FILE_BYTES
 
 
 class TatqaInputError(ValueError):
     """Input that cannot be scored at all, with a message meant for the user."""
 
 
-class _PairsKeeper:
-    """object_pairs_hook that also keeps the pairs of the last object decoded (the outermost)."""
-
-    def __init__(self) -> None:
-        self.outermost: list[tuple[str, Any]] | None = None
-
-    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        self.outermost = pairs
-        return dict(pairs)
+def _read_problem(error: FileReadError, what: str, path: str, max_bytes: int) -> str:
+    if error.kind == "directory":
+        return f"the {what} {path} is a directory, not a JSON file"
+    if error.kind == "too_large":
+        return f"the {what} {path} is {error.detail} bytes, more than the {max_bytes} allowed"
+    if error.kind == "grew":  # it grew while we looked
+        return f"the {what} {path} is more than the {max_bytes} bytes allowed"
+    return f"cannot read the {what} {path}: {error.detail}"
 
 
 def read_file_text(path: PathLike, what: str, *, max_bytes: int = MAX_FILE_BYTES) -> str:
     """The whole file as text; `what` names it in messages ("prediction file", "gold file")."""
     path = os.fspath(path)
     try:
-        if os.path.isdir(path):
-            raise TatqaInputError(f"the {what} {path} is a directory, not a JSON file")
-        size = os.stat(path).st_size
-        if size > max_bytes:
-            raise TatqaInputError(f"the {what} {path} is {size} bytes, more than the {max_bytes} allowed")
-        with open(path, "rb") as handle:
-            raw = handle.read(max_bytes + 1)
-        if len(raw) > max_bytes:  # it grew while we looked
-            raise TatqaInputError(f"the {what} {path} is more than the {max_bytes} bytes allowed")
-    except OSError as error:
-        raise TatqaInputError(f"cannot read the {what} {path}: {error.strerror or error}") from None
+        raw = read_bounded(path, max_bytes)
+    except FileReadError as error:
+        raise TatqaInputError(_read_problem(error, what, path, max_bytes)) from None
     if not raw.strip():
         raise TatqaInputError(f"the {what} {path} is empty")
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise TatqaInputError(f"the {what} {path} is not UTF-8 text (byte {error.start})") from None
+        return utf8_text(raw)
+    except NotUtf8 as error:
+        raise TatqaInputError(f"the {what} {path} is not UTF-8 text (byte {error.byte_after_bom})") from None
 
 
-def _decode(text: str, what: str, hook: _PairsKeeper | None) -> Any:
+def _decode(text: str, what: str, keep_pairs: bool) -> tuple[Any, list[tuple[str, Any]] | None]:
     try:
-        return json.loads(text, object_pairs_hook=hook) if hook is not None else json.loads(text)
+        if keep_pairs:
+            return loads_keeping_pairs(text, CPYTHON_SYNTAX)
+        return loads(text, CPYTHON_SYNTAX), None
     except json.JSONDecodeError as error:
         raise TatqaInputError(
             f"the {what} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -72,13 +70,11 @@ def _decode(text: str, what: str, hook: _PairsKeeper | None) -> Any:
 
 def decode_predictions(text: str, what: str = "prediction file") -> tuple[Any, list[tuple[str, Any]] | None]:
     """(the value json.load gives, every top-level (uid, value) pair in file order, or None if not an object)."""
-    keeper = _PairsKeeper()
-    data = _decode(text, what, keeper)
-    return data, (keeper.outermost if isinstance(data, dict) else None)
+    return _decode(text, what, keep_pairs=True)
 
 
 def decode_gold(text: str, what: str = "gold file") -> Any:
-    return _decode(text, what, None)
+    return _decode(text, what, keep_pairs=False)[0]
 
 
 def read_predictions_file(path: PathLike) -> tuple[Any, list[tuple[str, Any]] | None]:

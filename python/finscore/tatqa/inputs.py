@@ -11,15 +11,15 @@ on how a JSON reader spells the value.
 
 from __future__ import annotations
 
-import math
-from typing import Any, Sequence
+from typing import Any
 
+from finscore.inputs.naming import LISTS_TEXTS_AND_NUMBERS, json_type
+# Defined here once; importable from here still.
+from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES, listing as listing
 from finscore.tatqa.files import TatqaInputError
 from finscore.tatqa.metric import ANSWER_SOURCES, ANSWER_TYPES, SCALES, gold_strings_of
 from finscore.tatqa.numbers import OfficialCrash
 
-#: How many offending entries an error message names before summarising the rest.
-LISTED_IN_MESSAGES = 20
 
 
 # The records of a scoring run are plain classes with __slots__: a typing.NamedTuple class
@@ -57,21 +57,9 @@ class Entry:
         self.problem = problem
 
 
-def listing(items: Sequence[str], limit: int = LISTED_IN_MESSAGES) -> str:
-    """The first `limit` items, comma separated, then how many were left out."""
-    shown = ", ".join(items[:limit])
-    return shown if len(items) <= limit else f"{shown}, ... and {len(items) - limit} more"
-
-
 def type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else "Infinity"
-    return {dict: "object", list: "list", str: "text", int: "number", float: "number"}.get(
-        type(value), type(value).__name__)
+    """A JSON value's type in the words of TAT-QA's messages ("list", "text", "number", "NaN")."""
+    return json_type(value, LISTS_TEXTS_AND_NUMBERS)
 
 
 def _answer_problem(answer: Any) -> str | None:
