@@ -18,7 +18,7 @@ from finscore.engine import PROFILES, sum_rule_for
 from finscore.rewards.decisions import MISSING_PREDICTION, DecidedRows
 from finscore.rewards.errors import RewardInputError
 from finscore.rewards.gold_json import read_golds
-from finscore.rewards.programs import MAX_PROGRAM_CHARS
+from finscore.rewards.programs import MAX_REWARD_PROGRAM_CHARS
 
 #: The reader profile of each data source whose programs finscore scores (from the benchmark registry).
 PROGRAM_PROFILES: dict[str, str] = {
@@ -87,7 +87,7 @@ class RewardConfig:
             return (f"{stamp['protocol']} format={self.format} finscore={stamp['finscore']} "
                     f"conformance_sha256={stamp['conformance_sha256']}")
         return (f"{data_source}-{self.input}/1 match={self.match} profile={PROGRAM_PROFILES[data_source]} "
-                f"python={self.python} max_chars={MAX_PROGRAM_CHARS} finscore={__version__}")
+                f"python={self.python} max_chars={MAX_REWARD_PROGRAM_CHARS} finscore={__version__}")
 
 
 def reward_inputs() -> tuple[str, ...]:

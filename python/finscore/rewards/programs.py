@@ -21,19 +21,19 @@ from finscore.rewards.program_gold import ProgramGold
 from finscore.scoring.reasons import CORRECT, MISSING_PREDICTION
 
 #: Executed programs per engine call: bounds the memory of one call, not the result.
-CHUNK = 2000
+PROGRAMS_PER_ENGINE_CALL = 2000
 #: The program is a list holding something other than text.
 MALFORMED_TOKENS = "malformed_tokens"
 #: `match="program"`: the execution matched but equal_program says the programs differ.
 NOT_EQUIVALENT = "not_equivalent"
 #: `match="program"`: the row's gold carries no program to compare with.
 NO_GOLD_PROGRAM = "no_gold_program"
-#: The program is longer than MAX_PROGRAM_CHARS (a declared rule of the reward, in its stamp).
+#: The program is longer than MAX_REWARD_PROGRAM_CHARS (a declared rule of the reward, in its stamp).
 TOO_LONG = "too_long"
 #: The longest program text (or token list, counted in characters) a reward reads. FinQA and
 #: ConvFinQA gold programs are a few hundred characters; the bound keeps a reward's time
 #: per row small whatever a model writes.
-MAX_PROGRAM_CHARS = 65_536
+MAX_REWARD_PROGRAM_CHARS = 65_536
 
 
 def _runnable(program: Any) -> bool:
@@ -100,8 +100,8 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
             continue
         else:
             length, key = _length(program), (program if isinstance(program, str) else tuple(program))
-        if length > MAX_PROGRAM_CHARS:
-            out.put(index, 0.0, False, TOO_LONG, {"chars": length, "max_chars": MAX_PROGRAM_CHARS})
+        if length > MAX_REWARD_PROGRAM_CHARS:
+            out.put(index, 0.0, False, TOO_LONG, {"chars": length, "max_chars": MAX_REWARD_PROGRAM_CHARS})
             continue
         of_gold = first.get(id(golds[index]))
         if of_gold is None:
@@ -113,7 +113,7 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
             copy_rows.append(index)
             copy_of.append(seen)
     batch = execute_batch(((programs[i], golds[i].table) for i in runnable), profile=profile, python=python,
-                          chunk_size=CHUNK)
+                          chunk_size=PROGRAMS_PER_ENGINE_CALL)
     comparer = None
     if match == "program":
         from finscore.finqa.equivalence import ProgramComparer

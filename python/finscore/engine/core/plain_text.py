@@ -20,7 +20,7 @@ from finscore.engine.bounds import plain_call_bytes
 
 TOKEN_SEPARATOR = "\x1f"
 RECORD_SEPARATOR = "\x1e"
-ENCODING_ERRORS = "surrogatepass"  # JSON may hold lone surrogates; they are never plain
+SURROGATE_ERRORS = "surrogatepass"  # JSON may hold lone surrogates; they are never plain
 
 
 @dataclass
@@ -50,7 +50,7 @@ class PlainBatch:
 
     def text(self) -> bytes:
         joined = RECORD_SEPARATOR.join(self.texts) if self.joined is None else self.joined
-        return joined.encode("utf-8", ENCODING_ERRORS)
+        return joined.encode("utf-8", SURROGATE_ERRORS)
 
 
 def table_text(table: Any) -> str | None:
@@ -215,7 +215,7 @@ def _tables_at_once(tables: list[Any]) -> _LaidOutTables | None:
     if text.isascii():
         data, lengths = text.encode("ascii"), list(map(len, texts))
     else:
-        encoded = [table.encode("utf-8", ENCODING_ERRORS) for table in texts]
+        encoded = [table.encode("utf-8", SURROGATE_ERRORS) for table in texts]
         data, lengths = RECORD_SEPARATOR.encode().join(encoded), list(map(len, encoded))
     # the tables lie one after another with a 0x1E between them, which no span covers
     starts = accumulate((length + 1 for length in lengths), initial=0)
@@ -235,7 +235,7 @@ def _tables_one_by_one(tables: list[Any]) -> _LaidOutTables:
             kept.append(-1)
             continue
         kept.append(len(pieces))
-        piece = laid.encode("utf-8", ENCODING_ERRORS)
+        piece = laid.encode("utf-8", SURROGATE_ERRORS)
         spans += (offset, len(piece))
         offset += len(piece)
         pieces.append(piece)
