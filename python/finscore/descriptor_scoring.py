@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from finscore.inputs import FinscoreError
+from finscore.inputs.naming import listing
 from finscore.registry import Benchmark
+from finscore.scoring.reasons import MISSING_PREDICTION
 
-#: The reason of a gold example no prediction names (every benchmark's word for it).
-MISSING_PREDICTION = "missing_prediction"
 MISSING_DESCRIPTION = "no prediction for this gold example (a failure in the honest figure)"
-#: How many ids an error message lists before it says how many more there are.
-LISTED_IDS = 10
+#: How many failing examples the text report shows (--json lists every one).
+FAILING_SHOWN = 10
 
 
 class PredictionsRefused(FinscoreError):
@@ -66,8 +66,7 @@ class DescriptorReport(NamedTuple):
 
 
 def _listing(ids: Sequence[str]) -> str:
-    shown = ", ".join(repr(i) for i in ids[:LISTED_IDS])
-    return shown + (f" and {len(ids) - LISTED_IDS} more" if len(ids) > LISTED_IDS else "")
+    return listing([repr(identifier) for identifier in ids])
 
 
 def score_descriptor(benchmark: Benchmark, predictions: Sequence[tuple[str, Any]], gold: Mapping[str, Any],
@@ -119,7 +118,7 @@ def render_text(report: DescriptorReport) -> str:
     failing = [r for r in report.results if not r.passed]
     if failing:
         lines.append("failing examples:")
-        lines.extend(f"  {r.id}: {r.reason}" for r in failing[:LISTED_IDS])
-        if len(failing) > LISTED_IDS:
-            lines.append(f"  ... and {len(failing) - LISTED_IDS} more (--json lists every example)")
+        lines.extend(f"  {r.id}: {r.reason}" for r in failing[:FAILING_SHOWN])
+        if len(failing) > FAILING_SHOWN:
+            lines.append(f"  ... and {len(failing) - FAILING_SHOWN} more (--json lists every example)")
     return "\n".join(lines) + "\n"

@@ -10,12 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from finscore.exit_status import EXIT_OK as EXIT_OK
+from finscore.exit_status import EXIT_USAGE as EXIT_USAGE
 from finscore.contracts.stats import DEFAULT_REPLICATES, DEFAULT_SEED, MAX_REPLICATES
 from finscore.inputs import FinscoreError, dumps_pretty
 from finscore.integrity import default_key_path
 from finscore.outputs import write_text_atomically
 
-EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_CHECK_FAILED = 1
 
 
 def emit(

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from finscore.commands.forms import SecondForm, named_form
+from finscore.exit_status import EXIT_OK, EXIT_USAGE
 from finscore.registry import all_answer_protocols
 from finscore.inputs.bounds import MAX_ANSWER_PREDICTIONS_BYTES
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_FAILED = 1
 FORMS = ("decide-jsonl", "verify")
 #: The answer protocols of the registered benchmarks (finscore.registry).
 BUILTIN_PROTOCOLS = all_answer_protocols()
@@ -40,13 +41,13 @@ DESCRIPTION = (
     "An {\"answer\"} line is read whole, whatever the format. Unknown, repeated or malformed lines stop the run "
     "with every one named (exit status 2; lines are numbered from 1) unless --exclude-bad-ids is given."
 )
-DECIDE_JSONL = (
+DECIDE_JSONL_DESCRIPTION = (
     "Reads {\"completion\", \"gold\"} lines on standard input (gold: {\"exe_ans\", \"program\"?, "
     "\"question\"?} for FinQA and ConvFinQA, {\"answer\", \"scale\", \"answer_type\"?} for TAT-QA) and writes each back "
     "with \"decision\"; a line that cannot be decided gets \"error\" (exit status 1)."
 )
 EPILOG = (
-    "decide-jsonl: " + DECIDE_JSONL[0].lower() + DECIDE_JSONL[1:] + " verify: re-checks the stamp of a "
+    "decide-jsonl: " + DECIDE_JSONL_DESCRIPTION[0].lower() + DECIDE_JSONL_DESCRIPTION[1:] + " verify: re-checks the stamp of a "
     "--json report against this installation and re-decides the protocol's conformance file (exit status 1 if any "
     "check fails)."
 )
@@ -99,7 +100,7 @@ def second_form(arguments: Sequence[str]) -> SecondForm | None:
 
 
 def _decide_jsonl_parser() -> argparse.ArgumentParser:
-    decide = _FormParser(prog="finscore answers decide-jsonl", description=DECIDE_JSONL)
+    decide = _FormParser(prog="finscore answers decide-jsonl", description=DECIDE_JSONL_DESCRIPTION)
     _add_protocol_options(decide)
     decide.set_defaults(handler=run_decide_jsonl)
     return decide

@@ -12,7 +12,7 @@ from typing import Any
 
 from finscore.registry import Benchmark
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
+from finscore.exit_status import EXIT_OK, EXIT_USAGE
 
 
 def register(subparsers: Any, benchmark: Benchmark) -> None:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, benchmark: Benchmark) -> int:
         report = score_files(benchmark, args.predictions, args.gold)
     except FinscoreError as error:
         print(f"finscore {benchmark.name}: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_USAGE
     if args.json is not None:
         write_output(args.json, dumps_pretty(report.as_json()))
     if args.json != "-":

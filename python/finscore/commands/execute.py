@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, Iterator, Sequence, TextIO
 
+from finscore.exit_status import EXIT_USAGE as EXIT_USAGE
 from finscore.engine.api import PROFILES, PYTHON_VERSIONS, check_options, check_table, execute, execute_many
 from finscore.engine.explanation import Execution, StepTrace
 from finscore.engine.reader.program import Argument, Ignored, Literal, Reference, Row
@@ -23,7 +24,7 @@ from finscore.engine.text_input import (
 )
 from finscore.inputs.lines import bounded_lines
 
-EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_VALID, EXIT_INVALID = 0, 1
 #: A line of exec-jsonl holds one program and its table.
 MAX_LINE_CHARS = MAX_PROGRAM_CHARS + MAX_TABLE_CHARS
 

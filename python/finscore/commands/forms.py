@@ -54,7 +54,8 @@ def write_json_report(report: Any, destination: str) -> None:
 
 
 #: Exit statuses of a scoring command.
-EXIT_OK, EXIT_USAGE = 0, 2
+from finscore.exit_status import EXIT_OK as EXIT_OK  # noqa: E402  (re-exported: commands import it from here too)
+from finscore.exit_status import EXIT_USAGE as EXIT_USAGE  # noqa: E402
 
 
 def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], Any],

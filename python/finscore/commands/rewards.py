@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from finscore import registry
+from finscore.exit_status import EXIT_OK
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
+EXIT_BAD_INPUT = 2
 
 
 #: The data sources each input scores, from the benchmark registry as finscore.rewards.config reads it
