@@ -28,3 +28,14 @@ def test_the_wheel_holds_every_data_file_of_the_package(tmp_path: Path) -> None:
                     str(source)], check=True, capture_output=True, timeout=600)
     wheel = next((tmp_path / "dist").glob("finscore-*.whl"))
     assert data <= set(zipfile.ZipFile(wheel).namelist())
+
+
+def test_every_folder_of_python_sources_is_a_package_the_build_finds() -> None:
+    """pyproject.toml finds packages with setuptools' `packages.find` (regular packages only): a
+    folder of modules without an __init__.py would be left out of the wheel without a word."""
+    from setuptools import find_packages
+
+    package = REPOSITORY / "python" / "finscore"
+    folders = {".".join(path.parent.relative_to(REPOSITORY / "python").parts) for path in package.rglob("*.py")
+               if "__pycache__" not in path.parts}
+    assert folders <= set(find_packages(where=str(REPOSITORY / "python")))

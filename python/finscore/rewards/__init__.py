@@ -4,7 +4,8 @@
   entry for bulk work); `decide_rows` for plain Python sequences.
 - Adapters, each imported on its own so no trainer is needed to import this
   package: `finscore.rewards.trl`, `finscore.rewards.verl`, `finscore.rewards.openrlhf`,
-  `finscore.rewards.server` (an HTTP reward server), `finscore.rewards.ray`.
+  `finscore.rewards.server` (an HTTP reward server), `finscore.rewards.ray` (each the
+  documented path of its adapter in `finscore.rewards.adapters`).
 
 Model output never raises: every row gets a typed reason. Input that is not model
 output (a missing gold, a wrong column type) raises `RewardInputError`.
