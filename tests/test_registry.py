@@ -13,8 +13,8 @@ from finscore import registry
 from finscore.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-TOY_GOLD = ROOT / "tests/data/registry/toyqa_gold.json"
-TOY_PREDICTIONS = ROOT / "tests/data/registry/toyqa_predictions.json"
+TOY_GOLD = ROOT / "tests/support/toyqa_files/gold.json"
+TOY_PREDICTIONS = ROOT / "tests/support/toyqa_files/predictions.json"
 
 
 def test_the_shipped_benchmarks_in_the_order_the_cli_lists_them() -> None:

@@ -48,7 +48,7 @@ BENCHMARK = Benchmark(
     name="toyqa",
     title="ToyQA",
     official_scorer="toy_eval.py",
-    data_source="tests/data/registry",
+    data_source="tests/support/toyqa_files",
     gold_reader=Ref(f"{HERE}:read_gold"),
     prediction_reader=Ref(f"{HERE}:read_predictions"),
     official_protocol="exact text over the predictions given",
@@ -56,5 +56,5 @@ BENCHMARK = Benchmark(
     reasons=Ref(f"{HERE}:REASONS"),
     unit=IndependenceUnit("filing", "the filing an id names", Ref(f"{HERE}:units")),
     decide=Ref(f"{HERE}:decide"),
-    examples=(Example("tests/data/registry/toyqa_predictions.json", "tests/data/registry/toyqa_gold.json"),),
+    examples=(Example("tests/support/toyqa_files/predictions.json", "tests/support/toyqa_files/gold.json"),),
 )
