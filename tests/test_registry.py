@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+import types
 from pathlib import Path
 from typing import Iterator
 
@@ -135,3 +137,21 @@ def test_a_registered_benchmark_gets_a_reward_source(toyqa: registry.Benchmark) 
         (1.0, True, "correct"), (0.0, False, "wrong_sign"), (0.0, False, "missing_prediction")]
     assert rows[0][1] is not None and rows[0][1].startswith("toyqa-prediction/1 finscore=")
     assert rows[3][1] is None  # a finqa row is not what this input scores: kept, not scored
+
+
+def test_a_unit_function_that_misses_an_example_is_a_typed_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from support.toyqa import BENCHMARK
+
+    partial = BENCHMARK._replace(name="toyqa-partial", unit=BENCHMARK.unit._replace(
+        key=registry.Ref("support.toyqa_partial_units:units")))
+    registry.register_benchmark(partial)
+    try:
+        fake = types.ModuleType("support.toyqa_partial_units")
+        fake.units = lambda gold: {"ACME/2019/q1": "ACME/2019"}  # type: ignore[attr-defined]
+        sys.modules["support.toyqa_partial_units"] = fake
+        assert main(["toyqa-partial", str(TOY_PREDICTIONS), str(TOY_GOLD)]) == 2
+        error = capsys.readouterr().err
+        assert "names no unit for 2 gold example(s): 'ACME/2019/q2', 'BOLT/2020/q1'" in error
+    finally:
+        registry.unregister_benchmark("toyqa-partial")
+        sys.modules.pop("support.toyqa_partial_units", None)

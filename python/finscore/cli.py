@@ -63,11 +63,13 @@ def _command_module(name: str) -> Any:
 
 
 def _register(name: str, subparsers: Any) -> None:
-    module = _command_module(name)
-    if module.__name__ == "finscore.commands.benchmark":
-        module.register(subparsers, registry.get_benchmark(name))
+    """Add one command-module entry's parsers; the generic command is given its benchmark's descriptor."""
+    if name in registry.benchmark_names() and registry.get_benchmark(name).command is None:
+        from finscore.commands import benchmark as generic
+
+        generic.register(subparsers, registry.get_benchmark(name))
     else:
-        module.register(subparsers)
+        _command_module(name).register(subparsers)
 
 
 def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:

@@ -93,6 +93,10 @@ def score_descriptor(benchmark: Benchmark, predictions: Sequence[tuple[str, Any]
             continue
         passed, reason = decide(given[identifier], expected)
         results.append(ExampleResult(identifier, True, bool(passed), reason))
+    without_unit = [identifier for identifier in gold if identifier not in units]
+    if without_unit:
+        raise FinscoreError(f"the {benchmark.title} independence unit ({benchmark.unit.name}) names no unit for "
+                            f"{len(without_unit)} gold example(s): {_listing(without_unit)}")
     return DescriptorReport(benchmark, tuple(results), len({units[identifier] for identifier in gold}))
 
 

@@ -103,16 +103,19 @@ _BUILTINS_LOADED = False
 
 
 def _builtins() -> dict[str, Benchmark]:
-    """The registry, with the shipped descriptors loaded first (once), so they keep the first places."""
+    """The registry, with the shipped descriptors loaded first (once), so they keep the first places.
+
+    Every registration goes through here first, so the shipped ones are always loaded before any
+    other; if one fails to load, the registry stays empty and the next call tries again."""
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
+        try:
+            for module in BUILTIN_DESCRIPTORS:
+                _add(importlib.import_module(module).BENCHMARK)
+        except BaseException:
+            _REGISTRY.clear()
+            raise
         _BUILTINS_LOADED = True
-        others = dict(_REGISTRY)
-        _REGISTRY.clear()
-        for module in BUILTIN_DESCRIPTORS:
-            _add(importlib.import_module(module).BENCHMARK)
-        for descriptor in others.values():
-            _add(descriptor)
     return _REGISTRY
 
 
