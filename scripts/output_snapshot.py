@@ -235,6 +235,12 @@ def prepare_scratch(checkout: Path, scratch: Path) -> None:
 
 def record(outdir: Path, checkout: Path, python: str, only: Sequence[str]) -> int:
     checkout = checkout.resolve()
+    # the calls run in a scratch folder: a relative interpreter path must name the one given here
+    found = shutil.which(python)
+    if found is None:
+        print(f"output_snapshot: --python {python} is not an interpreter that can be run", file=sys.stderr)
+        return 2
+    python = str(Path(found).absolute())
     if not (checkout / "python" / "finscore").is_dir():
         print(f"output_snapshot: {checkout} has no python/finscore: give a finscore checkout with --checkout",
               file=sys.stderr)
