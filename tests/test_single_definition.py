@@ -21,8 +21,6 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
-import pytest
-
 from finscore.engine.core import _abi_generated
 from finscore.engine.core._abi_generated import Status
 
@@ -37,15 +35,6 @@ ONE_PER_MODULE = {
     "DESCRIPTION": "each command module's own argparse description",
     "EPILOG": "each command module's own argparse epilog",
     "REPORT_FORMAT": "each report module's own format id (finscore-<report>-report/1)",
-}
-
-#: Names still defined in two modules, each with the owner that should hold it once; the
-#: test below fails (strict xfail) the day they are one, so the entry is then removed.
-PENDING_DUPLICATES = {
-    "MAX_ITEMS": "contracts/formats/cases.py and world/cases.py (the case format should own it; world/ "
-                 "importing contracts/ would make an import circle today)",
-    "LISTED_IDS": "finqa/terminal.py and tatqa/terminal.py (the terminal reports; tatqa/ imports no finqa/ "
-                  "module on its command's path)",
 }
 
 _OPERATORS: dict[type[ast.operator], Callable[[object, object], object]] = {
@@ -126,8 +115,7 @@ def _describe(duplicates: dict[str, list[Definition]]) -> str:
 
 
 def test_a_constant_name_is_assigned_a_literal_in_one_module() -> None:
-    pending = ONE_PER_MODULE.keys() | PENDING_DUPLICATES.keys()
-    duplicates = {name: where for name, where in _duplicates().items() if name not in pending}
+    duplicates = {name: where for name, where in _duplicates().items() if name not in ONE_PER_MODULE}
     assert not duplicates, ("one fact per name: import it from its owner (same meaning) or rename what "
                             "it bounds (different meaning):\n" + _describe(duplicates))
 
@@ -137,12 +125,6 @@ def test_the_allowed_names_are_still_one_per_module_with_different_values() -> N
     for name in ONE_PER_MODULE:
         values = [d.value for d in _definitions().get(name, [])]
         assert len(values) == len(set(map(repr, values))), f"{name} holds one value in two modules: share it"
-
-
-@pytest.mark.xfail(strict=True, reason="two names still pending one owner (PENDING_DUPLICATES)")
-def test_the_pending_names_are_still_assigned_in_two_modules() -> None:
-    duplicates = {name: where for name, where in _duplicates().items() if name in PENDING_DUPLICATES}
-    assert not duplicates, _describe(duplicates)
 
 
 def test_no_status_code_is_written_outside_the_generated_module() -> None:

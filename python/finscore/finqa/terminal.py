@@ -8,10 +8,8 @@ work at a glance; everything after it explains them.
 from __future__ import annotations
 
 from finscore.scoring.program_categories import CATEGORY_DESCRIPTIONS, CORRECT
+from finscore.scoring.reasons import LISTED_IDS
 from finscore.finqa.report import ExampleResult, Figure, FinqaReport
-
-#: Ids listed inline before summarising the rest.
-LISTED_IDS = 10
 
 
 def _value(figure: Figure) -> str:

@@ -27,3 +27,5 @@ MAX_ANSWER_PREDICTIONS_BYTES = 1 << 30
 MAX_STRING = 100_000
 #: The bits of one integer in a value an agent hands over (beyond it, no JSON number anyone means).
 MAX_JSON_INTEGER_BITS = 256
+#: The items of one array in a case file (a world's households, a plan's permitted tools, ...).
+MAX_CASE_ITEMS = 1000

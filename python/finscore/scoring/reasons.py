@@ -102,3 +102,7 @@ VOCABULARY: dict[str, str] = {
     WRONG_VALUE: "another value, none of the fixes above makes it right",
     WRONG_ANSWER: "a TAT-QA answer with nothing in common with the gold (F1 = 0)",
 }
+
+# -- how a terminal report shows the ids behind a reason
+#: Ids (or exclusions) listed inline before the report points to --json for the rest.
+LISTED_IDS = 10

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from finscore.scoring.reasons import LISTED_IDS
 from finscore.tatqa.official import Totals, official_text
 from finscore.tatqa.reasons import CORRECT, REASON_DESCRIPTIONS
 from finscore.tatqa.report import QuestionResult, TatqaReport
 
-#: Uids listed inline before summarising the rest.
-LISTED_IDS = 10
 #: Longest question or answer text shown for a failing question.
 SHOWN_CHARS = 160
 

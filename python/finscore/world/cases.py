@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from finscore.inputs.bounds import MAX_CASE_ITEMS as MAX_ITEMS
 from finscore.inputs.errors import JsonValueError
 from finscore.inputs.fields import FieldReader
 from finscore.inputs.jsonvalues import lone_surrogate_at, to_json_value
@@ -28,7 +29,6 @@ from finscore.world.tools import CATALOGUE
 
 CASE_FORMAT = "finscore-contracts-case/1"
 CASE_FIELDS = frozenset({"format", "case_id", "family", "language", "question", "world", "contract"})
-MAX_ITEMS = 1000
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 WORLD_FIELDS = frozenset({"today", "household_scope", "households", "snapshots", "cached_evidence", "tools"})
 _SNAPSHOT_FIELDS = frozenset({"snapshot_id", "household_id", "as_of", "authorized", "holdings"})

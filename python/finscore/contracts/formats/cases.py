@@ -28,6 +28,7 @@ from finscore.contracts.formats.models import (
     TraceEntry,
 )
 from finscore.contracts.formats.traces import parse_entry
+from finscore.inputs.bounds import MAX_CASE_ITEMS as MAX_ITEMS
 from finscore.inputs.errors import InputFormatError
 from finscore.inputs.fields import FieldReader
 from finscore.inputs.jsonfiles import read_json_document
@@ -35,7 +36,6 @@ from finscore.world import OfferedTool, World, parse_case_world
 
 CASE_SET_FORMAT = "finscore-contracts-cases/1"
 MAX_CASES = 100_000
-MAX_ITEMS = 1000
 CATEGORIES = tuple(category.value for category in Category)
 
 
