@@ -53,7 +53,7 @@ def test_finscore_imports_without_inspect_ai_and_the_integration_says_what_to_in
     assert "pip install 'finscore[inspect]'" in done.stdout
 
 
-def test_the_entry_point_registers_the_kit_task() -> None:
+def test_the_entry_point_registers_the_kit_and_benchmark_answers_tasks() -> None:
     pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'finscore[inspect]') is not installed")
     (name, target), = PROJECT["entry-points"]["inspect_ai"].items()
     assert name == "finscore"  # inspect names a package's tasks after the entry point: finscore/kit
@@ -66,4 +66,4 @@ def test_the_entry_point_registers_the_kit_task() -> None:
         "print(json.dumps([registry_info(task).name for task in found]))\n"
     )
     assert done.returncode == 0, done.stderr
-    assert [task.rsplit("/", 1)[-1] for task in json.loads(done.stdout)] == ["kit"]
+    assert sorted(task.rsplit("/", 1)[-1] for task in json.loads(done.stdout)) == ["benchmark_answers", "kit"]

@@ -7,11 +7,24 @@ from typing import Any
 from finscore.registry import Benchmark, Example, IndependenceUnit, Ref
 
 
-def units(gold: Any) -> dict[str, str]:
-    """Each turn's id -> its conversation: a conversation's turns build on each other."""
-    from finscore.convfinqa.turns import read_conversations, split_turn_id
+def _turns_problem(entry: Any) -> str | None:
+    notes = entry.get("annotation") if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+        return 'has no text "id"'
+    if not isinstance(notes, dict) or not isinstance(notes.get("turn_program"), list):
+        return 'has no "annotation.turn_program" list'
+    return None
 
-    return {example.id: split_turn_id(example.id)[0] for example in read_conversations(gold).gold.examples}
+
+def units(gold: Any) -> dict[str, str]:
+    """Each turn's id -> its conversation: a conversation's turns build on each other. Only the ids and
+    the turn count are read, so a free-text answers file (no tables) groups the same way."""
+    from finscore.finqa.inputs import unique_entries
+    from finscore.inputs.turn_ids import turn_id
+
+    entries = unique_entries(gold, _turns_problem, "ConvFinQA", "conversations", "conversation id(s)")
+    return {turn_id(entry["id"], turn): entry["id"]
+            for entry in entries for turn in range(len(entry["annotation"]["turn_program"]))}
 
 
 BENCHMARK = Benchmark(

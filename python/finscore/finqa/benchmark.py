@@ -16,11 +16,16 @@ def filing_of(example_id: str) -> str:
     return f"{company}/{year}" if year else company
 
 
-def units(gold: Any) -> dict[str, str]:
-    """Each gold example's id -> its filing."""
-    from finscore.finqa.inputs import read_gold
+def _id_problem(example: Any) -> str | None:
+    return None if isinstance(example, dict) and isinstance(example.get("id"), str) else 'has no text "id"'
 
-    return {example.id: filing_of(example.id) for example in read_gold(gold).examples}
+
+def units(gold: Any) -> dict[str, str]:
+    """Each gold example's id -> its filing. The filing is read from the id alone, so only ids are
+    required: a free-text answers file (no tables, `finscore answers`) groups the same way."""
+    from finscore.finqa.inputs import unique_entries
+
+    return {example["id"]: filing_of(example["id"]) for example in unique_entries(gold, _id_problem, "FinQA", "examples")}
 
 
 def read_gold_file(path: str) -> Any:

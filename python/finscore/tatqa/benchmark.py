@@ -8,20 +8,26 @@ from finscore.registry import Benchmark, Example, IndependenceUnit, Ref
 
 
 def units(gold: Any) -> dict[str, str]:
-    """Each question's uid -> the uid of its document's table: questions on one table share it."""
+    """Each question's uid -> the uid of its document's table: questions on one table share it. Only the
+    uids are read, so a free-text answers file (`finscore answers`, whose documents may carry no table)
+    groups the same way: a document without a table uid is its own unit, named by its position."""
     from finscore.tatqa.files import TatqaInputError
-    from finscore.tatqa.inputs import read_gold
 
-    read_gold(gold)  # the typed errors of a bad gold file, before its shape is relied on
+    if not isinstance(gold, list):
+        raise TatqaInputError("the gold file is not TAT-QA: not a list of documents")
     keys: dict[str, str] = {}
     for position, document in enumerate(gold):
+        questions = document.get("questions") if isinstance(document, dict) else None
+        if not isinstance(questions, list):
+            raise TatqaInputError(f"gold document {position} has no list of questions")
         table = document.get("table")
         table_uid = table.get("uid") if isinstance(table, dict) else None
-        if not isinstance(table_uid, str):
-            raise TatqaInputError(f"gold document {position} has no table with a text \"uid\": its questions "
-                                  f"cannot be grouped by table")
-        for question in document["questions"]:
-            keys[question["uid"]] = table_uid
+        unit = table_uid if isinstance(table_uid, str) else f"document {position}"
+        for index, question in enumerate(questions):
+            uid = question.get("uid") if isinstance(question, dict) else None
+            if not isinstance(uid, str):
+                raise TatqaInputError(f"gold document {position} question {index} has no text \"uid\"")
+            keys[uid] = unit
     return keys
 
 

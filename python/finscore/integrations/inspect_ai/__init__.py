@@ -4,6 +4,8 @@
   executed, recorded and sealed by finscore's runtime, and the `contracts` scorer
   scores the sealed line; `write_predictions(log, path)` exports the lines for
   `finscore contracts`.
+- `benchmark_answers` (`inspect eval finscore/benchmark_answers -T benchmark=finqa -T data=FILE`): a
+  registered benchmark's questions (`benchmark_dataset`), clustered by the benchmark's independence unit.
 - `answers(protocol, answer_format)`: free-text answers under an answer protocol,
   on any dataset whose samples carry `metadata["gold"]` (and optionally `metadata["cluster"]`).
 
@@ -17,6 +19,7 @@ except ImportError as missing:
 
 from finscore.integrations.inspect_ai.agent import PREDICTION_KEY, kit_agent
 from finscore.integrations.inspect_ai.answers_scorer import GOLD_KEY, answers
+from finscore.integrations.inspect_ai.benchmark_dataset import benchmark_dataset, benchmark_samples
 from finscore.integrations.inspect_ai.contracts_scorer import contracts
 from finscore.integrations.inspect_ai.dataset import case_samples, kit_dataset
 from finscore.integrations.inspect_ai.log import sealed_lines, write_predictions
@@ -29,7 +32,7 @@ from finscore.integrations.inspect_ai.metrics import (
     family_pass,
     reasons,
 )
-from finscore.integrations.inspect_ai.task import kit
+from finscore.integrations.inspect_ai.task import benchmark_answers, kit
 
 __all__ = [
     "CLUSTER_KEY",
@@ -38,6 +41,9 @@ __all__ = [
     "PREDICTION_KEY",
     "answers",
     "attempts",
+    "benchmark_answers",
+    "benchmark_dataset",
+    "benchmark_samples",
     "case_samples",
     "cluster_stderr",
     "contracts",

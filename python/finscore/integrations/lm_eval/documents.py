@@ -143,8 +143,12 @@ def read_documents(kind: str, path: str) -> list[Document]:
     """Every scored document of a FinQA, ConvFinQA or TAT-QA file, in file order.
 
     Raises FinqaInputError (TaskDataError, or the gold reader's GoldFileError) naming the file or entry."""
+    return documents_of(kind, read_json_file(path, f"{kind} data file"))
+
+
+def documents_of(kind: str, data: Any) -> list[Document]:
+    """Every scored document of a decoded FinQA, ConvFinQA or TAT-QA file (errors as `read_documents`)."""
     protocol = get_protocol(PROTOCOLS[kind])
-    data = read_json_file(path, f"{kind} data file")
     golds = read_answer_golds(data, protocol, reader_for(protocol))  # refuses a file of another dataset
     stamp = json.dumps(make_stamp(protocol), sort_keys=True)
     return BUILDERS[kind](data, golds, stamp)
