@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tatqa"))
-from family_cases import FILES, FRAMES, PAIRS, file_inputs  # noqa: E402
+from family_cases import FILES, FRAMES, PAIRS, file_inputs  # type: ignore[import-not-found]  # noqa: E402
 
 MIRROR = os.environ.get("TATQA_MIRROR", "/work/.mirror/NExTplusplus+TAT-QA/repo")
 COMMIT = "870accc41953dcde885aabeb963d94aabdc0fbc3"
