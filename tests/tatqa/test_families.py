@@ -121,3 +121,14 @@ def test_float_columns_are_formatted_as_pandas_formats_them(frame: dict[str, Any
     sources = tuple(sorted({source for _, source in cells}))
     pivots = Pivots(types, sources, {cell: 1 for cell in cells}, cells, cells)
     assert render(pivots, frame["value_name"], cells) == frame["text"]
+
+
+def test_a_uid_repeated_on_another_table_has_no_independence_unit() -> None:
+    from finscore.tatqa.benchmark import units
+    from finscore.tatqa.files import TatqaInputError
+
+    gold, _ = file_inputs("gold-repeated-uids")
+    assert len(set(units(gold[:-1]).values())) == len(gold) - 1  # every table its own unit
+    other = [*gold[:-1], {**gold[-1], "table": {"uid": "another-table"}}]
+    with pytest.raises(TatqaInputError, match="is asked of two tables"):
+        units(other)

@@ -8,7 +8,10 @@ from finscore.registry import Benchmark, Example, IndependenceUnit, Ref
 
 
 def units(gold: Any) -> dict[str, str]:
-    """Each question's uid -> the uid of its document's table: questions on one table share it."""
+    """Each question's uid -> the uid of its document's table: questions on one table share it.
+
+    A uid that gold questions on two tables share has no one table, and is refused.
+    """
     from finscore.tatqa.files import TatqaInputError
     from finscore.tatqa.inputs import read_gold
 
@@ -21,7 +24,11 @@ def units(gold: Any) -> dict[str, str]:
             raise TatqaInputError(f"gold document {position} has no table with a text \"uid\": its questions "
                                   f"cannot be grouped by table")
         for question in document["questions"]:
-            keys[question["uid"]] = table_uid
+            uid = question["uid"]
+            if keys.get(uid, table_uid) != table_uid:  # a uid repeated on one table keeps its one unit
+                raise TatqaInputError(f"the gold uid {uid!r} is asked of two tables ({keys[uid]!r} and "
+                                      f"{table_uid!r}): its questions cannot be grouped by table")
+            keys[uid] = table_uid
     return keys
 
 
