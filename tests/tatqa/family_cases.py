@@ -11,7 +11,8 @@ tests (which run finscore) see the same inputs:
 - FILES: whole gold and prediction files for tatqa_eval.py: those answers in
   the shipped example, pivot cells whose mean F1 is below 1e-6 (pandas prints
   the column in scientific notation), gold files with labels outside the known
-  answer types and sources, and a gold file that repeats uids;
+  answer types and sources (other text, null, missing), and a gold file that
+  repeats uids;
 - FRAMES: pivot-shaped tables given to pandas directly, for the formatting
   rules no real file reaches (values above 1e6 whose fixed text is too long).
 """
@@ -100,7 +101,7 @@ def _small_means() -> tuple[Any, Any]:
     return [{"table": {"uid": "table-0"}, "paragraphs": [], "questions": questions}], predictions
 
 
-def _relabelled(changes: dict[int, dict[str, str]]) -> tuple[Any, Any]:
+def _relabelled(changes: dict[int, dict[str, str | None]]) -> tuple[Any, Any]:
     """The example with some questions (by position in file order) given other labels."""
     gold, predictions = _example()
     questions = _questions(gold)
@@ -133,11 +134,16 @@ def file_inputs(name: str) -> tuple[Any, Any]:
         return _relabelled({2: {"answer_from": "tablé"}, 3: {"answer_type": "Span"}, 4: {"answer_from": "0"}})
     if name == "gold-repeated-uids":
         return _repeated_uids()
+    if name == "gold-labels-null":
+        gold, predictions = _relabelled({0: {"answer_from": None}, 2: {"answer_type": None},
+                                         9: {"answer_type": None, "answer_from": None}})
+        del _questions(gold)[5]["answer_from"]
+        return gold, predictions
     raise KeyError(name)
 
 
 FILES = ("reason-overflow", "pivot-small-means", "gold-answer-type-date", "gold-answer-from-image",
-         "gold-labels-odd", "gold-repeated-uids")
+         "gold-labels-odd", "gold-repeated-uids", "gold-labels-null")
 
 #: (value name, {answer_type: {answer_from: value}}) laid out as a pivot table; a missing cell prints 0.
 FRAMES: list[tuple[str, dict[str, dict[str, float]]]] = [

@@ -155,8 +155,11 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path, gold: str, cap
     ("gold_data", "message"),
     [
         ({"questions": []}, "not a list of documents"),
-        ([{"questions": [_question("q1", ["a"], answer_type=None)]}], "has \"answer_type\" None, not text"),
-        ([{"questions": [_question("q1", ["a"], source=5)]}], "has \"answer_from\" 5, not text"),
+        ([{"questions": [_question("q1", ["a"], answer_type=True)]}], "has \"answer_type\" True, not text or null"),
+        ([{"questions": [_question("q1", ["a"], source=5)]}], "has \"answer_from\" 5, not text or null"),
+        ([{"questions": [{"uid": "q1", "answer": ["a"], "answer_from": "text", "scale": ""}]}],
+         "has no \"answer_type\" (the official metric raises KeyError on it)"),
+        ([{"questions": [_question("q1", ["a"], source=None)]}], "no gold question has both an answer_type and"),
         ([{"questions": [_question("q1", ["a"], scale="millions")]}], "has \"scale\" 'millions'"),
         ([{"questions": [_question("q1", "a")]}], "cannot read (AssertionError: a span answer must be a list"),
         ([{"questions": [_question("q1", "three", "count")]}], "ValueError in int()"),

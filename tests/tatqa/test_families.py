@@ -107,6 +107,18 @@ def test_labels_outside_the_known_ones_are_named() -> None:
     assert "'0', 'tablé'" in report.gold_warnings[1]
 
 
+def test_null_or_missing_labels_are_named_and_left_out_of_the_pivots() -> None:
+    gold, predictions = file_inputs("gold-labels-null")
+    report = score_predictions(predictions, list(predictions.items()), gold)
+    questions = [q for document in gold for q in document["questions"]]
+    assert [w.split(";")[0] for w in report.gold_warnings] == [
+        "2 question(s) have no answer_type (null or missing)", "3 question(s) have no answer_from (null or missing)"]
+    assert repr(questions[5]["uid"]) in report.gold_warnings[1]  # the one whose key is missing
+    assert report.official is not None and report.official.rows == len(questions)
+    assert report.official_pivots is not None and sum(report.official_pivots.counts.values()) == len(questions) - 4
+    assert report.to_json()["questions"][9]["answer_type"] is None
+
+
 def test_a_file_of_known_labels_and_unique_uids_has_no_warning_key() -> None:
     gold, predictions = file_inputs("reason-overflow")
     report = score_predictions(predictions, list(predictions.items()), gold)

@@ -32,7 +32,8 @@ class GoldQuestion:
 
     __slots__ = ("uid", "question", "answer", "answer_type", "answer_from", "scale", "record", "gold_strings")
 
-    def __init__(self, uid: str, question: str, answer: Any, answer_type: str, answer_from: str, scale: str,
+    def __init__(self, uid: str, question: str, answer: Any, answer_type: str | None, answer_from: str | None,
+                 scale: str,
                  record: dict[str, Any], gold_strings: tuple[str, ...]) -> None:
         self.uid = uid
         self.question = question
@@ -108,11 +109,15 @@ def question_problem(question: Any, *, whole: bool = True) -> str | None:
         return 'has no text "uid"'
     if whole:
         # A whole file is scored as tatqa_eval.py scores it: any text label is a pivot row or
-        # column of its own (gold_warnings names those outside the known ones).
+        # column of its own, a null one leaves its question out of the pivot tables
+        # (gold_warnings names them all).
+        if "answer_type" not in question:
+            return 'has no "answer_type" (the official metric raises KeyError on it)'
         for key in ("answer_type", "answer_from"):
-            if not isinstance(question.get(key), str):
-                return (f'has "{key}" {question.get(key)!r}, not text (pandas leaves a missing label out of '
-                        "the official pivot tables and sorts labels of other types its own way)")
+            label = question.get(key)
+            if label is not None and not isinstance(label, str):
+                return (f'has "{key}" {label!r}, not text or null (pandas sorts labels of other types its own '
+                        "way in the official pivot tables)")
         checked: tuple[tuple[str, tuple[str, ...]], ...] = (("scale", SCALES),)
     else:
         checked = (("answer_type", ANSWER_TYPES), ("scale", SCALES))
@@ -161,12 +166,15 @@ def read_gold(data: Any) -> list[GoldQuestion]:
                 continue
             text = question.get("question")
             questions.append(GoldQuestion(question["uid"], text if isinstance(text, str) else "", question["answer"],
-                                          question["answer_type"], question["answer_from"], question["scale"],
+                                          question["answer_type"], question.get("answer_from"), question["scale"],
                                           question, strings))
     if problems:
         raise TatqaInputError(f"the gold file is not TAT-QA ({len(problems)} problem(s)): " + listing(problems))
     if not questions:
         raise TatqaInputError("the gold file holds no questions")
+    if all(q.answer_type is None or q.answer_from is None for q in questions):
+        raise TatqaInputError("no gold question has both an answer_type and an answer_from: the official pivot "
+                              "tables would be empty frames, which finscore does not print")
     return questions
 
 
@@ -185,9 +193,15 @@ def gold_warnings(questions: list[GoldQuestion]) -> tuple[str, ...]:
     for key, known, scored in (
             ("answer_type", ANSWER_TYPES, "its gold is str() of its answer, its F1 its own"),
             ("answer_from", ANSWER_SOURCES, "a pivot column of its own")):
-        odd = sorted({getattr(question, key) for question in questions} - set(known))
+        labels = [getattr(question, key) for question in questions]
+        odd = sorted({label for label in labels if label is not None} - set(known))
         if odd:
-            count = sum(getattr(question, key) in odd for question in questions)
+            count = sum(label in odd for label in labels)
             warnings.append(f"{count} question(s) have an {key} outside {', '.join(known)}; as officially, each is "
                             f"scored ({scored}) and tabulated under its label: " + listing([repr(v) for v in odd]))
+        unlabelled = [question.uid for question, label in zip(questions, labels) if label is None]
+        if unlabelled:
+            warnings.append(f"{len(unlabelled)} question(s) have no {key} (null or missing); as officially, each is "
+                            "scored and counted, and left out of the pivot tables: "
+                            + listing([repr(uid) for uid in unlabelled]))
     return tuple(warnings)

@@ -55,11 +55,14 @@ class Pivots:
         return len(self.counts) == len(self.types) * len(self.sources)
 
 
-def pivot(details: Iterable[tuple[str, str, float, float]]) -> Pivots:
-    """Pivots of (answer type, answer source, em, f1) per question, in gold order."""
+def pivot(details: Iterable[tuple[str | None, str | None, float, float]]) -> Pivots:
+    """Pivots of (answer type, answer source, em, f1) per question, in gold order; a question with a
+    None label is left out, as pandas' pivot_table leaves out a missing key."""
     em: dict[Cell, list[float]] = {}
     f1: dict[Cell, list[float]] = {}
     for answer_type, source, exact, score in details:
+        if answer_type is None or source is None:
+            continue
         cell = (answer_type, source)
         if cell not in em:
             em[cell], f1[cell] = [], []

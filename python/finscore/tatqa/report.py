@@ -23,7 +23,7 @@ class QuestionResult:
     __slots__ = ("uid", "question", "answer_type", "answer_from", "gold_answer", "gold_scale", "reason", "detail",
                  "em", "f1", "scale_match", "position", "predicted_answer", "predicted_scale")
 
-    def __init__(self, uid: str, question: str, answer_type: str, answer_from: str, gold_answer: Any,
+    def __init__(self, uid: str, question: str, answer_type: str | None, answer_from: str | None, gold_answer: Any,
                  gold_scale: str, reason: str, detail: str, em: float = 0.0, f1: float = 0.0, scale_match: int = 0,
                  position: int | None = None, predicted_answer: Any = None, predicted_scale: Any = None) -> None:
         self.uid = uid
