@@ -21,7 +21,7 @@ from support.shared import REPOSITORY
 EXAMPLE = REPOSITORY / "examples" / "tatqa"
 
 
-def _question(uid: str, answer: Any, answer_type: str = "span", scale: str = "", source: str = "text") -> dict[str, Any]:
+def _question(uid: str, answer: Any, answer_type: Any = "span", scale: str = "", source: Any = "text") -> dict[str, Any]:
     return {"uid": uid, "question": f"question {uid}?", "answer": answer, "answer_type": answer_type,
             "answer_from": source, "scale": scale}
 
@@ -155,11 +155,14 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path, gold: str, cap
     ("gold_data", "message"),
     [
         ({"questions": []}, "not a list of documents"),
-        ([{"questions": [_question("q1", ["a"], answer_type="table")]}], "has \"answer_type\" 'table'"),
+        ([{"questions": [_question("q1", ["a"], answer_type=True)]}], "has \"answer_type\" True, not text or null"),
+        ([{"questions": [_question("q1", ["a"], source=5)]}], "has \"answer_from\" 5, not text or null"),
+        ([{"questions": [{"uid": "q1", "answer": ["a"], "answer_from": "text", "scale": ""}]}],
+         "has no \"answer_type\" (the official metric raises KeyError on it)"),
+        ([{"questions": [_question("q1", ["a"], source=None)]}], "no gold question has both an answer_type and"),
         ([{"questions": [_question("q1", ["a"], scale="millions")]}], "has \"scale\" 'millions'"),
         ([{"questions": [_question("q1", "a")]}], "cannot read (AssertionError: a span answer must be a list"),
         ([{"questions": [_question("q1", "three", "count")]}], "ValueError in int()"),
-        ([{"questions": [_question("q1", ["a"]), _question("q1", ["b"])]}], "repeats 1 uid(s): 'q1'"),
         ([{"questions": []}], "holds no questions"),
         ([{"paragraphs": []}], "document 0 has no \"questions\" list"),
     ],

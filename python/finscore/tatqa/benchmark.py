@@ -10,7 +10,8 @@ from finscore.registry import Benchmark, Example, IndependenceUnit, Ref
 def units(gold: Any) -> dict[str, str]:
     """Each question's uid -> the uid of its document's table: questions on one table share it. Only the
     uids are read, so a free-text answers file (`finscore answers`, whose documents may carry no table)
-    groups the same way: a document without a table uid is its own unit, named by its position."""
+    groups the same way: a document without a table uid is its own unit, named by its position. A uid
+    that questions on two tables share has no one table, and is refused."""
     from finscore.tatqa.files import TatqaInputError
 
     if not isinstance(gold, list):
@@ -27,6 +28,9 @@ def units(gold: Any) -> dict[str, str]:
             uid = question.get("uid") if isinstance(question, dict) else None
             if not isinstance(uid, str):
                 raise TatqaInputError(f"gold document {position} question {index} has no text \"uid\"")
+            if keys.get(uid, unit) != unit:  # a uid repeated on one table keeps its one unit
+                raise TatqaInputError(f"the gold uid {uid!r} is asked of two tables ({keys[uid]!r} and "
+                                      f"{unit!r}): its questions cannot be grouped by table")
             keys[uid] = unit
     return keys
 

@@ -32,7 +32,8 @@ class GoldQuestion:
 
     __slots__ = ("uid", "question", "answer", "answer_type", "answer_from", "scale", "record", "gold_strings")
 
-    def __init__(self, uid: str, question: str, answer: Any, answer_type: str, answer_from: str, scale: str,
+    def __init__(self, uid: str, question: str, answer: Any, answer_type: str | None, answer_from: str | None,
+                 scale: str,
                  record: dict[str, Any], gold_strings: tuple[str, ...]) -> None:
         self.uid = uid
         self.question = question
@@ -106,8 +107,21 @@ def question_problem(question: Any, *, whole: bool = True) -> str | None:
         return f"is a JSON {type_name(question)}, not an object"
     if whole and not isinstance(question.get("uid"), str):
         return 'has no text "uid"'
-    checked = (("answer_type", ANSWER_TYPES), ("answer_from", ANSWER_SOURCES), ("scale", SCALES))
-    for key, allowed in checked if whole else (checked[0], checked[2]):
+    if whole:
+        # A whole file is scored as tatqa_eval.py scores it: any text label is a pivot row or
+        # column of its own, a null one leaves its question out of the pivot tables
+        # (gold_warnings names them all).
+        if "answer_type" not in question:
+            return 'has no "answer_type" (the official metric raises KeyError on it)'
+        for key in ("answer_type", "answer_from"):
+            label = question.get(key)
+            if label is not None and not isinstance(label, str):
+                return (f'has "{key}" {label!r}, not text or null (pandas sorts labels of other types its own '
+                        "way in the official pivot tables)")
+        checked: tuple[tuple[str, tuple[str, ...]], ...] = (("scale", SCALES),)
+    else:
+        checked = (("answer_type", ANSWER_TYPES), ("scale", SCALES))
+    for key, allowed in checked:
         if question.get(key) not in allowed:
             return f'has "{key}" {question.get(key)!r}, not one of {", ".join(map(repr, allowed))}'
     if "answer" not in question:
@@ -124,13 +138,14 @@ def _gold_strings(question: dict[str, Any]) -> tuple[str, ...] | str:
 
 
 def read_gold(data: Any) -> list[GoldQuestion]:
-    """Every question of a TAT-QA file (a list of documents with "questions"), in file order; uids unique."""
+    """Every question of a TAT-QA file (a list of documents with "questions"), in file order.
+
+    A repeated uid keeps every question that has it, as tatqa_eval.py scores each (gold_warnings names them).
+    """
     if not isinstance(data, list):
         raise TatqaInputError(f"the gold file is not TAT-QA: a JSON {type_name(data)}, not a list of documents")
     problems: list[str] = []
     questions: list[GoldQuestion] = []
-    seen: dict[str, str] = {}
-    duplicates: list[str] = []
     for document_index, document in enumerate(data):
         if not isinstance(document, dict) or not isinstance(document.get("questions"), list):
             problems.append(f"document {document_index} has no \"questions\" list")
@@ -149,19 +164,44 @@ def read_gold(data: Any) -> list[GoldQuestion]:
                 uid = question.get("uid") if isinstance(question, dict) else None
                 problems.append(f"{where}" + (f" (uid {uid!r})" if isinstance(uid, str) else "") + f" {problem}")
                 continue
-            uid = question["uid"]
-            if uid in seen:
-                duplicates.append(f"{uid!r} ({seen[uid]} and {where})")
-                continue
-            seen[uid] = where
             text = question.get("question")
-            questions.append(GoldQuestion(uid, text if isinstance(text, str) else "", question["answer"],
-                                          question["answer_type"], question["answer_from"], question["scale"],
+            questions.append(GoldQuestion(question["uid"], text if isinstance(text, str) else "", question["answer"],
+                                          question["answer_type"], question.get("answer_from"), question["scale"],
                                           question, strings))
     if problems:
         raise TatqaInputError(f"the gold file is not TAT-QA ({len(problems)} problem(s)): " + listing(problems))
-    if duplicates:
-        raise TatqaInputError(f"the gold file repeats {len(duplicates)} uid(s): " + listing(duplicates))
     if not questions:
         raise TatqaInputError("the gold file holds no questions")
+    if all(q.answer_type is None or q.answer_from is None for q in questions):
+        raise TatqaInputError("no gold question has both an answer_type and an answer_from: the official pivot "
+                              "tables would be empty frames, which finscore does not print")
     return questions
+
+
+def gold_warnings(questions: list[GoldQuestion]) -> tuple[str, ...]:
+    """What tatqa_eval.py scores without a word but a reader should know: repeated uids, and labels
+    outside the known answer types and sources (each scored and tabulated as the official script does)."""
+    positions: dict[str, list[int]] = {}
+    for position, question in enumerate(questions):
+        positions.setdefault(question.uid, []).append(position)
+    repeated = [f"{uid!r} (questions {', '.join(map(str, found))} in file order)" for uid, found in positions.items()
+                if len(found) > 1]
+    warnings = []
+    if repeated:
+        warnings.append(f"the gold file repeats {len(repeated)} uid(s); as officially, each of their questions is "
+                        "scored and counted, all with the uid's one prediction: " + listing(repeated))
+    for key, known, scored in (
+            ("answer_type", ANSWER_TYPES, "its gold is str() of its answer, its F1 its own"),
+            ("answer_from", ANSWER_SOURCES, "a pivot column of its own")):
+        labels = [getattr(question, key) for question in questions]
+        odd = sorted({label for label in labels if label is not None} - set(known))
+        if odd:
+            count = sum(label in odd for label in labels)
+            warnings.append(f"{count} question(s) have an {key} outside {', '.join(known)}; as officially, each is "
+                            f"scored ({scored}) and tabulated under its label: " + listing([repr(v) for v in odd]))
+        unlabelled = [question.uid for question, label in zip(questions, labels) if label is None]
+        if unlabelled:
+            warnings.append(f"{len(unlabelled)} question(s) have no {key} (null or missing); as officially, each is "
+                            "scored and counted, and left out of the pivot tables: "
+                            + listing([repr(uid) for uid in unlabelled]))
+    return tuple(warnings)

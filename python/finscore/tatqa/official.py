@@ -2,7 +2,8 @@
 
 It walks the gold questions in file order, takes each prediction from the
 dict `json.load` made (a missing uid scores 0, an unknown uid is never looked
-at, a repeated uid has its last value), adds each question's EM, F1 and scale
+at, a repeated uid has its last value; a uid that two gold questions share is
+scored for each), adds each question's EM, F1 and scale
 point to running float sums, divides by the number of questions, and prints
 those with two decimals followed by three pandas pivot tables. When the
 official code would raise on some entry, there are no official figures: the
@@ -45,15 +46,17 @@ def overall(decisions: Iterable[Decision]) -> Totals:
 
 class OfficialRun:
     """The official walk: totals and pivots (None when the official script would stop), the
-    decisions by gold uid, and (uid, exception) where it would stop."""
+    decisions by gold uid (a repeated uid: its last question's), the decisions in gold order
+    (`ordered`, one per question walked), and (uid, exception) where it would stop."""
 
-    __slots__ = ("totals", "pivots", "decisions", "stop")
+    __slots__ = ("totals", "pivots", "decisions", "ordered", "stop")
 
     def __init__(self, totals: Totals | None, pivots: Pivots | None, decisions: dict[str, Decision],
-                 stop: tuple[str, str] | None) -> None:
+                 stop: tuple[str, str] | None, ordered: list[Decision] | None = None) -> None:
         self.totals = totals
         self.pivots = pivots
         self.decisions = decisions
+        self.ordered = list(decisions.values()) if ordered is None else ordered
         self.stop = stop
 
 
@@ -76,6 +79,7 @@ def run_official(gold: list[GoldQuestion], predictions: dict[str, Any],
                  progress: Progress | None = None) -> OfficialRun:
     """The official walk over `gold` with the prediction dict json.load gives."""
     decisions: dict[str, Decision] = {}
+    ordered: list[Decision] = []
     total = len(gold)
     for done, question in enumerate(gold, start=1):
         try:
@@ -84,14 +88,16 @@ def run_official(gold: list[GoldQuestion], predictions: dict[str, Any],
                 answer, scale = value if type(value) is list and len(value) == 2 else unpack(value)
             else:
                 answer, scale = None, None
-            decisions[question.uid] = decide(question.record, answer, scale, question.gold_strings)
+            decision = decide(question.record, answer, scale, question.gold_strings)
         except OfficialCrash as crash:
-            return OfficialRun(None, None, decisions, (question.uid, str(crash)))
+            return OfficialRun(None, None, decisions, (question.uid, str(crash)), ordered)
+        decisions[question.uid] = decision
+        ordered.append(decision)
         if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
             progress("official", done, total)
-    totals = overall(decisions[q.uid] for q in gold)
-    pivots = pivot((q.answer_type, q.answer_from, decisions[q.uid].em, decisions[q.uid].f1) for q in gold)
-    return OfficialRun(totals, pivots, decisions, None)
+    totals = overall(ordered)
+    pivots = pivot((q.answer_type, q.answer_from, d.em, d.f1) for q, d in zip(gold, ordered))
+    return OfficialRun(totals, pivots, decisions, None, ordered)
 
 
 def official_text(totals: Totals, pivots: Pivots) -> str:

@@ -5,8 +5,12 @@ the count of questions, and the mean EM and mean F1 of each cell, with empty
 cells filled with 0. The means here are summed as pandas' grouped mean sums
 (Kahan compensated, in gold order) and the tables laid out as pandas 2 and 3
 print a frame with two column levels: labels sorted, the value name shown
-over the first column only, floats with 6 decimals and the trailing zeros
-each column can spare trimmed, whole numbers when no cell is empty.
+over the first column only, whole numbers when no cell is empty, and each
+float column formatted as pandas' FloatArrayFormatter chooses for it: 6
+decimals with the trailing zeros the whole column can spare trimmed, or, when
+a value of the column is nonzero and below 1e-6 in magnitude, or above 1e6
+with a fixed text longer than 12 characters, 6 decimals in scientific notation
+for the whole column, untrimmed.
 """
 
 from __future__ import annotations
@@ -51,11 +55,14 @@ class Pivots:
         return len(self.counts) == len(self.types) * len(self.sources)
 
 
-def pivot(details: Iterable[tuple[str, str, float, float]]) -> Pivots:
-    """Pivots of (answer type, answer source, em, f1) per question, in gold order."""
+def pivot(details: Iterable[tuple[str | None, str | None, float, float]]) -> Pivots:
+    """Pivots of (answer type, answer source, em, f1) per question, in gold order; a question with a
+    None label is left out, as pandas' pivot_table leaves out a missing key."""
     em: dict[Cell, list[float]] = {}
     f1: dict[Cell, list[float]] = {}
     for answer_type, source, exact, score in details:
+        if answer_type is None or source is None:
+            continue
         cell = (answer_type, source)
         if cell not in em:
             em[cell], f1[cell] = [], []
@@ -77,10 +84,24 @@ def _trimmed(texts: list[str]) -> list[str]:
     return [text + "0" if text.endswith(".") else text for text in texts]
 
 
+#: pandas' display.precision, the digits of every float it prints here.
+_DIGITS = 6
+#: Below this magnitude (and above 0) a value would print as 0 in fixed notation.
+_SMALL = 10 ** (-_DIGITS)
+#: Above this magnitude a value is large; with a fixed text over _DIGITS + 6 characters, too long.
+_LARGE = 1e6
+
+
 def _column_texts(values: list[float], whole: bool) -> list[str]:
+    """One column's cells as pandas formats them (see the module's docstring for the choice)."""
     if whole:
         return [f"{int(value): d}" for value in values]
-    return _trimmed([f"{value: .6f}" for value in values])
+    fixed = _trimmed([f"{value: .{_DIGITS}f}" for value in values])
+    too_long = max(len(text) for text in fixed) > _DIGITS + 6
+    if any(0 < abs(value) < _SMALL for value in values) or (too_long and any(abs(value) > _LARGE
+                                                                              for value in values)):
+        return [f"{value: .{_DIGITS}e}" for value in values]
+    return fixed
 
 
 def render(pivots: Pivots, value_name: str, cells: dict[Cell, float] | dict[Cell, int]) -> str:

@@ -4,7 +4,12 @@ The official metric says only 0 or 1. Here a miss is re-scored with the one
 change a reader would suspect first (the gold scale, x100 or /100, the other
 sign, fewer decimal places, the span items as sets) and named after the first
 change that would have made it right. Reasons explain; they never change a
-score.
+score, and they never stop one: the fixes re-read answer items one by one, which
+the official metric never does, so an item it scores through (a number of over
+308 digits inside a longer answer, one past CPython's int() digit limit) can make
+the official text rules raise here. Such a miss is named from its decision alone
+(`wrong_count`, `partial_span` or `wrong_answer`), its detail saying why no fix
+was tried.
 """
 
 from __future__ import annotations
@@ -118,13 +123,33 @@ def _span_reason(question: dict[str, Any], answer: Any, decision: Decision) -> R
     return Reason(WRONG_ANSWER, "F1 0.0")
 
 
+def _undiagnosed(question: dict[str, Any], decision: Decision, crash: OfficialCrash) -> Reason:
+    """A miss whose fixes cannot be tried, named from its decision alone."""
+    why = (f"F1 {decision.f1!r}; no fix tried: the official text rules raise on an item read alone "
+           f"({crash})")
+    if question["answer_type"] == "count":
+        return Reason(WRONG_COUNT, why)
+    return Reason(PARTIAL_SPAN if 0.0 < decision.f1 < 1.0 else WRONG_ANSWER, why)
+
+
 def explain(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason:
-    """The reason for one decided prediction (`question` needs answer, answer_type and scale)."""
+    """The reason for one decided prediction (`question` needs answer, answer_type and scale).
+
+    Never raises OfficialCrash: a reason explains the decision, it cannot stop it.
+    """
     if decision.empty:
         return Reason(EMPTY_PREDICTION, f"the answer is {answer!r}")
     if decision.em == 1.0:
         return _RIGHT if decision.scale_match else Reason(
             CORRECT, f"but the scale {scale!r} is not the gold {question['scale']!r}")
+    try:
+        return _diagnosed(question, answer, scale, decision)
+    except OfficialCrash as crash:
+        return _undiagnosed(question, decision, crash)
+
+
+def _diagnosed(question: dict[str, Any], answer: Any, scale: Any, decision: Decision) -> Reason:
+    """The first usual fix that would have made a miss right, or its kind of miss."""
     if not any(normalize_answer(str(item)) for item in _items(answer)):
         return Reason(EMPTY_PREDICTION, f"the answer {answer!r} has no words once normalized")
     if scale != question["scale"] and _right(question, answer, question["scale"], decision):

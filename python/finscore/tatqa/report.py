@@ -23,7 +23,7 @@ class QuestionResult:
     __slots__ = ("uid", "question", "answer_type", "answer_from", "gold_answer", "gold_scale", "reason", "detail",
                  "em", "f1", "scale_match", "position", "predicted_answer", "predicted_scale")
 
-    def __init__(self, uid: str, question: str, answer_type: str, answer_from: str, gold_answer: Any,
+    def __init__(self, uid: str, question: str, answer_type: str | None, answer_from: str | None, gold_answer: Any,
                  gold_scale: str, reason: str, detail: str, em: float = 0.0, f1: float = 0.0, scale_match: int = 0,
                  position: int | None = None, predicted_answer: Any = None, predicted_scale: Any = None) -> None:
         self.uid = uid
@@ -67,17 +67,19 @@ def pivots_json(pivots: Pivots | None) -> list[dict[str, Any]] | None:
 class TatqaReport:
     """A scored file. `official` and `official_pivots` are None when the official script would stop
     (`official_stop`: uid, exception); `honest` is over every gold question, `per_prediction` over
-    the scored predictions only; `questions` in gold order."""
+    the scored predictions only; `questions` in gold order; `gold_warnings` what the gold file
+    holds that the official script scores without a word (repeated uids, unknown labels)."""
 
     __slots__ = ("finscore_version", "gold_questions", "prediction_entries", "scored_predictions", "official",
                  "official_pivots", "official_stop", "honest", "per_prediction", "exclusions", "missing_uids",
-                 "excluded_uids", "reasons", "questions")
+                 "excluded_uids", "reasons", "questions", "gold_warnings")
 
     def __init__(self, *, finscore_version: str, gold_questions: int, prediction_entries: int,
                  scored_predictions: int, official: Totals | None, official_pivots: Pivots | None,
                  official_stop: tuple[str, str] | None, honest: Totals, per_prediction: Totals,
                  exclusions: tuple[Exclusion, ...], missing_uids: tuple[str, ...], excluded_uids: tuple[str, ...],
-                 reasons: dict[str, int], questions: tuple[QuestionResult, ...]) -> None:
+                 reasons: dict[str, int], questions: tuple[QuestionResult, ...],
+                 gold_warnings: tuple[str, ...] = ()) -> None:
         self.finscore_version = finscore_version
         self.gold_questions = gold_questions
         self.prediction_entries = prediction_entries  # top-level pairs of the prediction file, usable or not
@@ -92,9 +94,11 @@ class TatqaReport:
         self.excluded_uids = excluded_uids
         self.reasons = reasons
         self.questions = questions
+        self.gold_warnings = gold_warnings  # what the gold file holds that tatqa_eval.py scores silently
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The whole report; "gold_warnings" only when there are any."""
+        report = {
             "format": REPORT_FORMAT,
             "finscore_version": self.finscore_version,
             "counts": {
@@ -118,3 +122,6 @@ class TatqaReport:
             "reasons": dict(self.reasons),
             "questions": [q.to_json() for q in self.questions],
         }
+        if self.gold_warnings:
+            report["gold_warnings"] = list(self.gold_warnings)
+        return report

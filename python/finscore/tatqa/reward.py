@@ -72,10 +72,10 @@ def decide_tatqa(completions: Sequence[Any], golds: Sequence[dict[str, Any]], *,
         answer, scale = value  # entry_problem found it a list [answer, scale]
         try:
             decision = decide(question, answer, scale)
-            reason = explain(question, answer, scale, decision)
         except OfficialCrash as crash:
             out.put(row, 0.0, False, OFFICIAL_CRASH, {"why": str(crash)})
             continue
+        reason = explain(question, answer, scale, decision)  # never raises: a reason cannot block a score
         value_score = decision.f1 if score == "f1" else decision.em
         out.put(row, value_score, decision.em == 1.0, reason.kind,
                 {"em": repr(decision.em), "f1": repr(decision.f1), "scale_match": decision.scale_match,

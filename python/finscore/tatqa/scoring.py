@@ -13,7 +13,7 @@ from typing import Any
 
 from finscore import __version__
 from finscore.tatqa import reasons
-from finscore.tatqa.inputs import Entry, GoldQuestion, read_entries, read_gold
+from finscore.tatqa.inputs import Entry, GoldQuestion, gold_warnings, read_entries, read_gold
 from finscore.exclusions import EXCLUDED
 from finscore.tatqa.joining import join
 from finscore.tatqa.metric import Decision, decide
@@ -58,30 +58,33 @@ def score_predictions(predictions: Any, pairs: list[tuple[str, Any]] | None, gol
     questions = read_gold(gold)
     joined = join(read_entries(predictions, pairs), questions, exclude_bad=exclude_bad_ids)
     official = run_official(questions, predictions, progress)
-    decisions: dict[str, Decision] = {}
-    results: dict[str, QuestionResult] = {}
+    # Keyed by the question object: a uid that two gold questions share is two questions.
+    position = {id(question): index for index, question in enumerate(questions)}
+    decisions: dict[int, Decision] = {}
+    results: dict[int, QuestionResult] = {}
     total = len(joined.pairs)
     official_kept = 0  # scored predictions whose decision is the official walk's own
     for done, (question, entry) in enumerate(joined.pairs, start=1):
-        official_decision = official.decisions.get(question.uid)
-        decision, results[question.uid] = _scored(question, entry, official_decision,
-                                                  predictions.get(question.uid))
-        decisions[question.uid] = decision
+        index = position[id(question)]
+        official_decision = official.ordered[index] if index < len(official.ordered) else None
+        decision, results[index] = _scored(question, entry, official_decision, predictions.get(question.uid))
+        decisions[index] = decision
         official_kept += decision is official_decision
         if progress is not None and (done % REASONS_PROGRESS_EVERY == 0 or done == total):
             progress("reasons", done, total)
     for question, why in joined.unscored:
+        index = position[id(question)]
         if why == EXCLUDED:
-            results[question.uid] = _unscored(question, reasons.EXCLUDED_PREDICTION, "every entry for it was excluded")
+            results[index] = _unscored(question, reasons.EXCLUDED_PREDICTION, "every entry for it was excluded")
         else:
-            results[question.uid] = _unscored(question, reasons.MISSING_PREDICTION, "no entry in the prediction file")
-    rows = tuple(results[q.uid] for q in questions)
+            results[index] = _unscored(question, reasons.MISSING_PREDICTION, "no entry in the prediction file")
+    rows = tuple(results[index] for index in range(len(questions)))
     if official.totals is not None and official_kept == len(questions):
         # every gold question was scored with the official decision itself: the same sums, in the same order
         honest = per_prediction = official.totals
     else:
-        honest = overall(decisions.get(q.uid, _NOTHING) for q in questions)
-        per_prediction = overall(decisions[q.uid] for q, _ in joined.pairs)
+        honest = overall(decisions.get(index, _NOTHING) for index in range(len(questions)))
+        per_prediction = overall(decisions[position[id(q)]] for q, _ in joined.pairs)
     counts = Counter(row.reason for row in rows)
     return TatqaReport(
         finscore_version=__version__,
@@ -98,4 +101,5 @@ def score_predictions(predictions: Any, pairs: list[tuple[str, Any]] | None, gol
         excluded_uids=tuple(q.uid for q, why in joined.unscored if why == EXCLUDED),
         reasons={name: counts[name] for name in reasons.REASON_DESCRIPTIONS if counts[name]},
         questions=rows,
+        gold_warnings=gold_warnings(questions),
     )

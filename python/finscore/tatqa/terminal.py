@@ -83,7 +83,8 @@ def _failing(row: QuestionResult) -> list[str]:
 
 def render_report(report: TatqaReport, *, examples: int = 10) -> str:
     """The whole terminal report; `examples` failing questions are listed (0 for none)."""
-    lines = [f"finscore {report.finscore_version} tatqa: {report.gold_questions} gold questions", "",
+    lines = [f"finscore {report.finscore_version} tatqa: {report.gold_questions} gold questions",
+             *[f"Warning: {warning}" for warning in report.gold_warnings], "",
              *_official(report), *_accounting(report)]
     failing = [row for row in report.questions if row.reason != CORRECT]
     if examples > 0 and failing:
