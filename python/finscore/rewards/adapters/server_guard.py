@@ -63,7 +63,11 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._watch(arm_headers=False)  # a kept-alive connection's idle time is uvicorn's keep-alive timeout
+        pipelined = self.conn.their_state is h11.IDLE and bool(self.conn.trailing_data[0])
+        if pipelined:  # part of the next request is already in: its headers are on the clock
+            self._started = True
+        # otherwise the kept-alive connection is idle, and that is uvicorn's keep-alive timeout
+        self._watch(arm_headers=pipelined)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
