@@ -12,6 +12,8 @@ import json
 import select
 import socket
 import struct
+import subprocess
+import sys
 import termios
 import time
 from typing import Iterator
@@ -22,7 +24,7 @@ from starlette.responses import JSONResponse
 
 from finscore.rewards.openrlhf import rewards_of
 from support.reward_rows import recorded_reward_rows
-from support.reward_server import Server, reward_server
+from support.reward_server import Server, reward_environment, reward_server
 
 HEADER_TIMEOUT = 1.0
 BODY_TIMEOUT = 2.0
@@ -226,7 +228,57 @@ def test_health_answers_while_large_bodies_are_parsed(byte_cap: Server) -> None:
             client.close()
 
 
+def test_a_chunked_body_past_the_byte_cap_gets_503(byte_cap: Server) -> None:
+    """Without a Content-Length the bytes are counted as they come."""
+    holders = [_connect(byte_cap.port) for _ in range(8)]
+    try:
+        for client in holders:
+            client.sendall(b"POST /get_reward HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           + f"Content-Length: {16 * MIB}\r\n\r\n".encode() + b"{")
+
+        def chunks() -> Iterator[bytes]:
+            yield json.dumps(_payload(3)).encode()
+
+        deadline = time.monotonic() + BOUND
+        while (refused := httpx.post(f"{byte_cap.url}/get_reward", content=chunks(), timeout=BOUND)).status_code != 503:
+            assert time.monotonic() < deadline, f"never refused: {refused.status_code}"
+            time.sleep(0.1)
+        assert "retry later" in refused.json()["error"]
+    finally:
+        for client in holders:
+            client.close()
+
+
+@pytest.mark.parametrize("options, words", [
+    (("--header-timeout", "0"), "must be more than 0 seconds"),
+    (("--body-timeout", "nan"), "must be more than 0 seconds"),
+    (("--max-body-bytes", "1000", "--max-concurrent-bytes", "999"), "max_concurrent_bytes (999)"),
+])
+def test_bad_limits_are_refused_before_serving(options: tuple[str, ...], words: str) -> None:
+    finished = subprocess.run([sys.executable, "-m", "finscore", "serve-reward", "--port", "1", *options],
+                              env=reward_environment(), capture_output=True, timeout=120)
+    assert finished.returncode == 2
+    assert words in finished.stderr.decode()
+    assert b"Traceback" not in finished.stderr
+
+
+def test_the_options_say_the_server_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """--help loads no server code, so its defaults are written twice: they must agree."""
+    from finscore.cli import build_parser, main
+    from finscore.rewards.adapters import server
+
+    args = build_parser().parse_args(["serve-reward"])
+    assert (args.header_timeout, args.body_timeout) == (server.HEADER_TIMEOUT, server.BODY_TIMEOUT)
+    assert args.max_concurrent_bytes is None  # four of the largest bodies, whatever --max-body-bytes says
+    with pytest.raises(SystemExit):
+        main(["serve-reward", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (server.CONCURRENT_BODIES, server.MAX_BODY_BYTES) == (4, 64 * MIB)
+    for words in ("default four times --max-body-bytes, 256 MiB", "gets 503 with Retry-After",
+                  f"(default {server.HEADER_TIMEOUT:g}); then 408", f"(default {server.BODY_TIMEOUT:g}); then 408"):
+        assert words in text
+
+
 def test_no_traceback(quick_timeouts: Server, byte_cap: Server) -> None:
-    """Runs last: whatever the clients did, neither server wrote a traceback."""
-    assert b"Traceback" not in quick_timeouts.stderr()
-    assert b"Traceback" not in byte_cap.stderr()
+    """Runs last: whatever the clients did, neither server wrote a word (a traceback, a warning)."""
+    assert (quick_timeouts.stderr(), byte_cap.stderr()) == (b"", b"")

@@ -34,13 +34,18 @@ class Server:
         return self._stderr.read()
 
 
+def reward_environment() -> dict[str, str]:
+    """This checkout's package first on the path of a `python -m finscore` child."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPOSITORY / "python"),
+                                                                        os.environ.get("PYTHONPATH")]))}
+
+
 @contextmanager
 def reward_server(*options: str) -> Iterator[Server]:
     """The server, once /health answers (standard error in a file: a pipe nobody reads could fill
     and stall it); killed on the way out."""
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPOSITORY / "python"),
-                                                                        os.environ.get("PYTHONPATH")]))}
+    env = reward_environment()
     with tempfile.NamedTemporaryFile() as stderr:
         process = subprocess.Popen([sys.executable, "-m", "finscore", "serve-reward", "--host", "127.0.0.1",
                                     "--port", str(port), *options], env=env, stderr=stderr)
