@@ -109,8 +109,8 @@ def _timeout_error(data: bytes, words: str) -> None:
 
 def test_unfinished_headers_are_closed_after_the_header_timeout(quick_timeouts: Server) -> None:
     started = time.monotonic()
-    talkers = [_connect(quick_timeouts.port) for _ in range(20)]
-    silent = [_connect(quick_timeouts.port) for _ in range(10)]
+    talkers = [_connect(quick_timeouts.port) for _ in range(60)]
+    silent = [_connect(quick_timeouts.port) for _ in range(30)]
     for client in talkers:
         client.sendall(b"POST /get_reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n")
     assert httpx.get(f"{quick_timeouts.url}/health", timeout=BOUND).status_code == 200  # others are served
@@ -252,7 +252,9 @@ def test_a_chunked_body_past_the_byte_cap_gets_503(byte_cap: Server) -> None:
 @pytest.mark.parametrize("options, words", [
     (("--header-timeout", "0"), "must be more than 0 seconds"),
     (("--body-timeout", "nan"), "must be more than 0 seconds"),
-    (("--max-body-bytes", "1000", "--max-concurrent-bytes", "999"), "max_concurrent_bytes (999)"),
+    (("--max-body-bytes", "1000", "--max-concurrent-bytes", "999"),
+     "--max-concurrent-bytes (999) must be at least the largest body, --max-body-bytes (1,000)"),
+    (("--max-body-bytes", "-5"), "max_body_bytes (-5)"),
 ])
 def test_bad_limits_are_refused_before_serving(options: tuple[str, ...], words: str) -> None:
     finished = subprocess.run([sys.executable, "-m", "finscore", "serve-reward", "--port", "1", *options],

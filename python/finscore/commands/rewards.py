@@ -148,9 +148,13 @@ def run_serve(args: argparse.Namespace) -> int:
         print("finscore serve-reward: --header-timeout and --body-timeout must be more than 0 seconds",
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    max_body = args.max_body_bytes or MAX_BODY_BYTES
+    if args.max_concurrent_bytes is not None and not max_body <= args.max_concurrent_bytes:
+        print(f"finscore serve-reward: --max-concurrent-bytes ({args.max_concurrent_bytes:,}) must be at least "
+              f"the largest body, --max-body-bytes ({max_body:,})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        app = create_app(_config(args), max_body_bytes=args.max_body_bytes or MAX_BODY_BYTES,
-                         max_concurrent_bytes=args.max_concurrent_bytes)
+        app = create_app(_config(args), max_body_bytes=max_body, max_concurrent_bytes=args.max_concurrent_bytes)
     except ValueError as error:  # RewardInputError is a ValueError too: a bad rule or a bad limit
         print(f"finscore serve-reward: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
