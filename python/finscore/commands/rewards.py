@@ -79,6 +79,16 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     serve.add_argument("--max-body-bytes", type=int, default=None,
                        help="the largest request body accepted (default 64 MiB); larger gets 413")
+    serve.add_argument("--max-concurrent-bytes", type=int, default=None, metavar="BYTES",
+                       help="the request body bytes held at once by all requests together (default four "
+                            "times --max-body-bytes, 256 MiB); a request that would pass it gets 503 "
+                            "with Retry-After")
+    serve.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
+                       help="seconds a connection has to send a request's headers, from connecting or "
+                            "from its request's first byte (default 10); then 408 and the connection closed")
+    serve.add_argument("--body-timeout", type=float, default=60.0, metavar="SECONDS",
+                       help="seconds a request has to send its whole body, from its headers (default 60); "
+                            "then 408 and the connection closed")
     _add_rule_options(serve)
     serve.set_defaults(handler=run_serve)
 
@@ -129,18 +139,25 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from finscore.rewards.adapters.server import create_app
+        from finscore.rewards.adapters.server import MAX_BODY_BYTES, create_app
+        from finscore.rewards.adapters.server_guard import guarded_protocol
     except ImportError as error:
         print(f"finscore serve-reward: needs finscore[serve] ({error.name} is missing)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from finscore.rewards import RewardInputError
-
+    if not (args.header_timeout > 0 and args.body_timeout > 0):  # also refuses nan
+        print("finscore serve-reward: --header-timeout and --body-timeout must be more than 0 seconds",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    max_body = args.max_body_bytes or MAX_BODY_BYTES
+    if args.max_concurrent_bytes is not None and not max_body <= args.max_concurrent_bytes:
+        print(f"finscore serve-reward: --max-concurrent-bytes ({args.max_concurrent_bytes:,}) must be at least "
+              f"the largest body, --max-body-bytes ({max_body:,})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        from finscore.rewards.adapters.server import MAX_BODY_BYTES
-
-        app = create_app(_config(args), max_body_bytes=args.max_body_bytes or MAX_BODY_BYTES)
-    except RewardInputError as error:
+        app = create_app(_config(args), max_body_bytes=max_body, max_concurrent_bytes=args.max_concurrent_bytes)
+    except ValueError as error:  # RewardInputError is a ValueError too: a bad rule or a bad limit
         print(f"finscore serve-reward: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                http=guarded_protocol(args.header_timeout, args.body_timeout))
     return EXIT_OK

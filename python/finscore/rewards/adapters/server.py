@@ -4,24 +4,29 @@
 answers `{"rewards": [...], "scores": [...], "extra_logs": {...}}`. Built on
 Starlette and served by uvicorn (the `finscore[serve]` extra): a well-kept ASGI
 stack rather than a home-made server. Scoring runs on one worker thread, because
-the core's WebAssembly store must never be entered by two threads at once; the
-event loop stays free to accept and refuse requests meanwhile.
+the core's WebAssembly store must never be entered by two threads at once; bodies
+are parsed on a thread of their own, in steps (`server_json`); the event loop stays
+free to accept, refuse and answer `/health` meanwhile.
+
+The limits a client cannot stretch: the size of one body (413), the body bytes held
+at once by all requests together (503, with Retry-After), and the time to send a
+request's headers and body (408, `server_guard`, on the connection itself).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from finscore.rewards.adapters.openrlhf import rewards_of
+from finscore.rewards.adapters.server_json import loads_body
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
 
@@ -29,25 +34,73 @@ from finscore.rewards.errors import RewardInputError
 MAX_BODY_BYTES = 64 * 1024 * 1024
 #: The most rows one request may carry.
 MAX_ROWS = 100_000
+#: The request body bytes held at once by all requests together, by default: this many of the largest bodies.
+CONCURRENT_BODIES = 4
+#: Seconds a connection has to send a request's headers (from connecting, or its request's first byte).
+HEADER_TIMEOUT = 10.0
+#: Seconds a request has to send its whole body, from its headers (64 MiB at about 1 MiB/s).
+BODY_TIMEOUT = 60.0
 
 
 class BadRequest(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers
 
 
-async def _body(request: Request, limit: int) -> bytes:
+class ByteBudget:
+    """The body bytes held by the requests in flight, against a cap: only touched on the event loop."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.held = 0
+
+    def take(self, size: int, taken: list[int]) -> None:
+        """Hold `size` more bytes for a request (its running total in `taken`), or refuse it with 503."""
+        if self.held + size > self.cap:
+            raise BadRequest(503, f"the server holds {self.held:,} bytes of request bodies; this request's "
+                                  f"{taken[0] + size:,} would pass the {self.cap:,} byte limit on bodies held "
+                                  "at once: retry later", headers={"retry-after": "1"})
+        self.held += size
+        taken[0] += size
+
+    def give_back(self, taken: list[int]) -> None:
+        self.held -= taken[0]
+        taken[0] = 0
+
+
+async def _body(request: Request, limit: int, budget: ByteBudget, taken: list[int]) -> bytes:
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise BadRequest(413, f"the request body is {int(declared):,} bytes, over the {limit:,} limit")
+    if declared is not None and declared.isdigit():
+        if int(declared) > limit:
+            raise BadRequest(413, f"the request body is {int(declared):,} bytes, over the {limit:,} limit")
+        budget.take(int(declared), taken)  # held from the start: a slow body cannot pass the cap unseen
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
             raise BadRequest(413, f"the request body is over the {limit:,} byte limit")
+        if size > taken[0]:
+            budget.take(size - taken[0], taken)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _parse(body: bytes) -> tuple[list[Any], list[Any], list[Any]]:
+    """The three lists of a body (on the parsing thread)."""
+    try:
+        payload = loads_body(body)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BadRequest(400, f"the body is not JSON: {error}") from None
+    except RecursionError:
+        raise BadRequest(400, "the body is JSON nested too deeply to read") from None
+    return _lists(payload)
+
+
+def _score(queries: list[Any], prompts: list[Any], labels: list[Any], config: RewardConfig) -> JSONResponse:
+    """The answer to a request, rendered on the scoring thread (a large answer is JSON to write, too)."""
+    return JSONResponse(rewards_of(queries, prompts, labels, config))
 
 
 def _lists(payload: Any) -> tuple[list[Any], list[Any], list[Any]]:
@@ -66,28 +119,36 @@ def _lists(payload: Any) -> tuple[list[Any], list[Any], list[Any]]:
     return fields[0], fields[1], fields[2]
 
 
-def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_BODY_BYTES) -> Starlette:
-    """The ASGI application (uvicorn serves it; tests may too)."""
+def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_BODY_BYTES,
+               max_concurrent_bytes: int | None = None) -> Starlette:
+    """The ASGI application (uvicorn serves it; tests may too). The timeouts are the connection's:
+    serve it with `uvicorn.run(app, http=server_guard.guarded_protocol(...))`."""
+    if max_concurrent_bytes is None:
+        max_concurrent_bytes = CONCURRENT_BODIES * max_body_bytes
+    if max_body_bytes < 1 or max_concurrent_bytes < max_body_bytes:
+        raise ValueError(f"the byte limits need 1 <= max_body_bytes ({max_body_bytes:,}) <= "
+                         f"max_concurrent_bytes ({max_concurrent_bytes:,})")
     chosen = config or RewardConfig()
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="finscore-reward")
+    parser = ThreadPoolExecutor(max_workers=2, thread_name_prefix="finscore-parse")
+    budget = ByteBudget(max_concurrent_bytes)
 
     async def get_reward(request: Request) -> JSONResponse:
+        taken = [0]
         try:
-            body = await _body(request, max_body_bytes)
-            try:
-                payload = json.loads(body)
-            except (ValueError, UnicodeDecodeError) as error:
-                raise BadRequest(400, f"the body is not JSON: {error}") from None
-            except RecursionError:
-                raise BadRequest(400, "the body is JSON nested too deeply to read") from None
-            queries, prompts, labels = _lists(payload)
+            body = await _body(request, max_body_bytes, budget, taken)
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(worker, rewards_of, queries, prompts, labels, chosen)
+            queries, prompts, labels = await loop.run_in_executor(parser, _parse, body)
+            del body
+            return await loop.run_in_executor(worker, _score, queries, prompts, labels, chosen)
         except BadRequest as error:
-            return JSONResponse({"error": str(error)}, status_code=error.status)
+            return JSONResponse({"error": str(error)}, status_code=error.status, headers=error.headers)
         except RewardInputError as error:
             return JSONResponse({"error": str(error)}, status_code=400)
-        return JSONResponse(result)
+        except ClientDisconnect:  # gone (or timed out) before its body arrived: nobody reads this answer
+            return JSONResponse({"error": "the client went away before its body arrived"}, status_code=400)
+        finally:
+            budget.give_back(taken)  # the parsed rows go with the request, so the bytes count until its end
 
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok", "protocol": chosen.stamp(chosen.data_source)})
@@ -95,6 +156,7 @@ def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        parser.shutdown(wait=True)
         worker.shutdown(wait=True)  # a request being scored finishes before the process ends
 
     return Starlette(routes=[Route("/get_reward", get_reward, methods=["POST"]),
