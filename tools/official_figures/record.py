@@ -50,6 +50,13 @@ def _finqa_cases() -> tuple[list[Any], dict[str, list[Any]]]:
         "unknown-id": [right[a], {"id": "not-a-gold-id", "predicted": predicted[a]}, right[b]],
         "not-an-object": [right[a], right[b], ["subtract(", "5829", "5735", ")", "EOF"]],
         "no-predicted": [right[a], {"id": b}, right[c]],
+        # read by the official code without raising: text, a number, a non-text last or inner token
+        "unreadable-predictions": [right[a], {"id": b, "predicted": "x"}, {"id": c, "predicted": 5},
+                                   {"id": a, "predicted": ["add(", "5829", "5735", ")", 7]},
+                                   {"id": b, "predicted": ["divide(", 8.1, "56.0", ")", "EOF"]},
+                                   {"id": c, "predicted": "subtract("}, right[c]],
+        # an equivalent program whose dropped last token is not text: the join that prints it raises
+        "unreadable-equivalent": [right[a], {"id": a, "predicted": [*predicted[a][:-1], 7]}, right[b]],
     }
 
 
@@ -68,6 +75,8 @@ def _convfinqa_cases() -> tuple[list[Any], dict[str, list[Any]]]:
         "clean": [right[0], wrong_t1, right[2]],
         "repeated": [right[0], {"id": f"{first}_0", "predicted": shipped[turn[0]]}, right[1], wrong_t1, right[2]],
         "unknown-id": [right[0], {"id": "Single_nothing/2000/page_1.pdf-1#t0", "predicted": ["1", "EOF"]}, right[1]],
+        "unreadable-predictions": [right[0], {"id": turn[0], "predicted": [shipped[turn[0]][0], 7]},
+                                   {"id": turn[1], "predicted": 25.14}, {"id": turn[2], "predicted": "6x"}, right[2]],
     }
 
 
