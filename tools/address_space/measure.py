@@ -13,9 +13,11 @@ rerun this after changing the wasmtime version or the engine configuration.
 from __future__ import annotations
 
 import argparse
+import gzip
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,9 +56,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable, help="the interpreter that has finscore's dependencies")
     args = parser.parse_args()
-    for name, arguments in COMMANDS.items():
-        low, high = threshold(args.python, arguments)
-        print(f"{name}: fails under {low} KiB, runs under {high} KiB ({high / 1024 / 1024:.2f} GiB)")
+    with tempfile.TemporaryDirectory() as work:
+        commands = dict(COMMANDS)
+        # the whole FinQA test set with the official evaluator's 1,050 example predictions
+        files = []
+        for name in ("example_predictions.json", "finqa_test.json"):
+            target = Path(work) / name
+            target.write_bytes(gzip.decompress((ROOT / "tests/data/finqa" / f"{name}.gz").read_bytes()))
+            files.append(str(target))
+        commands["finqa test set"] = ["finqa", *files, "--quiet"]
+        for name, arguments in commands.items():
+            low, high = threshold(args.python, arguments)
+            print(f"{name}: fails under {low} KiB, runs under {high} KiB ({high / 1024 / 1024:.2f} GiB)")
 
 
 if __name__ == "__main__":
