@@ -1,8 +1,9 @@
 """The terminal report of `finscore finqa`: the official lines first, then why.
 
 The first block prints the two numbers in the official evaluator's own format
-(`All:`, `Exe acc:`, `Prog acc:`), so a reader can compare them with published
-work at a glance; everything after it explains them.
+(`All:`, `Exe acc:`, `Prog acc:`), as it computes them on the file as given
+(excluded entries included, or where it would stop), so a reader can compare
+them with published work at a glance; everything after it explains them.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def _official_block(report: FinqaReport) -> list[str]:
         return [f"Per prediction, as the official evaluator computes them: none. On the file as given, "
                 f"{scorer} stops at entry {official.stop.position} with {official.stop.exception} "
                 f"(the exclusions below are finscore's, not {scorer}'s)."]
-    execution = official.execution or Figure(0, official.entries)
-    program = official.program or Figure(0, official.entries)
+    execution, program = official.execution, official.program
+    if execution is None or program is None:
+        raise ValueError("official figures are missing although the official walk did not stop")
     return [f"Per prediction (as the official evaluator computes them, on the file as given: denominator = "
             f"{official.entries} entries, the {len(report.exclusions)} excluded below included; "
             "a repeated id counts once per entry):",
