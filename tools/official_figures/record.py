@@ -158,8 +158,9 @@ def _official_tokenizer(python: str, folder: Path) -> Any:
     """ConvFinQA's own program_tokenization, run by the official interpreter on every gold program."""
     gold, _ = _convfinqa_cases()
     programs = sorted({p for c in gold for p in c["annotation"]["turn_program"]})
-    done = subprocess.run([python, "-c", "import json, sys; from general_utils import program_tokenization; "
-                                         "print(json.dumps({p: program_tokenization(p) for p in json.load(sys.stdin)}))"],
+    script = ("import json, sys; from general_utils import program_tokenization; "
+              "print(json.dumps({p: program_tokenization(p) for p in json.load(sys.stdin)}))")
+    done = subprocess.run([python, "-c", script],
                           cwd=folder, env=ENVIRONMENT, input=json.dumps(programs), capture_output=True, text=True,
                           check=True)
     tokens = json.loads(done.stdout)
