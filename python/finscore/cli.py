@@ -113,6 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except BrokenPipeError:
         return _output_closed()
+    except RuntimeError as error:
+        from finscore.engine.core.hosts.backend import CoreLoadError, load_error_message
+        from finscore.exit_status import EXIT_USAGE
+
+        if not isinstance(error, CoreLoadError):
+            raise
+        print(f"finscore {argv[0]}: {load_error_message(error)}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 #: The exit status when the reader of standard output went away (`finscore ... | head`): 128 + SIGPIPE,

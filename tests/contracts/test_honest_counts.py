@@ -103,6 +103,9 @@ def _corrupt(tmp_path: Path, case_id: str, mangle) -> Path:
         ("duplicate_key", lambda line: line.replace(b'"attempt": 0', b'"attempt": 0, "attempt": 0', 1)),
         ("bom", lambda line: b"\xef\xbb\xbf" + line),
         ("invalid_utf8", lambda line: line.replace(b'"attempt": 0', b'"attempt": 0, "raw_output": "\xff"', 1)),
+        # cut short (the runtime died mid-write) after naming its case and attempt
+        ("truncated", lambda line: line[: line.index(b'"trace"') + 30] + b"\n"),
+        ("truncated_after_attempt", lambda line: line[: line.index(b'"attempt": 0,') + 13] + b"\n"),
     ],
 )
 def test_an_unparseable_line_is_attempted_with_a_parser_failure(tmp_path, name, mangle):
@@ -113,6 +116,21 @@ def test_an_unparseable_line_is_attempted_with_a_parser_failure(tmp_path, name, 
     assert result.primary_category is not None and result.primary_category.value == "parser", name
     assert "not_attempted" not in {f.code.value for f in result.failures}
     assert sum(r.passed for r in evaluation.results) == 23
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        b'"attempt": 0',  # inside the attempt's number: `0` could be the start of `07` or `0.5`
+        b'"attempt"',  # before the attempt
+        b'"case_id": "sip',  # inside the case id
+    ],
+)
+def test_a_line_cut_before_it_names_its_case_and_attempt_stays_a_rejected_line(tmp_path, cut):
+    path = _corrupt(tmp_path, "sip-hi", lambda line: line[: line.index(cut) + len(cut)] + b"\n")
+    evaluation = _score(path, 1)
+    assert next(r for r in evaluation.results if r.case_id == "sip-hi").attempted is False
+    assert len(evaluation.rejected_lines) == 1
 
 
 def test_a_line_naming_two_cases_stays_a_rejected_line(tmp_path):

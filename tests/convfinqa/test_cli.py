@@ -63,7 +63,10 @@ def test_unknown_and_duplicate_ids_are_all_named(tmp_path: Path, gold_path: str,
         assert named in err
     status, out, _ = _run(capsys, path, gold_path, "--exclude-bad-ids", "--quiet")
     assert status == 0
-    assert "All:  3\n" in out  # #t1 (conflicting copies) and B#t0 (its copies conflict) are excluded
+    # #t1 (conflicting copies) and B#t0 (its copies conflict) are excluded: 3 scored predictions
+    assert "execution per prediction 1.0  (3/3)" in out
+    # the official block is evaluate_result on the file as given, which stops at the unknown id
+    assert f"evaluate_result stops at entry 5 with KeyError: '{A}#t7'" in out and "All:  " not in out
     assert "excluded unknown_id" in out and "excluded duplicate_id" in out
 
 

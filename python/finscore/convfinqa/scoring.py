@@ -19,11 +19,13 @@ from typing import Any, Callable, Iterable
 
 from finscore.convfinqa.equivalence import ConvFinqaComparer
 from finscore.convfinqa.report import ConversationGroup, ConvFinqaReport, TurnGroup
-from finscore.convfinqa.turns import Conversation, read_conversations, split_turn_id, with_canonical_ids
+from finscore.convfinqa.turns import (Conversation, canonical_id, read_conversations, split_turn_id,
+                                      with_canonical_ids)
 from finscore.engine.reader.convfinqa import PROFILE, read_selection
 from finscore.scoring.program_categories import CORRECT
 from finscore.finqa.inputs import read_predictions
 from finscore.finqa.joining import Pair, join_predictions
+from finscore.finqa.official_run import walk_predictions
 from finscore.finqa.report import ExampleResult
 from finscore.finqa.scoring import Progress, ScoringRules, check_scoring_options, score_join
 
@@ -56,8 +58,12 @@ def score_convfinqa(
     turns = read_conversations(gold)
     entries = with_canonical_ids(read_predictions(predictions), turns.gold)
     join = join_predictions(entries, turns.gold, exclude_bad=exclude_bad_ids)
+    by_id = turns.gold.by_id()
+    known = frozenset(by_id)
+    walk = walk_predictions(predictions, lambda identifier: by_id.get(canonical_id(identifier, known))
+                            if isinstance(identifier, str) else None)
     report = score_join(join, turns.gold, CONVFINQA_RULES, profile=PROFILE, other="strict", python=python,
-                        progress=progress)
+                        progress=progress, walk=walk)
     by_turn = _turn_groups(report.examples, lambda row: str(split_turn_id(row.id)[1]))
     kind_of = {conversation.id: conversation.kind for conversation in turns.conversations}
     by_type = _turn_groups(report.examples, lambda row: kind_of[split_turn_id(row.id)[0]])

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from finscore.engine.explanation import Execution, json_value
 from finscore.finqa.joining import Exclusion
+from finscore.finqa.official_run import OfficialStop
 
 REPORT_FORMAT = "finscore-finqa-report/1"
 
@@ -51,6 +52,26 @@ class Figures:
                                "program_accuracy": self.program_per_prediction.to_json()},
             "per_gold_example": {"execution_accuracy": self.execution_per_gold_example.to_json(),
                                  "program_accuracy": self.program_per_gold_example.to_json()},
+        }
+
+
+@dataclass(frozen=True)
+class OfficialFigures:
+    """What the official evaluator computes on the prediction file as given (finqa.official_run):
+    every entry counted in file order, excluded ones included, over `entries`; or, when it
+    would stop with an exception, no figures and `stop`."""
+
+    entries: int
+    execution: Figure | None
+    program: Figure | None
+    stop: OfficialStop | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "denominator": self.entries,
+            "execution_accuracy": None if self.execution is None else self.execution.to_json(),
+            "program_accuracy": None if self.program is None else self.program.to_json(),
+            "stop": None if self.stop is None else {"position": self.stop.position, "exception": self.stop.exception},
         }
 
 
@@ -165,6 +186,8 @@ class FinqaReport:
     #: either profile: not an official outcome, so always counted apart
     exceeded_bounds: int = 0
     benchmark: str = "finqa"  # whose official scorer: "finqa" or "convfinqa"
+    #: the official scorer's own figures on the file as given (exclusions included), or its stop
+    official: OfficialFigures | None = None
 
     @property
     def headline(self) -> Figures:
@@ -188,6 +211,7 @@ class FinqaReport:
                 "exceeded_bounds": self.exceeded_bounds,
             },
             "figures": {name: figures.to_json() for name, figures in self.figures.items()},
+            "official": None if self.official is None else self.official.to_json(),
             "exclusions": [{"position": e.position, "id": e.id, "kind": e.kind, "detail": e.detail}
                            for e in self.exclusions],
             "missing_ids": list(self.missing_ids),

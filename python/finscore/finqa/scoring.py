@@ -23,8 +23,9 @@ from finscore.finqa import categories
 from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, read_gold, read_predictions
 from finscore.exclusions import EXCLUDED
 from finscore.finqa.joining import Join, Pair, join_predictions
+from finscore.finqa.official_run import OfficialWalk, walk_predictions
 from finscore.finqa.quirk_accounting import count_quirks
-from finscore.finqa.report import Equivalence, ExampleResult, Figure, Figures, FinqaReport
+from finscore.finqa.report import Equivalence, ExampleResult, Figure, Figures, FinqaReport, OfficialFigures
 
 if TYPE_CHECKING:
     from finscore.finqa.equal_jsonl import Comparer
@@ -55,7 +56,9 @@ class ScoringRules:
     `programs_of_valid_only`: the scorer checks program equivalence only for a
     prediction that executed validly (ConvFinQA), not for every one (FinQA);
     `comparer` makes its `equal_program`; `quirk_scope` says which predictions the
-    official-vs-strict quirk accounting covers (None: all).
+    official-vs-strict quirk accounting covers (None: all); `joins_equivalent_tokens`: the
+    scorer joins an equivalent prediction's tokens into text, which raises on a token that is
+    not text (FinQA's evaluate.py prints the ones that differ from the gold's).
     """
 
     benchmark: str
@@ -63,10 +66,11 @@ class ScoringRules:
     programs_of_valid_only: bool
     comparer: Callable[[], Comparer]
     quirk_scope: Callable[[Pair], bool] | None = None
+    joins_equivalent_tokens: bool = False
 
 
 FINQA_RULES = ScoringRules(benchmark="finqa", official_profile="official", programs_of_valid_only=False,
-                           comparer=_finqa_comparer)
+                           comparer=_finqa_comparer, joins_equivalent_tokens=True)
 
 
 def official_match(execution: Execution, gold_answer: Any) -> bool:
@@ -74,23 +78,24 @@ def official_match(execution: Execution, gold_answer: Any) -> bool:
     return execution.invalid == 0 and execution.result == gold_answer
 
 
-def _execute(join: Join, profile: str, python: str, progress: Progress | None) -> list[Execution]:
-    stage, total = f"execute {profile}", len(join.pairs)
+def _execute(programs: Sequence[tuple[GoldExample, Sequence[str]]], profile: str, python: str,
+             progress: Progress | None) -> list[Execution]:
+    stage, total = f"execute {profile}", len(programs)
     report = (lambda done: progress(stage, done, total)) if progress is not None else None
-    return execute_many([(list(p.prediction.tokens), p.gold.table) for p in join.pairs],
+    return execute_many([(list(tokens), gold.table) for gold, tokens in programs],
                         profile=profile, python=python, chunk_size=EXECUTION_CHUNK, progress=report)
 
 
-def _equivalences(join: Join, rules: ScoringRules, official: Sequence[Execution],
-                  progress: Progress | None) -> list[Equivalence]:
+def _equivalences(programs: Sequence[tuple[GoldExample, Sequence[str]]], rules: ScoringRules,
+                  official: Sequence[Execution], progress: Progress | None) -> list[Equivalence]:
     comparer = rules.comparer()
     decisions = []
-    total = len(join.pairs)
-    for done, (pair, execution) in enumerate(zip(join.pairs, official), start=1):
+    total = len(programs)
+    for done, ((gold, tokens), execution) in enumerate(zip(programs, official), start=1):
         if rules.programs_of_valid_only and execution.invalid:
             decisions.append(Equivalence(False, NOT_CHECKED_INVALID, None))
         else:
-            decision = comparer.equal_program(list(pair.gold.tokens), list(pair.prediction.tokens))
+            decision = comparer.equal_program(list(gold.tokens), list(tokens))
             decisions.append(Equivalence(bool(decision.equal), str(decision.method), decision.divergence))
         if progress is not None and (done % EQUIVALENCE_PROGRESS_EVERY == 0 or done == total):
             progress("equivalence", done, total)
@@ -145,32 +150,38 @@ def score_predictions(
     gold_file = read_gold(gold)
     join = join_predictions(read_predictions(predictions), gold_file, exclude_bad=exclude_bad_ids)
     other = "strict" if profile == "official" else "official"
-    return score_join(join, gold_file, FINQA_RULES, profile=profile, other=other, python=python, progress=progress)
+    by_id = gold_file.by_id()
+    walk = walk_predictions(predictions, lambda identifier: by_id.get(identifier) if isinstance(identifier, str)
+                            else None)
+    return score_join(join, gold_file, FINQA_RULES, profile=profile, other=other, python=python, progress=progress,
+                      walk=walk)
 
 
 def score_join(join: Join, gold_file: GoldFile, rules: ScoringRules, *, profile: str, other: str, python: str,
-               progress: Progress | None) -> FinqaReport:
+               progress: Progress | None, walk: OfficialWalk) -> FinqaReport:
     """The report of joined predictions under one official scorer's rules: `profile` gives
     the headline, `other` the comparison; one of them is `rules.official_profile` and the
-    other "strict" (the quirk accounting compares those two)."""
+    other "strict" (the quirk accounting compares those two). `walk` is the official
+    scorer's reading of the file as given, for its own figures."""
     if progress is not None:
         progress("read", join.prediction_entries, join.prediction_entries)
     official = rules.official_profile
     if {profile, other} != {official, "strict"}:
         raise ValueError(f"scoring runs {official!r} and 'strict', not {profile!r} and {other!r}")
-    runs = {name: _execute(join, name, python, progress) for name in (profile, other)}
-    equivalences = _equivalences(join, rules, runs[official], progress)
+    programs = [(pair.gold, pair.prediction.tokens) for pair in join.pairs]
+    runs = {name: _execute(programs, name, python, progress) for name in (profile, other)}
+    equivalences = _equivalences(programs, rules, runs[official], progress)
 
     correct = {name: [official_match(e, pair.gold.answer) for e, pair in zip(runs[name], join.pairs)]
                for name in runs}
     equivalent = [e.equal for e in equivalences]
     rows: dict[str, ExampleResult] = {}
-    stops: list[tuple[str, str]] = []
+    stops: list[tuple[int, str, str]] = []  # (position, id, reason)
     for index, pair in enumerate(join.pairs):
         execution = runs[profile][index]
         stop = _official_stop(runs[official][index], pair.gold, equivalences[index])
         if stop is not None:
-            stops.append((pair.gold.id, stop))
+            stops.append((pair.prediction.position, pair.gold.id, stop))
         rows[pair.gold.id] = ExampleResult(
             id=pair.gold.id,
             category=categories.execution_category(execution, pair.gold.answer, correct[profile][index]),
@@ -194,6 +205,8 @@ def score_join(join: Join, gold_file: GoldFile, rules: ScoringRules, *, profile:
                  if keep]
 
     gold_count = len(gold_file.examples)
+    official_figures, left_out_stops = _official_figures(join, walk, rules, python, correct[official], equivalences)
+    stops = sorted(stops + left_out_stops)  # the official evaluator crashes on a left-out entry all the same
     return FinqaReport(
         profile=profile,
         python=python,
@@ -210,12 +223,51 @@ def score_join(join: Join, gold_file: GoldFile, rules: ScoringRules, *, profile:
         statuses=dict(Counter(e.status_name for e in runs[profile]).most_common()),
         quirks=count_quirks(accounted),
         equivalence_methods=dict(Counter(e.method for e in equivalences).most_common()),
-        official_stops=tuple(stops),
+        official_stops=tuple((example_id, reason) for _, example_id, reason in stops),
         examples=examples,
         exceeded_bounds=sum(any(runs[name][index].status is Status.EXCEEDS_BOUNDS for name in runs)
                             for index in range(len(join.pairs))),
         benchmark=rules.benchmark,
+        official=official_figures,
     )
+
+
+def _official_figures(join: Join, walk: OfficialWalk, rules: ScoringRules, python: str,
+                      kept_correct: Sequence[bool], kept_equivalences: Sequence[Equivalence],
+                      ) -> tuple[OfficialFigures, list[tuple[int, str, str]]]:
+    """The official scorer's figures on the file as given: the joined predictions' own decisions,
+    and the entries the join left out (repeated copies, entries finscore cannot score but the
+    official code reads) decided the official way; or its stop. Also where it would crash on
+    those left-out entries (their official_stop)."""
+    if walk.stop is not None:
+        return OfficialFigures(join.prediction_entries, None, None, walk.stop), []
+    kept = {pair.prediction.position: index for index, pair in enumerate(join.pairs)}
+    executed = sum(kept_correct[kept[e.position]] for e in walk.entries if e.position in kept)
+    programs = sum(kept_equivalences[kept[e.position]].equal for e in walk.entries if e.position in kept)
+    left_out = [e for e in walk.entries if e.position not in kept and e.tokens is not None]
+    others = [(e.gold, e.tokens or ()) for e in left_out]
+    stops = []
+    if others:
+        runs = _execute(others, rules.official_profile, python, None)
+        decided = _equivalences(others, rules, runs, None)
+        for entry, execution, equivalence in zip(left_out, runs, decided):
+            executed += official_match(execution, entry.gold.answer)
+            programs += equivalence.equal
+            stop = _official_stop(execution, entry.gold, equivalence)
+            if stop is None and equivalence.equal and rules.joins_equivalent_tokens:
+                stop = entry.join_error
+            if stop is not None:
+                stops.append((entry.position, entry.gold.id, stop))
+    unreadable = [e for e in walk.entries if e.position not in kept and e.tokens is None]
+    if unreadable and not rules.programs_of_valid_only:
+        # equal_program still reads the gold program first, and can crash on it
+        comparer = rules.comparer()
+        for entry in unreadable:
+            divergence = comparer.equal_program(list(entry.gold.tokens), []).divergence
+            if divergence:
+                stops.append((entry.position, entry.gold.id, f"equal_program: {divergence}"))
+    entries = len(walk.entries)
+    return OfficialFigures(entries, Figure(executed, entries), Figure(programs, entries), None), stops
 
 
 def _ordered_counts(counts: Counter[str], order: dict[str, str]) -> dict[str, int]:

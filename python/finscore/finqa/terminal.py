@@ -1,8 +1,9 @@
 """The terminal report of `finscore finqa`: the official lines first, then why.
 
 The first block prints the two numbers in the official evaluator's own format
-(`All:`, `Exe acc:`, `Prog acc:`), so a reader can compare them with published
-work at a glance; everything after it explains them.
+(`All:`, `Exe acc:`, `Prog acc:`), as it computes them on the file as given
+(excluded entries included, or where it would stop), so a reader can compare
+them with published work at a glance; everything after it explains them.
 """
 
 from __future__ import annotations
@@ -42,17 +43,45 @@ def _example_line(row: ExampleResult) -> str:
     return f"  {row.id}: {row.category}: {outcome}{program}"
 
 
+#: The official scorer of each benchmark, as the official block names it.
+OFFICIAL_SCORERS = {"finqa": "evaluate.py", "convfinqa": "evaluate_result"}
+
+
+def _official_block(report: FinqaReport) -> list[str]:
+    """The official lines: over the scored predictions when nothing was excluded (then they are the
+    official scorer's figures on the file), else the official scorer's own figures on the file as
+    given, exclusions included, or where it would stop."""
+    figures = report.headline
+    if report.profile == "strict" or not report.exclusions or report.official is None:
+        own = "as the official evaluator computes them" if report.profile != "strict" else "strict profile"
+        return [f"Per prediction ({own}; denominator = {report.scored_predictions} predictions):",
+                f"All:  {report.scored_predictions}",
+                f"Exe acc:  {_value(figures.execution_per_prediction)}",
+                f"Prog acc:  {_value(figures.program_per_prediction)}"]
+    scorer = OFFICIAL_SCORERS.get(report.benchmark, "the official evaluator")
+    official = report.official
+    if official.stop is not None:
+        return [f"Per prediction, as the official evaluator computes them: none. On the file as given, "
+                f"{scorer} stops at entry {official.stop.position} with {official.stop.exception} "
+                f"(the exclusions below are finscore's, not {scorer}'s)."]
+    execution, program = official.execution, official.program
+    if execution is None or program is None:
+        raise ValueError("official figures are missing although the official walk did not stop")
+    return [f"Per prediction (as the official evaluator computes them, on the file as given: denominator = "
+            f"{official.entries} entries, the {len(report.exclusions)} excluded below included; "
+            "a repeated id counts once per entry):",
+            f"All:  {official.entries}",
+            f"Exe acc:  {_value(execution)}",
+            f"Prog acc:  {_value(program)}"]
+
+
 def _header(report: FinqaReport) -> list[str]:
     figures = report.headline
-    own = "as the official evaluator computes them" if report.profile != "strict" else "strict profile"
     return [
         f"finscore {report.finscore_version} {report.benchmark}: profile {report.profile}, "
         f"sum() of CPython {report.python}",
         "",
-        f"Per prediction ({own}; denominator = {report.scored_predictions} predictions):",
-        f"All:  {report.scored_predictions}",
-        f"Exe acc:  {_value(figures.execution_per_prediction)}",
-        f"Prog acc:  {_value(figures.program_per_prediction)}",
+        *_official_block(report),
         "",
         f"Per gold example (denominator = {report.gold_examples} gold examples; "
         "a missing prediction counts as a failure):",

@@ -147,7 +147,10 @@ def score_attempt(case: Case, record: PredictionRecord, source: str = "predictio
     """Every failure of one recorded attempt against its case's contract."""
     where = f"{source} line {record.line}"
     status_failures = _status_failures(record)
-    trace, trace_failures = _parse_trace(record, where)
+    trace: Trace | None = None
+    trace_failures: list[Failure] = []
+    if not (record.cut_short and record.trace is None):  # a trace the cut removed is no runtime failure
+        trace, trace_failures = _parse_trace(record, where)
     final: FinalResponse | None = None
     final_failures: list[Failure] = []
     if not status_failures:

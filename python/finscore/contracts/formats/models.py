@@ -187,3 +187,6 @@ class PredictionRecord:
     record_problem: str | None = None
     raw: Mapping[str, Any] | None = None
     producer: Producer | None = None
+    #: The line ended inside its object: only its complete leading members were read, so a
+    #: missing trace is the cut's doing (the parser failure), not the runtime's.
+    cut_short: bool = False

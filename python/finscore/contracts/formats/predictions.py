@@ -99,25 +99,80 @@ def _lenient_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+_WHITESPACE = " \t\n\r"
+
+
+def _skip(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _WHITESPACE:
+        index += 1
+    return index
+
+
+def _leading_members(text: str) -> dict[str, Any] | None:
+    """The complete members at the start of a JSON object cut short (a truncated line), or None.
+
+    A member counts only when the text goes on after it with `,` or `}`: a number or
+    value cut inside is never taken for a shorter one (`"attempt": 1` of `12`).
+    Envelope keys repeated with different values make it ambiguous (None).
+    """
+    decoder = json.JSONDecoder(parse_float=Decimal, parse_constant=str, object_pairs_hook=_lenient_object)
+    index = _skip(text, 0)
+    if not text.startswith("{", index):
+        return None
+    index += 1
+    pairs: list[tuple[str, Any]] = []
+    while True:
+        index = _skip(text, index)
+        if not text.startswith('"', index):
+            break
+        try:
+            key, index = decoder.raw_decode(text, index)
+            index = _skip(text, index)
+            if not text.startswith(":", index):
+                break
+            value, index = decoder.raw_decode(text, _skip(text, index + 1))
+        except (ValueError, RecursionError):  # cut inside the key or the value (or the value is ambiguous)
+            break
+        index = _skip(text, index)
+        if not text.startswith((",", "}"), index):
+            break
+        pairs.append((key, value))
+        if text.startswith("}", index):
+            break
+        index += 1
+    try:
+        return _lenient_object(pairs)
+    except _Ambiguous:
+        return None
+
+
 def _recovered(line: JsonLine) -> PredictionRecord | None:
     """The record of a delivered line that the exact rules refuse, if it still names its attempt.
 
     The runtime delivered this line, so the attempt it names was made: it is
     scored as attempted, with the reason the line is unreadable as a parser
     failure, instead of vanishing into "not attempted". The lenient reading is
-    used only to learn whose line it is and what its trace records.
+    used only to learn whose line it is and what its trace records. A line cut
+    short is read up to its last complete member, and only when those name
+    both its case and its attempt (the attempt could otherwise follow the cut).
     """
     text = line.raw.decode("utf-8", errors="replace").lstrip("\ufeff")
     try:
         value = json.loads(text, parse_float=Decimal, parse_constant=str, object_pairs_hook=_lenient_object)
     except (ValueError, RecursionError):
-        return None
+        value = _leading_members(text)
+        if value is None or "case_id" not in value or "attempt" not in value:
+            return None
+        cut = True
+    else:
+        cut = False
     record = record_from_value(value, line.number)
     if isinstance(record, RejectedLine):
         return None
     # raw=None: a line that is not exact JSON has no canonical form a seal could cover, so the
     # seal check reports it as unsealed (integrity) instead of verifying a lenient reading of it.
-    return replace(record, record_problem=f"the line is not valid exact JSON: {line.problem}"[:300], raw=None)
+    problem = f"the line is {'cut short, ' if cut else ''}not valid exact JSON: {line.problem}"
+    return replace(record, record_problem=problem[:300], raw=None, cut_short=cut)
 
 
 def read_predictions(path: Path) -> PredictionFile:

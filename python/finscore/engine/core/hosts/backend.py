@@ -15,6 +15,43 @@ class CoreLoadError(RuntimeError):
     """The WebAssembly core could not be found, compiled or instantiated."""
 
 
+#: The address-space limit (`ulimit -v`, KiB) finscore asks for. wasmtime reserves the core's
+#: linear memory up front: 4 GiB and a guard region (0x104000000 bytes), almost none of it ever
+#: touched, and `ulimit -v` counts it. A whole command needed 4.12-4.17 GiB (4,317,870 to
+#: 4,377,379 KiB) when measured by tools/address_space/measure.py (README, "Address space");
+#: this leaves room for large files.
+ADDRESS_SPACE_KIB = 4_500_000
+#: What wasmtime's error says when that reservation is refused.
+_RESERVATION_REFUSED = ("mmap failed", "Cannot allocate memory", "os error 12")
+
+
+def _limit_kib() -> int | None:
+    """This process's address-space limit in KiB, or None when there is none (or no way to ask)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX host
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft // 1024
+
+
+def load_error_message(error: CoreLoadError) -> str:
+    """The user's words for a core that could not load: for a refused memory reservation, how much
+    address space wasmtime needs and how to give it; else the error itself."""
+    text = str(error)
+    if not any(sign in text for sign in _RESERVATION_REFUSED):
+        return f"the WebAssembly core could not be loaded: {text}"
+    first_line = text.strip().splitlines()[0]
+    limit = _limit_kib()
+    now = f"this process may use {limit:,} KiB (ulimit -v {limit})" if limit is not None else \
+        "this process was refused that much"
+    return (f"the WebAssembly core could not be loaded: wasmtime could not reserve the core's memory "
+            f"({first_line}). wasmtime reserves about 4.1 GiB of address space for it up front (its 4 GiB "
+            f"linear memory and a guard region, almost none of it used), and {now}. Give it at least "
+            f"{ADDRESS_SPACE_KIB:,} KiB: run `ulimit -v {ADDRESS_SPACE_KIB}` (or `ulimit -v unlimited`) "
+            "in the shell before finscore, or raise the memory limit of the job or container that runs it.")
+
+
 class WasmBackend(Protocol):
     """A live instance of the core module.
 
