@@ -171,3 +171,23 @@ def test_when_tatqa_eval_would_stop_the_page_shows_the_honest_figures(
     assert answer["ok"] and answer["report"] == expected
     assert [card["value"] for card in answer["cards"]] == [
         expected[group][metric] for group in ("honest", "per_prediction") for metric in ("em", "f1", "scale")]
+
+
+def test_with_exclusions_the_page_shows_the_official_scorers_figures_on_the_file_as_given() -> None:
+    """A repeated id, excluded: the official card is evaluate.py's own outcome on the whole file (recorded by
+    tools/official_figures/record.py: All 4, 0.75), the kept-prediction card finscore's, labelled as such."""
+    from support.official_figures import official_lines, recorded
+
+    data = recorded("finqa")
+    case = data["cases"]["repeated"]
+    total, execution, program = official_lines(case["stdout"])
+    answer = json.loads(playground.score_files(json.dumps(case["predictions"]).encode(), "predictions.json",
+                                               json.dumps(data["gold"]).encode(), "gold.json",
+                                               json.dumps({"exclude_bad_ids": True})))
+    assert answer["ok"], answer
+    official = [card for card in answer["cards"] if "the official scorer on the file as given" in card["label"]]
+    assert [(repr(card["value"]), card["fraction"]) for card in official] == [
+        (execution, f"{round(float(execution) * total)} / {total} entries"),
+        (program, f"{round(float(program) * total)} / {total} entries")]
+    kept = [card for card in answer["cards"] if "per kept prediction" in card["label"]]
+    assert len(kept) == 2 and not any("official denominator" in card["label"] for card in answer["cards"])

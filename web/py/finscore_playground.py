@@ -326,11 +326,32 @@ _PROGRAM_DENOMINATORS = {
 }
 
 
+#: With exclusions the official figures are the official scorer's on the file as given, and the
+#: per-prediction figures over the kept entries are finscore's (as in the terminal report).
+_KEPT_PREDICTIONS = ("per kept prediction (after finscore's exclusions)", "kept predictions")
+
+
+def _official_cards(official: dict[str, Any]) -> list[dict[str, Any]]:
+    """The official scorer's own figures on the file as given, or where it would stop (no figures)."""
+    if official["stop"] is not None:
+        stop = official["stop"]
+        return [{"label": "Official figures: none (on the file as given the official scorer stops at entry "
+                          f"{stop['position']} with {stop['exception']})", "value": None, "text": "none",
+                 "fraction": "no figures"}]
+    words = "per prediction, the official scorer on the file as given (exclusions included)"
+    return [_figure_card(f"{name}, {words}", official[metric], "entries")
+            for metric, name in (("execution_accuracy", "Execution accuracy"), ("program_accuracy", "Program accuracy"))]
+
+
 def _program_cards(report_json: dict[str, Any], turns: bool) -> list[dict[str, Any]]:
     """Execution and program accuracy over both denominators (FinQA, and ConvFinQA's turns)."""
     own = report_json["figures"][report_json["profile"]]
-    cards = []
+    official = report_json.get("official")
+    separate = bool(report_json.get("exclusions")) and official is not None and report_json["profile"] != "strict"
+    cards = _official_cards(official) if separate and official is not None else []
     for denominator, (words, unit) in _PROGRAM_DENOMINATORS.items():
+        if separate and denominator == "per_prediction":
+            words, unit = _KEPT_PREDICTIONS
         if turns:
             words, unit = words.replace("gold example", "gold turn"), unit.replace("gold examples", "gold turns")
         for metric, name in (("execution_accuracy", "Execution accuracy"), ("program_accuracy", "Program accuracy")):
