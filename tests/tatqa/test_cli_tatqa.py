@@ -235,15 +235,16 @@ def test_decide_jsonl_writes_every_line_back(capsys: pytest.CaptureFixture[str])
     sink = io.StringIO()
     summary = stream_decisions(io.StringIO("\n".join(lines) + "\n"), sink)
     written = [json.loads(line) for line in sink.getvalue().splitlines()]
-    assert summary.exit_code == 1 and summary.decided == 2 and len(summary.errors) == 4
-    assert len(written) == 7  # the blank line holds no row
+    assert summary.exit_code == 1 and summary.decided == 2 and len(summary.errors) == 5
+    assert len(written) == 8  # the blank line is written back as an error (issue #30: line numbers stay aligned)
     assert (written[0]["em"], written[0]["f1"], written[0]["scale_match"], written[0]["reason"]) == (
         "1.0", "1.0", 1, "correct")
     assert written[1]["error"].startswith("line 2: not valid JSON") and written[1]["text"] == "not json"
     assert written[2]["error"] == "line 3: expected a JSON object, got list"
     assert "line 4: \"gold\" has \"answer_type\" None" in written[3]["error"]
     assert "TypeError in sorted()" in written[4]["error"] and written[4]["pred"] == [["a", 1], ""]
-    assert written[6]["file_totals"] == {"rows": 2, "em": "1.0", "f1": "1.0", "scale": "1.0"}
+    assert written[5] == {"line": 6, "error": "line 6: an empty line (no JSON value)", "text": ""}
+    assert written[7]["file_totals"] == {"rows": 2, "em": "1.0", "f1": "1.0", "scale": "1.0"}
 
 
 def test_decide_jsonl_exit_status(tmp_path: Path) -> None:

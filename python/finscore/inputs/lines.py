@@ -110,20 +110,20 @@ def json_lines(stream: Source, limit: int = MAX_LINE, *, chars: bool = False,
 
     A text stream with a byte buffer (standard input) is read through the buffer, before
     anything is read from it as text, so that bytes that are not UTF-8 are named rather than
-    raised. `limit` bounds a line (its newline not counted) in bytes, or in characters with
-    `chars` (then at most BYTES_PER_CHAR bytes each are read); from a text stream without a
-    buffer (a StringIO) it always counts characters.
+    raised. `limit` bounds a line (its newline not counted) in bytes (in characters
+    from a text stream without a buffer, such as a StringIO), or in characters with `chars`
+    (then up to BYTES_PER_CHAR times as much is read before the characters are counted).
     """
     buffer = getattr(stream, "buffer", None)
     source: Source = buffer if buffer is not None else stream
-    read_limit = limit * BYTES_PER_CHAR if chars and buffer is not None else limit
+    read_limit = limit * BYTES_PER_CHAR if chars else limit
     char_limit = limit if chars else None
     pieces: Iterator[str | bytes | None] = bounded_lines(source, read_limit)  # type: ignore[misc]  # either kind
     for number, piece in enumerate(pieces, start=1):
         if piece is None:
             yield StreamLine(number, None, None, None, "too_long", None)
         elif isinstance(piece, str):
-            yield _line(number, _bytes_of(piece), syntax, None)
+            yield _line(number, _bytes_of(piece), syntax, char_limit)
         else:
             yield _line(number, piece, syntax, char_limit)
 
