@@ -144,6 +144,8 @@ class JsonSyntax:
 
 #: What CPython's `json.loads` accepts (floats, NaN, the last of repeated keys): the official evaluators' reading.
 CPYTHON_SYNTAX = JsonSyntax()
+#: CPython's reading with a repeated key refused: the official evaluators' reading of every file that has one meaning.
+CPYTHON_UNIQUE_KEYS_SYNTAX = JsonSyntax(duplicates="refuse")
 #: The exact formats: Decimal fractions, no NaN or Infinity, no repeated key (none has one meaning).
 EXACT_SYNTAX = JsonSyntax("decimal", "refuse", "refuse")
 
@@ -175,6 +177,57 @@ def loads_keeping_pairs(text: str, syntax: JsonSyntax) -> tuple[Any, list[tuple[
     value = json.loads(text, **options)
     return value, (keeper.outermost if isinstance(value, dict) else None)
 
+
+
+class _Marked(dict[str, Any]):
+    """A decoded object that remembers the first key it was given twice (None: none)."""
+
+    __slots__ = ("repeated",)
+    repeated: str | None
+
+
+def _marking(pairs: list[tuple[str, Any]]) -> _Marked:
+    result = _Marked(pairs)
+    result.repeated = None
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                result.repeated = key
+                break
+            seen.add(key)
+    return result
+
+
+def _first_repeat(value: Any) -> str | None:
+    """The first repeated key inside `value` (itself included), walked without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Marked):
+            if item.repeated is not None:
+                return item.repeated
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return None
+
+
+def locate_repeated_key(text: str, syntax: JsonSyntax) -> tuple[int | str | None, str] | None:
+    """Where a JSON text gives a key twice in one object: (the top-level entry holding it, a list
+    index or an object's key, or None for the top-level object itself; the key), or None if no
+    key repeats. For messages only: it decodes the text again, so call it once a read has failed."""
+    options = dict(syntax.options())
+    options["object_pairs_hook"] = _marking
+    value = json.loads(text, **options)
+    if isinstance(value, _Marked) and value.repeated is not None:
+        return None, value.repeated
+    entries = enumerate(value) if isinstance(value, list) else value.items() if isinstance(value, dict) else ()
+    for place, entry in entries:
+        key = _first_repeat(entry)
+        if key is not None:
+            return place, key
+    return None
 
 # -- JSON Lines ----------------------------------------------------------------------------
 
