@@ -22,13 +22,11 @@ from __future__ import annotations
 import json
 from typing import IO, Any, AnyStr, Iterator, Literal, Union
 
-from finscore.inputs.bounds import MAX_STREAM_LINE
+from finscore.inputs.bounds import BYTES_PER_CHAR, MAX_STREAM_LINE
 from finscore.inputs.reading import BOM, DuplicateKeyError, JsonSyntax, NotUtf8, loads
 
 #: The longest line a streaming command reads by default (16 MiB).
 MAX_LINE = MAX_STREAM_LINE
-#: A UTF-8 character is at most 4 bytes: the byte bound that matches a character bound.
-BYTES_PER_CHAR = 4
 
 #: How a streaming command reads one line's JSON: as CPython's json.loads, but a key given twice
 #: is refused (which of its values was meant is unknowable), as every reader of finscore refuses it.
