@@ -90,6 +90,21 @@ def test_unusable_prediction_files(tmp_path: Path, gold_path: str, capsys: pytes
     assert err.startswith("finscore convfinqa: ") and message in err, err
 
 
+def test_a_key_given_twice_is_refused_naming_the_key_and_the_entry(
+        tmp_path: Path, gold_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # json.load would keep the last "predicted" silently; issue #30: one rule, the reading layer's
+    good = good_predictions()
+    text = json.dumps(good[:2])[:-1] + ', {"id": "%s", "predicted": ["1", "EOF"], "predicted": ["2", "EOF"]}]' % (
+        good[2]["id"])
+    path = tmp_path / "p.json"
+    path.write_text(text, encoding="utf-8")
+    for extra in ((), ("--exclude-bad-ids",)):
+        status, out, err = _run(capsys, str(path), gold_path, *extra)
+        assert status == 2 and out == ""
+        assert err.startswith("finscore convfinqa: the prediction file ")
+        assert "entry 2 has the key 'predicted' twice in one object" in err
+
+
 def test_nan_and_wrong_shapes_are_named_entries_and_nothing_else_is_lost(
         tmp_path: Path, gold_path: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "p.json"

@@ -85,7 +85,7 @@ def test_exec_jsonl_keeps_bad_lines_and_reports_them() -> None:
     assert status == 1
     assert json.loads(lines[0])["result"] == {"float": (3.0).hex()}
     assert json.loads(lines[1])["line"] == 2 and "not JSON" in json.loads(lines[1])["error"]
-    assert lines[2] == ""
+    assert json.loads(lines[2]) == {"line": 3, "error": "an empty line (no JSON value)"}  # issue #30: no blank pass-through
     assert json.loads(lines[3])["id"] == "x" and "program" in json.loads(lines[3])["error"]
     assert "table_ref" in json.loads(lines[4])["error"]
 

@@ -47,6 +47,7 @@ def test_clean_run_prints_the_official_lines(tmp_path: Path, gold_path: str, cap
         (b"\xff\xfe[]", "not UTF-8"),
         (b'{"id": "A", "predicted": []}', "not a JSON object"),
         (b"[]", "no predictions"),
+        (b'[{"id": "A", "predicted": ["EOF"], "id": "B"}]', "entry 0 has the key 'id' twice"),  # issue #30
     ],
 )
 def test_unusable_prediction_file(tmp_path: Path, gold_path: str, capsys: pytest.CaptureFixture[str],

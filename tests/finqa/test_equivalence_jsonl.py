@@ -48,7 +48,7 @@ def test_bad_lines_are_reported_and_the_rest_decided() -> None:
     good = json.dumps({"gold": ADD, "pred": ADD, "k": 1})
     lines = [
         good,                                   # 1
-        "",                                     # 2: blank, skipped
+        "",                                     # 2: blank, written back as an error (issue #30)
         "not json",                             # 3
         "[1, 2]",                               # 4
         json.dumps({"pred": ADD}),              # 5
@@ -58,15 +58,16 @@ def test_bad_lines_are_reported_and_the_rest_decided() -> None:
         good,                                   # 9
     ]
     out, summary = run("\n".join(lines) + "\n")
-    assert len(out) == 8
+    assert len(out) == 9
     assert out[0] == {"gold": ADD, "pred": ADD, "k": 1, "equal": True}
     assert out[-1] == out[0]
-    assert [e.line_number for e in summary.errors] == [3, 4, 5, 6, 7, 8]
+    assert [e.line_number for e in summary.errors] == [2, 3, 4, 5, 6, 7, 8]
     assert all(isinstance(e, EqualJsonlLineError) for e in summary.errors)
-    assert out[1] == {"line": 3, "error": summary.errors[0].args[0], "text": "not json"}
-    assert out[3] == {"pred": ADD, "error": "line 5: missing 'gold'"}
-    assert out[4]["error"] == "line 6: gold must be a list of strings, got str"
-    assert out[5]["error"] == "line 7: pred[1] must be a string, got int"
+    assert out[1] == {"line": 2, "error": "line 2: an empty line (no JSON value)", "text": ""}
+    assert out[2] == {"line": 3, "error": summary.errors[1].args[0], "text": "not json"}
+    assert out[4] == {"pred": ADD, "error": "line 5: missing 'gold'"}
+    assert out[5]["error"] == "line 6: gold must be a list of strings, got str"
+    assert out[6]["error"] == "line 7: pred[1] must be a string, got int"
     assert (summary.decided, summary.exit_code) == (2, 1)
 
 

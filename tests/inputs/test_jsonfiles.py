@@ -107,3 +107,26 @@ def test_a_bad_line_is_reported_with_its_number_and_never_drops_the_others(tmp_p
     long_line = written(tmp_path, b'{"a": "' + b"x" * 50 + b'"}\n{"b": 1}\n', "long.jsonl")
     read = list(read_json_lines(long_line, line_limit=20))
     assert read[0].problem is not None and "over 20" in read[0].problem and read[1].value == {"b": 1}
+
+
+@pytest.mark.parametrize(("text", "entry", "key"), [
+    ('[{"id": "a"}, {"id": "b", "x": 1, "id": "c"}]', 1, "id"),
+    ('[{"id": "a"}, {"t": [[1], {"k": 1, "k": 2}]}]', 1, "k"),
+    ('{"u1": ["x", ""], "u2": {"s": 1, "s": 2}}', "u2", "s"),
+    ('{"u1": 1, "u1": 2}', None, "u1"),
+])
+def test_cpython_rules_with_unique_keys_name_the_key_and_its_entry(tmp_path: Path, text: str,
+                                                                   entry: int | str | None, key: str) -> None:
+    from finscore.inputs.jsonfiles import PYTHON_UNIQUE_KEYS
+
+    # json.loads itself keeps the last value silently: the text is JSON, and only the repeat is refused
+    json.loads(text)
+    path = written(tmp_path, text.encode())
+    with pytest.raises(JsonFileError) as raised:
+        read_json_document(path, rules=PYTHON_UNIQUE_KEYS)
+    assert (raised.value.kind, raised.value.detail, raised.value.entry) == ("repeated_key", key, entry)
+    assert f"the key {key!r} twice" in str(raised.value)
+    # without a repeat, the value is json.loads' own
+    clean = '[{"id": "a", "n": 1.5, "v": NaN}]'
+    assert json.dumps(read_json_document(written(tmp_path, clean.encode()), rules=PYTHON_UNIQUE_KEYS)) == \
+        json.dumps(json.loads(clean))

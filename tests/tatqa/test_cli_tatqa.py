@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 import io
+import itertools
 import json
 import os
 from pathlib import Path
@@ -238,15 +239,16 @@ def test_decide_jsonl_writes_every_line_back(capsys: pytest.CaptureFixture[str])
     sink = io.StringIO()
     summary = stream_decisions(io.StringIO("\n".join(lines) + "\n"), sink)
     written = [json.loads(line) for line in sink.getvalue().splitlines()]
-    assert summary.exit_code == 1 and summary.decided == 2 and len(summary.errors) == 4
-    assert len(written) == 7  # the blank line holds no row
+    assert summary.exit_code == 1 and summary.decided == 2 and len(summary.errors) == 5
+    assert len(written) == 8  # the blank line is written back as an error (issue #30: line numbers stay aligned)
     assert (written[0]["em"], written[0]["f1"], written[0]["scale_match"], written[0]["reason"]) == (
         "1.0", "1.0", 1, "correct")
     assert written[1]["error"].startswith("line 2: not valid JSON") and written[1]["text"] == "not json"
     assert written[2]["error"] == "line 3: expected a JSON object, got list"
     assert "line 4: \"gold\" has \"answer_type\" None" in written[3]["error"]
     assert "TypeError in sorted()" in written[4]["error"] and written[4]["pred"] == [["a", 1], ""]
-    assert written[6]["file_totals"] == {"rows": 2, "em": "1.0", "f1": "1.0", "scale": "1.0"}
+    assert written[5] == {"line": 6, "error": "line 6: an empty line (no JSON value)", "text": ""}
+    assert written[7]["file_totals"] == {"rows": 2, "em": "1.0", "f1": "1.0", "scale": "1.0"}
 
 
 def test_decide_jsonl_exit_status(tmp_path: Path) -> None:
@@ -259,3 +261,35 @@ def test_decide_jsonl_exit_status(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert json.loads(done.stdout)["line"] == 1
     assert "1 line(s) could not be decided" in done.stderr
+
+
+@pytest.mark.parametrize("pred", ['[NaN, ""]', '[Infinity, ""]', '[["1", -Infinity], ""]', '["1", NaN]',
+                                  '[1e999, ""]'])
+def test_decide_jsonl_refuses_a_nan_or_infinite_prediction_as_finscore_tatqa_does(
+        tmp_path: Path, gold: str, capsys: pytest.CaptureFixture[str], pred: str) -> None:
+    # the oracle: what `finscore tatqa` says of the same entry in a prediction file (issue #30: one rule)
+    status, _, err = _run(capsys, _write(tmp_path / "p.json", '{"q3": ' + pred + "}"), gold)
+    assert status == 2
+    refusal = err.split("entry 0 (uid 'q3'): ", 1)[1].splitlines()[0]
+    nan_gold = _question("q3", float("nan"), "arithmetic", "", "table")
+    line = '{"gold": ' + json.dumps(nan_gold) + ', "pred": ' + pred + "}"
+    sink = io.StringIO()
+    summary = stream_decisions(io.StringIO(line + "\n"), sink)
+    written = json.loads(sink.getvalue())
+    assert summary.exit_code == 1 and summary.decided == 0
+    assert written["error"] == f'line 1: "pred": {refusal}'
+    assert "em" not in written and written["pred"] == json.loads(pred)
+
+
+def test_decide_jsonl_still_decides_finite_numbers_as_the_official_metric_does() -> None:
+    # the recorded official vectors hold number and null answers: those are decided, as the official em says
+    from support.shared import vector_rows
+
+    rows = [row for row in itertools.islice(vector_rows("tatqa"), 3000)
+            if isinstance(row.get("pred"), list) and not isinstance(row["pred"][0], (str, list))][:50]
+    assert rows
+    sink = io.StringIO()
+    stdin = "".join(json.dumps({"gold": r["gold"], "pred": r["pred"]}) + "\n" for r in rows)
+    assert stream_decisions(io.StringIO(stdin), sink).exit_code == 0
+    written = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert [(w["em"], w["f1"]) for w in written] == [(r["em"], r["f1"]) for r in rows]

@@ -1,8 +1,10 @@
 """`finscore answers decide-jsonl`: one {"completion", "gold"} per line in, the decision out.
 
-Every line is written back, in order: decided lines with "decision", lines that
-cannot be decided (not JSON, no gold, a gold the protocol cannot read) with
-"error". Nothing is dropped; the exit status says whether any line failed.
+Every line is written back, in order, one line out for each line in: decided lines
+with "decision", lines that cannot be decided (empty, longer than the bound, not
+UTF-8, not JSON, a key given twice, not an object, no gold, a gold the protocol
+cannot read) with "error". Nothing is dropped; the exit status says whether any
+line failed. The lines are read by the reading layer (`finscore.inputs.lines`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any, BinaryIO, TextIO
 from finscore.answers.decide import as_gold, decide
 from finscore.answers.gold import GoldError
 from finscore.answers.protocol import Protocol
-from finscore.inputs.lines import MAX_LINE, bounded_lines
+from finscore.inputs.lines import BLANK_LINE, MAX_LINE, StreamLine, json_lines, problem_words
+from finscore.inputs.reading import DuplicateKeyError, NotUtf8
 
 #: The longest line read (bytes); a longer one is written back as an error, and the lines after it are read.
 MAX_LINE_BYTES = MAX_LINE
@@ -30,13 +33,27 @@ class StreamSummary:
         return 1 if self.errors else 0
 
 
-def _decide_line(line: str, protocol: Protocol, format: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as error:
-        return {"line": line[:200], "error": f"not JSON: {error}"}
+def _unread_line(line: StreamLine) -> dict[str, Any]:
+    """The record written back for a line that holds no JSON value (its text under "line")."""
+    if line.problem == "too_long":
+        return {"line": None, "error": f"longer than {MAX_LINE_BYTES} bytes (its text is not kept)"}
+    raw = line.raw if line.raw is not None else b""
+    if isinstance(line.error, NotUtf8):
+        return {"line": raw[:200].decode("utf-8", "replace"), "error": f"not UTF-8 text (byte {line.error.byte})"}
+    text = line.text if line.text is not None else ""
+    if line.problem == "blank":
+        return {"line": text[:200], "error": f"{BLANK_LINE} at line {line.number}"}
+    if isinstance(line.error, DuplicateKeyError):
+        return {"line": text[:200], "error": problem_words(line)}
+    return {"line": text[:200], "error": f"not JSON: {line.error}"}
+
+
+def _decide_line(line: StreamLine, protocol: Protocol, format: str) -> dict[str, Any]:
+    if line.problem is not None:
+        return _unread_line(line)
+    data = line.value
     if not isinstance(data, dict):
-        return {"line": line[:200], "error": "not a JSON object"}
+        return {"line": (line.text or "")[:200], "error": "not a JSON object"}
     if "gold" not in data:
         return {**data, "error": 'no "gold"'}
     completion = data.get("completion")
@@ -50,23 +67,13 @@ def _decide_line(line: str, protocol: Protocol, format: str) -> dict[str, Any]:
 
 
 def stream_decide_jsonl(source: BinaryIO, sink: TextIO, protocol: Protocol, format: str) -> StreamSummary:
-    """Decide every line of `source` (bytes: a line that is not UTF-8 gets an "error" too)."""
+    """Decide every line of `source` (bytes: a line that is not UTF-8 gets an "error" too), one
+    line written for each line read, an empty one included."""
     summary = StreamSummary()
-    for raw in bounded_lines(source, MAX_LINE_BYTES):
-        if raw is not None and not raw.strip():
-            continue
+    for line in json_lines(source, MAX_LINE_BYTES):
         summary.lines += 1
-        out: dict[str, Any]
-        if raw is None:
-            out = {"line": None, "error": f"longer than {MAX_LINE_BYTES} bytes (its text is not kept)"}
-        else:
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                out = {"line": raw[:200].decode("utf-8", "replace"), "error": f"not UTF-8 text (byte {error.start})"}
-            else:
-                out = _decide_line(line, protocol, format)
+        out = _decide_line(line, protocol, format)
         if "error" in out:
-            summary.errors.append(f"line {summary.lines}: {out['error']}")
+            summary.errors.append(f"line {line.number}: {out['error']}")
         sink.write(json.dumps(out, ensure_ascii=False) + "\n")
     return summary

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Iterator, Sequence, TextIO
+from typing import Any, BinaryIO, Iterator, Sequence, TextIO
 
 from finscore.exit_status import EXIT_USAGE as EXIT_USAGE
 from finscore.engine.api import PROFILES, PYTHON_VERSIONS, check_options, check_table, execute, execute_many
@@ -22,7 +22,7 @@ from finscore.engine.text_input import (
     read_stream,
     table_from_json,
 )
-from finscore.inputs.lines import bounded_lines
+from finscore.inputs.lines import StreamLine, json_lines, problem_words
 
 EXIT_VALID, EXIT_INVALID = 0, 1
 #: A line of exec-jsonl holds one program and its table.
@@ -213,10 +213,10 @@ def _line_input(record: Any, tables: dict[str, Any]) -> tuple[Any, Any]:
     return program, table
 
 
-def _batches(stream: TextIO, size: int) -> Iterator[list[tuple[int, str | None]]]:
-    batch: list[tuple[int, str | None]] = []
-    for number, line in enumerate(bounded_lines(stream, MAX_LINE_CHARS), start=1):
-        batch.append((number, line))
+def _batches(stream: TextIO | BinaryIO, size: int) -> Iterator[list[StreamLine]]:
+    batch: list[StreamLine] = []
+    for line in json_lines(stream, MAX_LINE_CHARS, chars=True):
+        batch.append(line)
         if len(batch) >= size:
             yield batch
             batch = []
@@ -224,7 +224,21 @@ def _batches(stream: TextIO, size: int) -> Iterator[list[tuple[int, str | None]]
         yield batch
 
 
-def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def _unread_line(line: StreamLine) -> dict[str, Any]:
+    """The record written back for a line that holds no usable JSON value, naming its number."""
+    if line.problem == "too_long":
+        problem = f"longer than the {MAX_LINE_CHARS:,} characters allowed"
+    elif isinstance(line.error, json.JSONDecodeError):
+        problem = f"not JSON: {line.error}"
+    elif isinstance(line.error, RecursionError):  # deeper than Python's parser goes: this line's error only
+        problem = "not JSON that can be read: nested too deeply"
+    else:  # empty, not UTF-8, a key given twice, an integer longer than CPython reads
+        problem = problem_words(line)
+    return {"line": line.number, "error": problem}
+
+
+def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | BinaryIO | None = None,
+                   stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     if args.batch < 1:
@@ -238,29 +252,21 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout
         return EXIT_USAGE
     errors = 0
     for batch in _batches(stdin, args.batch):
-        records: list[Any] = []
+        records: list[dict[str, Any]] = []
         runnable: list[tuple[int, tuple[Any, Any]]] = []
-        for position, (number, line) in enumerate(batch):
-            if line is None:
-                records.append({"line": number, "error": f"longer than the {MAX_LINE_CHARS:,} characters allowed"})
+        for position, line in enumerate(batch):
+            record: Any
+            if line.problem is not None:
+                record = _unread_line(line)
                 errors += 1
-                continue
-            if not line.strip():
-                records.append(None)  # blank lines are passed through as blank
-                continue
-            try:
-                record = json.loads(line)
-                runnable.append((position, _line_input(record, tables)))
-            except json.JSONDecodeError as error:
-                record = {"line": number, "error": f"not JSON: {error}"}
-                errors += 1
-            except RecursionError:  # a line nested deeper than Python's parser goes: this line's error only
-                record = {"line": number, "error": "not JSON that can be read: nested too deeply"}
-                errors += 1
-            except InputError as error:
-                record = dict(record) if isinstance(record, dict) else {"line": number, "value": record}
-                record["error"] = str(error)
-                errors += 1
+            else:
+                record = line.value
+                try:
+                    runnable.append((position, _line_input(record, tables)))
+                except InputError as error:
+                    record = dict(record) if isinstance(record, dict) else {"line": line.number, "value": record}
+                    record["error"] = str(error)
+                    errors += 1
             records.append(record)
         outcomes = execute_many([item for _, item in runnable], profile=args.profile, python=args.python)
         for (position, _), outcome in zip(runnable, outcomes):
@@ -272,9 +278,6 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | None = None, stdout
                 record["failed_step"] = outcome.failed_step  # null: the program as a whole, not one step
                 record["message"] = outcome.message
         for record in records:
-            if record is None:
-                stdout.write("\n")
-                continue
             stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
         stdout.flush()
     if errors:

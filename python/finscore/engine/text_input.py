@@ -20,14 +20,14 @@ from typing import Any, BinaryIO, Sequence
 from finscore.engine.explanation import Execution
 from finscore.engine.reader.tokens import OPS, tokenize_gold_program
 from finscore.engine.status import Status
+# Defined once, in inputs/bounds.py; importable from here still.
+from finscore.inputs.bounds import BYTES_PER_CHAR as BYTES_PER_CHAR
 from finscore.inputs.reading import DuplicateKeyError, JsonSyntax, NotUtf8, loads, utf8_text
 
 #: A FinQA program is a few dozen tokens; a million characters is far past any real one.
 MAX_PROGRAM_CHARS = 1_000_000
 #: A FinQA table is a few kilobytes; the bound only keeps a mistaken paste from exhausting memory.
 MAX_TABLE_CHARS = 20_000_000
-#: A UTF-8 character is at most 4 bytes: the byte bound that matches a character bound.
-BYTES_PER_CHAR = 4
 
 #: How table text may be written, and the words used for each.
 TABLE_FORMATS = {

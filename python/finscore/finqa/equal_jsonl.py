@@ -10,17 +10,19 @@ A line that cannot be decided is never dropped and never stops the stream:
 it is written back with an ``"error"`` naming its line number (an object
 keeps its keys; anything else is written as ``{"line", "error", "text"}``),
 and the summary lists it as an `EqualJsonlLineError`, so a caller can exit
-non-zero at the end. Whitespace-only lines hold no row and are skipped.
+non-zero at the end. Every line read is written back as one line, an empty one
+included (as an error: it holds no row). The lines are read by the reading layer
+(`finscore.inputs.lines`: not UTF-8 named by byte, a key given twice refused).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, TextIO
+from typing import Any, BinaryIO, Protocol, Sequence, TextIO
 
 from finscore.finqa.equivalence import EquivalenceDecision, ProgramComparer, require_token_list
-from finscore.inputs.lines import MAX_LINE, bounded_lines
+from finscore.inputs.lines import MAX_LINE, json_lines, row_stream_problem
 from finscore.inputs.naming import PYTHON_TYPES, json_type
 
 #: Longest line read; a longer one is reported (its text is not kept).
@@ -57,7 +59,7 @@ class EqualJsonlSummary:
 
 
 def stream_equal_jsonl(
-    source: TextIO, sink: TextIO, *, explain: bool = False, comparer: Comparer | None = None
+    source: TextIO | BinaryIO, sink: TextIO, *, explain: bool = False, comparer: Comparer | None = None
 ) -> EqualJsonlSummary:
     """Read pairs from ``source``, write them with ``"equal"`` to ``sink``.
 
@@ -67,15 +69,15 @@ def stream_equal_jsonl(
     """
     summary = EqualJsonlSummary()
     comparer = comparer if comparer is not None else ProgramComparer()
-    for line_number, line in enumerate(bounded_lines(source, MAX_LINE_CHARS), start=1):
-        if line is None:
-            _report(sink, summary, line_number, f"longer than {MAX_LINE_CHARS} characters", None)
+    for line in json_lines(source, MAX_LINE_CHARS, chars=True):
+        line_number = line.number
+        if line.problem is not None:
+            text = None if line.text is None else line.text.rstrip("\r\n")
+            _report(sink, summary, line_number, row_stream_problem(line, MAX_LINE_CHARS), text)
             continue
-        if not line.strip():
-            continue
-        row = _parse_row(line)
+        row = _check_row(line.value)
         if isinstance(row, _BadRow):
-            content = row.row if row.row is not None else line.rstrip("\r\n")
+            content = row.row if row.row is not None else (line.text or "").rstrip("\r\n")
             _report(sink, summary, line_number, row.message, content)
             continue
         decision = comparer.equal_program(row["gold"], row["pred"])
@@ -99,11 +101,7 @@ class _BadRow:
     message: str
 
 
-def _parse_row(line: str) -> dict[str, Any] | _BadRow:
-    try:
-        row = json.loads(line)
-    except (ValueError, RecursionError) as error:
-        return _BadRow(None, f"not valid JSON ({error})")
+def _check_row(row: Any) -> dict[str, Any] | _BadRow:
     if not isinstance(row, dict):
         return _BadRow(None, f"expected a JSON object, got {json_type(row, PYTHON_TYPES)}")
     for key in ("gold", "pred"):

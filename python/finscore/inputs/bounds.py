@@ -17,6 +17,8 @@ MAX_PREDICTION_LINE_BYTES = 8 << 20
 MAX_REPORT_BYTES = 256 << 20
 #: One line of a stream a streaming command reads (16 MiB; bytes, or characters from a text stream).
 MAX_STREAM_LINE = 1 << 24
+#: A UTF-8 character is at most 4 bytes: the byte bound that matches a character bound.
+BYTES_PER_CHAR = 4
 #: A FinQA or ConvFinQA file (a split is a few megabytes), a report re-checked by `answers verify`.
 MAX_FINQA_FILE_BYTES = 1 << 30
 #: A TAT-QA gold split (about 2 MB) or prediction file.

@@ -25,7 +25,8 @@ from finscore.inputs.bounds import MAX_PREDICTION_LINE_BYTES
 from finscore.inputs.bounds import MAX_PREDICTIONS_BYTES as MAX_PREDICTIONS_BYTES
 from finscore.inputs.bounds import MAX_REPORT_BYTES as MAX_REPORT_BYTES
 from finscore.inputs.errors import InputFormatError
-from finscore.inputs.reading import CPYTHON_SYNTAX, EXACT_SYNTAX, FileReadError, NotUtf8, numbered_lines, utf8_text
+from finscore.inputs.reading import (CPYTHON_SYNTAX, CPYTHON_UNIQUE_KEYS_SYNTAX, EXACT_SYNTAX, FileReadError, NotUtf8,
+                                     locate_repeated_key, numbered_lines, utf8_text)
 from finscore.inputs.reading import read_bounded as read_bounded_bytes
 # Defined in the reading layer; importable from here still.
 from finscore.inputs.reading import DuplicateKeyError as DuplicateKeyError
@@ -36,19 +37,23 @@ from finscore.scoring.canonical import canonical_digest_json
 #: One line of a predictions file.
 MAX_LINE_BYTES = MAX_PREDICTION_LINE_BYTES
 
-Problem = Literal["unreadable", "directory", "too_large", "empty", "not_utf8", "not_json"]
+Problem = Literal["unreadable", "directory", "too_large", "empty", "not_utf8", "not_json", "repeated_key"]
 
 
 @dataclass(frozen=True)
 class JsonRules:
-    """How the JSON text itself is read: `exact` gives Decimal numbers and refuses NaN and duplicated keys."""
+    """How the JSON text itself is read: `exact` gives Decimal numbers and refuses NaN and duplicated keys;
+    `unique_keys` refuses duplicated keys under CPython's reading too."""
 
     exact: bool
+    unique_keys: bool = False
 
 
 EXACT = JsonRules(exact=True)
 #: What CPython's `json.loads` accepts (floats, NaN, the last of duplicated keys).
 PYTHON = JsonRules(exact=False)
+#: CPython's reading, a key given twice refused (JsonFileError kind "repeated_key"): FinQA's and ConvFinQA's files.
+PYTHON_UNIQUE_KEYS = JsonRules(exact=False, unique_keys=True)
 
 
 class JsonFileError(InputFormatError):
@@ -57,8 +62,10 @@ class JsonFileError(InputFormatError):
     def __init__(self, path: Path, kind: Problem, problem: str, *, detail: str = "") -> None:
         self.path = path
         self.kind = kind
-        #: The bare reason (a strerror, a JSON message with its line and column, a byte offset).
+        #: The bare reason (a strerror, a JSON message with its line and column, a byte offset, a repeated key).
         self.detail = detail
+        #: For a repeated key: the top-level entry holding it (a list index, an object's key; None: the top level).
+        self.entry: int | str | None = None
         super().__init__(str(path), "", problem)
 
 
@@ -74,7 +81,7 @@ def _loads(text: str, rules: JsonRules) -> Any:
     if rules.exact:
         return loads_exact(text)
     try:
-        return _loads_under(text, CPYTHON_SYNTAX)
+        return _loads_under(text, CPYTHON_UNIQUE_KEYS_SYNTAX if rules.unique_keys else CPYTHON_SYNTAX)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
 
@@ -116,8 +123,22 @@ def read_json_document(path: Path, limit: int = MAX_DOCUMENT_BYTES, rules: JsonR
         raise JsonFileError(path, "not_utf8", _utf8_problem(error.byte, error.reason), detail=str(error.byte)) from None
     try:
         return _loads(text, rules)
+    except DuplicateKeyError as error:
+        if rules.exact:
+            raise JsonFileError(path, "not_json", f"not valid JSON: {error}", detail=_json_detail(error)) from None
+        raise _repeated_key(path, text, error) from None
     except ValueError as error:
         raise JsonFileError(path, "not_json", f"not valid JSON: {error}", detail=_json_detail(error)) from None
+
+
+def _repeated_key(path: Path, text: str, error: DuplicateKeyError) -> JsonFileError:
+    """The error of a file that gives a key twice: `detail` the key, `entry` the top-level entry holding it."""
+    found = locate_repeated_key(text, CPYTHON_SYNTAX)
+    entry, key = found if found is not None else (None, error.key)
+    where = "" if entry is None else (f" (entry {entry})" if isinstance(entry, int) else f" (under {entry!r})")
+    failure = JsonFileError(path, "repeated_key", f"has the key {key!r} twice in one object{where}", detail=key)
+    failure.entry = entry
+    return failure
 
 
 @dataclass(frozen=True)

@@ -90,12 +90,15 @@ class DuplicateKeyError(ValueError):
 
 
 def object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An `object_pairs_hook` for json.loads: DuplicateKeyError where a key repeats."""
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise DuplicateKeyError(key)
-        result[key] = value
+    """An `object_pairs_hook` for json.loads: DuplicateKeyError naming the first key that repeats.
+    (The object is made at C speed; the pairs are walked only when one key repeats.)"""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
     return result
 
 
@@ -112,7 +115,7 @@ class JsonSyntax:
     number), NaN and Infinity (`constants`: accepted as CPython does, refused, kept as their
     text) and a repeated key (`duplicates`: the last wins, as in CPython, or refused)."""
 
-    __slots__ = ("numbers", "constants", "duplicates", "_options")
+    __slots__ = ("numbers", "constants", "duplicates", "_options", "_decoder")
 
     def __init__(self, numbers: Numbers = "float", constants: Constants = "accept",
                  duplicates: Duplicates = "last") -> None:
@@ -120,6 +123,7 @@ class JsonSyntax:
         self.constants: Constants = constants
         self.duplicates: Duplicates = duplicates
         self._options: dict[str, Any] | None = None
+        self._decoder: json.JSONDecoder | None = None
 
     def options(self) -> dict[str, Any]:
         """The keyword arguments of json.loads that read this syntax (made once)."""
@@ -138,9 +142,18 @@ class JsonSyntax:
             self._options = options
         return self._options
 
+    def decoder(self) -> json.JSONDecoder:
+        """One decoder for this syntax, made once: json.loads with options builds one per call,
+        which costs a stream of small lines more than the decoding itself."""
+        if self._decoder is None:
+            self._decoder = json.JSONDecoder(**self.options())
+        return self._decoder
+
 
 #: What CPython's `json.loads` accepts (floats, NaN, the last of repeated keys): the official evaluators' reading.
 CPYTHON_SYNTAX = JsonSyntax()
+#: CPython's reading with a repeated key refused: the official evaluators' reading of every file that has one meaning.
+CPYTHON_UNIQUE_KEYS_SYNTAX = JsonSyntax(duplicates="refuse")
 #: The exact formats: Decimal fractions, no NaN or Infinity, no repeated key (none has one meaning).
 EXACT_SYNTAX = JsonSyntax("decimal", "refuse", "refuse")
 
@@ -148,7 +161,11 @@ EXACT_SYNTAX = JsonSyntax("decimal", "refuse", "refuse")
 def loads(text: str, syntax: JsonSyntax) -> Any:
     """JSON text read under `syntax`; raises what json.loads raises (ValueError, RecursionError)."""
     options = syntax.options()
-    return json.loads(text, **options) if options else json.loads(text)
+    if not options:
+        return json.loads(text)
+    if text.startswith("\ufeff"):  # json.loads refuses a leading byte-order mark; a decoder alone does not
+        return json.loads(text, **options)
+    return syntax.decoder().decode(text)
 
 
 class _PairsKeeper:
@@ -172,6 +189,57 @@ def loads_keeping_pairs(text: str, syntax: JsonSyntax) -> tuple[Any, list[tuple[
     value = json.loads(text, **options)
     return value, (keeper.outermost if isinstance(value, dict) else None)
 
+
+
+class _Marked(dict[str, Any]):
+    """A decoded object that remembers the first key it was given twice (None: none)."""
+
+    __slots__ = ("repeated",)
+    repeated: str | None
+
+
+def _marking(pairs: list[tuple[str, Any]]) -> _Marked:
+    result = _Marked(pairs)
+    result.repeated = None
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                result.repeated = key
+                break
+            seen.add(key)
+    return result
+
+
+def _first_repeat(value: Any) -> str | None:
+    """The first repeated key inside `value` (itself included), walked without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Marked):
+            if item.repeated is not None:
+                return item.repeated
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return None
+
+
+def locate_repeated_key(text: str, syntax: JsonSyntax) -> tuple[int | str | None, str] | None:
+    """Where a JSON text gives a key twice in one object: (the top-level entry holding it, a list
+    index or an object's key, or None for the top-level object itself; the key), or None if no
+    key repeats. For messages only: it decodes the text again, so call it once a read has failed."""
+    options = dict(syntax.options())
+    options["object_pairs_hook"] = _marking
+    value = json.loads(text, **options)
+    if isinstance(value, _Marked) and value.repeated is not None:
+        return None, value.repeated
+    entries = enumerate(value) if isinstance(value, list) else value.items() if isinstance(value, dict) else ()
+    for place, entry in entries:
+        key = _first_repeat(entry)
+        if key is not None:
+            return place, key
+    return None
 
 # -- JSON Lines ----------------------------------------------------------------------------
 

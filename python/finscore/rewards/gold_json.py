@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence, TypeVar
 
+from finscore.inputs.reading import DuplicateKeyError, object_without_duplicates
 from finscore.rewards.errors import RewardInputError
 
 #: A gold JSON text longer than this is refused (a table of FinQA size is a few KiB).
@@ -24,12 +25,13 @@ def _reject_constant(name: str) -> Any:
 
 #: json.loads with an option builds a decoder per call (a third of a small gold's decoding);
 #: one shared decoder reads the same. json.loads also refuses a leading byte order mark,
-#: which the decoder alone does not: such a text still goes through json.loads.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+#: which the decoder alone does not: such a text still goes through json.loads. A key given
+#: twice is refused, as every reader of finscore refuses it (which value was meant is unknowable).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=object_without_duplicates)
 
 
 def decode_gold(value: Any, *, row: int, column: str) -> Any:
-    """The decoded gold of one row: JSON text parsed (no NaN or infinities), anything else as it is."""
+    """The decoded gold of one row: JSON text parsed (no NaN or infinities, no key twice), anything else as it is."""
     if not isinstance(value, str):
         return value
     if len(value) > MAX_GOLD_CHARS:
@@ -37,8 +39,11 @@ def decode_gold(value: Any, *, row: int, column: str) -> Any:
                                column=column, row=row)
     try:
         if value.startswith("\ufeff"):
-            return json.loads(value, parse_constant=_reject_constant)
+            return json.loads(value, parse_constant=_reject_constant, object_pairs_hook=object_without_duplicates)
         return _DECODER.decode(value)
+    except DuplicateKeyError as error:
+        raise RewardInputError(f"the gold has the key {error.key!r} twice in one JSON object",
+                               column=column, row=row) from None
     except ValueError as error:
         raise RewardInputError(f"the gold is not JSON: {error}", column=column, row=row) from None
     except RecursionError:

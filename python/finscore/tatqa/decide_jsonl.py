@@ -8,20 +8,25 @@ the floats it adds, `scale_match` (0/1), and `reason` / `reason_detail`. A
 line `{"file_totals": ...}` is written back with the official totals of the
 lines decided so far (`get_overall_metric()`: rows, em, f1, scale as `repr`).
 
-A line that cannot be decided is never dropped and never stops the stream: it
-is written back with an `"error"` naming its line number (an object keeps its
-keys; anything else becomes `{"line", "error", "text"}`), and the summary
-counts it so the command exits 1. Whitespace-only lines are skipped.
+Every line read is written back as one line. A line that cannot be decided is
+never dropped and never stops the stream: it is written back with an `"error"`
+naming its line number (an object keeps its keys; anything else, an empty line
+included, becomes `{"line", "error", "text"}`), and the summary counts it so the
+command exits 1. The lines are read by the reading layer (`finscore.inputs.lines`:
+not UTF-8 named by byte, a key given twice refused). A prediction whose answer
+or scale is NaN or an infinity is refused with the words of `finscore tatqa`'s
+own check (`tatqa.inputs.entry_problem`), which refuses it there too.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple, TextIO
+import math
+from typing import Any, BinaryIO, NamedTuple, TextIO
 
-from finscore.inputs.lines import MAX_LINE, bounded_lines
+from finscore.inputs.lines import MAX_LINE, json_lines, row_stream_problem
 from finscore.inputs.naming import PYTHON_TYPES, json_type
-from finscore.tatqa.inputs import question_problem
+from finscore.tatqa.inputs import entry_problem, question_problem
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.numbers import OfficialCrash
 from finscore.tatqa.official import overall, unpack
@@ -54,29 +59,34 @@ def _repr_totals(decisions: list[Decision]) -> dict[str, Any]:
     return {"rows": totals.rows, "em": repr(totals.em), "f1": repr(totals.f1), "scale": repr(totals.scale)}
 
 
-def stream_decisions(source: TextIO, sink: TextIO) -> DecideSummary:
-    """Read pairs from `source`, write them back decided to `sink`."""
+def _non_finite(pred: Any) -> bool:
+    """Whether a prediction's answer, an item of it or its scale is NaN or an infinity."""
+    if not isinstance(pred, list):
+        return False
+    items = [*pred, *(pred[0] if pred and isinstance(pred[0], list) else ())]
+    return any(isinstance(item, float) and not math.isfinite(item) for item in items)
+
+
+def stream_decisions(source: TextIO | BinaryIO, sink: TextIO) -> DecideSummary:
+    """Read pairs from `source`, write them back decided to `sink`, one line for each line read."""
     decisions: list[Decision] = []
     errors: list[str] = []
-    for number, line in enumerate(bounded_lines(source, MAX_LINE_CHARS), start=1):
-        if line is None:
-            errors.append(f"line {number}: longer than {MAX_LINE_CHARS} characters")
-            sink.write(json.dumps({"line": number, "error": errors[-1], "text": None}) + "\n")
+    for line in json_lines(source, MAX_LINE_CHARS, chars=True):
+        number = line.number
+        if line.problem is not None:
+            errors.append(f"line {number}: {row_stream_problem(line, MAX_LINE_CHARS)}")
+            text = None if line.text is None else line.text.rstrip("\r\n")
+            sink.write(json.dumps({"line": number, "error": errors[-1], "text": text},
+                                  ensure_ascii=text is None) + "\n")
             continue
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError) as error:
-            errors.append(f"line {number}: not valid JSON ({error})")
-            sink.write(json.dumps({"line": number, "error": errors[-1], "text": line.rstrip("\r\n")},
-                                  ensure_ascii=False) + "\n")
-            continue
+        row = line.value
         if isinstance(row, dict) and "file_totals" in row:
             row["file_totals"] = _repr_totals(decisions)
             sink.write(json.dumps(row, ensure_ascii=False) + "\n")
             continue
         problem = _row_problem(row)
+        if problem is None and _non_finite(row["pred"]):
+            problem = f'"pred": {entry_problem(row["pred"])}'  # refused as `finscore tatqa` refuses it
         if problem is None:
             try:
                 answer, scale = unpack(row["pred"])
