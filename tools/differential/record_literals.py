@@ -44,6 +44,8 @@ MIRRORS = {
                   "code/utils/general_utils.py"),
 }
 OUTPUT_NAME = "literals-official.jsonl.gz"
+FILES_NAME = "literals-official-files.json.gz"
+GOLD_PROGRAM = "subtract(9999, 9998)"  # the gold program of every example: equal to no case's program
 
 #: Runs in the official interpreter: both evaluators' eval_program on each case read from stdin.
 RUNNER = r'''
@@ -127,6 +129,75 @@ def cases() -> list[dict[str, Any]]:
     return made
 
 
+#: Runs in the official interpreter: each evaluator's own evaluate_result on whole files (argv: the two
+#: modules, then a folder holding finqa_pred.json, finqa_gold.json, convfinqa_pred.json, convfinqa_gold.json).
+FILE_RUNNER = r'''
+import contextlib, importlib.util, io, json, os, sys
+modules = {}
+for name, path in zip(("finqa", "convfinqa"), sys.argv[1:3]):
+    spec = importlib.util.spec_from_file_location("official_" + name, path)
+    modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(modules[name])
+folder = sys.argv[3]
+printed = {}
+for name, module in modules.items():
+    out = io.StringIO()
+    args = [os.path.join(folder, name + "_pred.json"), os.path.join(folder, name + "_gold.json")]
+    if name == "convfinqa":
+        args += [os.path.join(folder, "all_res.json"), os.path.join(folder, "error.json"), "seq"]
+    with contextlib.redirect_stdout(out):
+        module.evaluate_result(*args)
+    printed[name] = out.getvalue()
+print(json.dumps(printed))
+'''
+
+
+def exe_ans(outcome: dict[str, Any]) -> float:
+    """The gold answer of a case's example: the official result where it is a finite float (so
+    a valid case is correct), else 1.0 (an invalid case is never correct, whatever it held)."""
+    result = outcome["result"]
+    if outcome["invalid"] == 0 and "float" in result:
+        value = float.fromhex(result["float"])
+        if value - value == 0.0:
+            return value
+    return 1.0
+
+
+def command_files(made: list[dict[str, Any]], outcomes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Prediction and gold files for `finscore finqa` and `finscore convfinqa` (one example, or
+    one one-turn conversation, per case), and the same content in the forms each official
+    evaluate_result reads."""
+    gold_tokens = ["subtract(", "9999", "9998", ")", "EOF"]
+    finqa_gold = [{"id": c["id"], "table": c["table"], "qa": {"question": "?", "program": GOLD_PROGRAM,
+                                                               "exe_ans": exe_ans(o["finqa"])}}
+                  for c, o in zip(made, outcomes)]
+    finqa_pred = [{"id": c["id"], "predicted": c["program"]} for c in made]
+    conversations = [f"Single_L/2020/page_{k}.pdf-1" for k in range(len(made))]
+    convfinqa_gold = [{"id": conv, "table": c["table"],
+                       "annotation": {"dialogue_break": ["?"], "turn_program": [GOLD_PROGRAM],
+                                      "exe_ans_list": [exe_ans(o["convfinqa"])]}}
+                      for conv, c, o in zip(conversations, made, outcomes)]
+    convfinqa_pred = [{"id": f"{conv}#t0", "predicted": c["program"]} for conv, c in zip(conversations, made)]
+    official_convfinqa_in = {str(k): [{"id": f"{conv}_0", "pred_prog": c["program"], "ref_prog": gold_tokens}]
+                             for k, (conv, c) in enumerate(zip(conversations, made))}
+    official_convfinqa_ori = [{"id": f"{conv}_0", "table": c["table"], "annotation": {"exe_ans": exe_ans(o["convfinqa"])}}
+                              for conv, c, o in zip(conversations, made, outcomes)]
+    return {"finqa": {"predictions": finqa_pred, "gold": finqa_gold},
+            "convfinqa": {"predictions": convfinqa_pred, "gold": convfinqa_gold},
+            "official_inputs": {"finqa_pred": finqa_pred, "finqa_gold": finqa_gold,
+                                "convfinqa_pred": official_convfinqa_in, "convfinqa_gold": official_convfinqa_ori}}
+
+
+def official_printed(files: dict[str, Any], sources: dict[str, Path], folder: Path) -> dict[str, str]:
+    for name, content in files["official_inputs"].items():
+        (folder / f"{name}.json").write_text(json.dumps(content), encoding="utf-8")
+    done = subprocess.run([interpreter("3.11"), "-I", "-c", FILE_RUNNER, str(sources["finqa"]),
+                           str(sources["convfinqa"]), str(folder)], capture_output=True, text=True,
+                          env={**os.environ, **NO_FMA}, timeout=3600, check=True)
+    printed: dict[str, str] = json.loads(done.stdout)
+    return printed
+
+
 def official_outcomes(cases_: list[dict[str, Any]], sources: dict[str, Path]) -> list[dict[str, Any]]:
     stdin = "".join(json.dumps(c) + "\n" for c in cases_)
     done = subprocess.run([interpreter("3.11"), "-I", "-c", RUNNER, str(sources["finqa"]), str(sources["convfinqa"])],
@@ -157,6 +228,8 @@ def main() -> None:
             sources[name].write_bytes(git(mirror, "show", f"HEAD:{path}"))
             commits[name] = git(mirror, "rev-parse", "HEAD").decode().strip()
         outcomes = official_outcomes(made, sources)
+        files = command_files(made, outcomes)
+        printed = official_printed(files, sources, Path(folder))
     recorded_with = (f"CPython {PYTHONS['3.11']}, sympy 1.14, FinQA {commits['finqa'][:12]} {MIRRORS['finqa'][1]}, "
                      f"ConvFinQA {commits['convfinqa'][:12]} {MIRRORS['convfinqa'][1]}")
     lines = [json.dumps({**c, "finqa": o["finqa"], "convfinqa": o["convfinqa"], "recorded_with": recorded_with},
@@ -165,12 +238,20 @@ def main() -> None:
     path = options.out / OUTPUT_NAME
     path.write_bytes(gzip.compress("".join(lines).encode("ascii"), compresslevel=9, mtime=0))
     print(f"{path}: {len(lines)} rows")
+    del files["official_inputs"]
+    files_path = options.out / FILES_NAME
+    files_path.write_bytes(gzip.compress(json.dumps({**files, "official_printed": printed, "recorded_with": recorded_with},
+                                                    ensure_ascii=True, sort_keys=True).encode("ascii"),
+                                         compresslevel=9, mtime=0))
+    print(f"{files_path}: {printed}")
     if options.out.resolve() == (DATA / "recordings").resolve():
         write_manifest([DATA / "recordings" / "README.md"])  # the folder's README is record.py's
         manifest_path = DATA / "MANIFEST.json"
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        manifest[path.relative_to(DATA).as_posix()] = {"source": "tools/differential/record_literals.py",
-                                                       "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        for written in (path, files_path):
+            manifest[written.relative_to(DATA).as_posix()] = {
+                "source": "tools/differential/record_literals.py",
+                "sha256": hashlib.sha256(written.read_bytes()).hexdigest()}
         manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
