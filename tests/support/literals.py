@@ -1,4 +1,4 @@
-"""The recorded literal cases (tests/data/recordings/literals-official*.gz): adversarial
+"""The recorded literal cases (tests/data/recordings/literals/): adversarial
 literals and what the official FinQA and ConvFinQA evaluators made of them, recorded by
 tools/differential/record_literals.py from the official code."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from support.shared import DATA, require
 
-RECORDINGS = DATA / "recordings"
+RECORDINGS = DATA / "recordings" / "literals"
 #: The evaluator whose recorded outcome each profile must reproduce.
 EVALUATOR_OF = {"official": "finqa", "convfinqa": "convfinqa"}
 

@@ -1,6 +1,6 @@
 """Record what the official FinQA and ConvFinQA readers make of adversarial literals, as test data.
 
-    python tools/differential/record_literals.py [--out tests/data/recordings]
+    python tools/differential/record_literals.py [--out tests/data/recordings/literals]
 
 The official `str_to_num` of both evaluators removes every `,` before anything else,
 then tries float(), then (text with `%`) float() without `%` divided by 100, then
@@ -17,7 +17,8 @@ mirrors ($FINQA_MIRROR, default /work/.mirror/czyssrs+FinQA/repo; $CONVFINQA_MIR
 default /work/.mirror/czyssrs+ConvFinQA/repo) into a temporary folder outside the
 repository, under CPython 3.11.7 (a virtualenv with numpy, tqdm and sympy 1.14, see
 record.py) with `GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA`. It writes
-tests/data/recordings/literals-official.jsonl.gz and its digest into
+tests/data/recordings/literals/literals-official.jsonl.gz (and the same cases as command
+files, literals-official-files.json.gz) and their digests into
 tests/data/MANIFEST.json. Nothing here is imported by finscore.
 """
 
@@ -215,7 +216,7 @@ def git(mirror: Path, *args: str) -> bytes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DATA / "recordings")
+    parser.add_argument("--out", type=Path, default=DATA / "recordings" / "literals")
     options = parser.parse_args()
     made = cases()
     commits: dict[str, str] = {}
@@ -244,7 +245,7 @@ def main() -> None:
                                                     ensure_ascii=True, sort_keys=True).encode("ascii"),
                                          compresslevel=9, mtime=0))
     print(f"{files_path}: {printed}")
-    if options.out.resolve() == (DATA / "recordings").resolve():
+    if options.out.resolve() == (DATA / "recordings" / "literals").resolve():
         write_manifest([DATA / "recordings" / "README.md"])  # the folder's README is record.py's
         manifest_path = DATA / "MANIFEST.json"
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
