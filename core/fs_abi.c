@@ -48,6 +48,7 @@ const char *fs_status_name(int32_t status) {
     case 1431: return "value_too_large";
     case 1432: return "not_a_token_list";
     case 1433: return "exceeds_bounds";
+    case 1435: return "reading_disagreement";
     case 1440: return "last_token_not_eof";
     case 1441: return "delimiter_in_argument";
     case 1442: return "table_row_reuse";

@@ -174,18 +174,38 @@ static int may_be_in_a_float(unsigned char c) {
     return c == '+' || c == '-' || c == '.' || c == '_' || c == ',' || c == '%';
 }
 
-/* A literal the official reading certainly rejects. Without "const" the official evaluator
- * tries float() on the text without ',' and then, if it holds '%', without '%' as well: a
- * byte that can stand in no float() text fails both tries; so does ASCII text with no
- * digit, no ',' or '%' and no "inf" or "nan" in any case (float() alone is tried, and needs
- * a digit, "inf" or "nan"). Non-ASCII text is left to the host (Unicode digits, spaces). */
+/* Whether the text holds "const" once every ',' is removed: the official reader removes the
+ * commas first and only then looks for "const" (FinQA) or "const_" (ConvFinQA), so
+ * "co,nst_5" reads as const_5. "const" has no proper prefix that is also its suffix, so a
+ * mismatch restarts the match at the byte itself. */
+static int holds_const_without_commas(span s) {
+    static const char word[] = "const";
+    int32_t i, matched = 0;
+    for (i = 0; i < s.length; i++) {
+        unsigned char c = s.at[i];
+        if (c == ',') continue;
+        if (c == (unsigned char)word[matched])
+            matched++;
+        else
+            matched = c == (unsigned char)word[0];
+        if (matched == 5) return 1;
+    }
+    return 0;
+}
+
+/* A literal the official reading certainly rejects. Every ',' is removed first; without
+ * "const" in what is left the official evaluator tries float() on it and then, if it holds
+ * '%', float() without '%' as well: a byte that can stand in no float() text fails both
+ * tries; so does ASCII text with no digit, no ',' or '%' and no "inf" or "nan" in any case
+ * (float() alone is tried, and needs a digit, "inf" or "nan"). Text holding "const" (commas
+ * aside) and non-ASCII text are left to the host (const_ forms, Unicode digits, spaces). */
 static int is_certainly_not_a_number(span s) {
     int32_t i;
     int foreign = 0, digits_or_marks = 0;
+    if (holds_const_without_commas(s)) return 0;
     for (i = 0; i < s.length; i++) {
         unsigned char c = s.at[i];
         if (c >= 0x80) return 0;
-        if (i + 5 <= s.length && memcmp(s.at + i, "const", 5) == 0) return 0;
         foreign |= !may_be_in_a_float(c);
         digits_or_marks |= is_digit(c) || c == ',' || c == '%';
     }

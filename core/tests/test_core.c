@@ -332,6 +332,26 @@ static void test_plain_reader(void) {
         CHECK(r[2].status == FS_ERR_DIVIDE_BY_ZERO && r[2].failed_step == 0); /* an earlier refusal wins */
         CHECK(r[3].status == FS_DEFERRED); /* a delimiter later on: the host's reader decides */
         CHECK(r[4].status == FS_DEFERRED); /* "in,f" is float("inf") once commas are removed */
+    }
+
+    /* "const" is looked for once commas are removed, as the official reader does: the host
+     * reads these (co,nst_5 is const_5); text without "const" is still certainly refused */
+    {
+        const char *consts =
+            "add(" US "1" US "co,nst_5" US ")" US "EOF"
+            RS "add(" US "c,o,n,s,t,_,m,1" US "1" US ")" US "EOF"
+            RS "add(" US "1" US "cco,nst_5" US ")" US "EOF"
+            RS "add(" US "1" US ",,const_,5" US ")" US "EOF"
+            RS "add(" US "1" US "co,nxt_5" US ")" US "EOF"
+            RS "add(" US "1" US "cons_5" US ")" US "EOF";
+        const int32_t none[6] = {-1, -1, -1, -1, -1, -1};
+        fs_result r[6];
+        int32_t s[12];
+        int k;
+        CHECK(read_batch(consts, 6, 0, 0, 0, none, 64, 64, r, s) == FS_OK);
+        for (k = 0; k < 4; k++) CHECK(r[k].status == FS_DEFERRED);
+        CHECK(r[4].status == FS_READ_BAD_NUMBER && r[4].failed_step == 0);
+        CHECK(r[5].status == FS_READ_BAD_NUMBER && r[5].failed_step == 0);
         CHECK(strcmp(fs_status_name(FS_READ_BAD_NUMBER), "bad_number") == 0 &&
               strcmp(fs_status_name(FS_READ_UNKNOWN_ROW), "unknown_row") == 0);
     }

@@ -239,9 +239,11 @@ class Explainer:
             failed, message = ((failure.step, failure.message) if failure is not None
                                else (None, "the program has no steps"))
         elif code in _READ_BY_CORE and reading is None:  # the core's plain reader stopped: say why as the reader does
-            stopped = self._reading(tokens, table, None).failure
-            if stopped is None or stopped.status != code:
-                raise AssertionError(f"the core and the reader disagree on {list(tokens)!r}")
+            full = self._reading(tokens, table, None)
+            stopped = full.failure
+            core_step = output.failed_step(index)
+            if stopped is None or stopped.status != code or stopped.step != (core_step if core_step >= 0 else None):
+                return self.disagreement(full, code, core_step)
             failed, message = stopped.step, stopped.message
         else:
             failed_step = output.failed_step(index)
@@ -250,6 +252,21 @@ class Explainer:
         return Execution(invalid=1, result="n/a", status=status, failed_step=failed, message=message,
                          quirks=quirks, skipped=skipped, profile=self._profile_name, python=self.python,
                          step_source=source)
+
+    def disagreement(self, full: ReadProgram, code: int, core_step: int) -> Execution:
+        """A program the core's plain reader refused (status `code` at `core_step`) that the full
+        reader reads otherwise. The two must agree on every program (tests/engine/test_plain_reader.py,
+        the recorded literal vectors): this outcome is a finscore defect, typed for that one row so
+        the rest of the batch stands, and no official outcome."""
+        where = f" at step {core_step}" if core_step >= 0 else ""
+        stopped = full.failure
+        said = ("reads it without a failure" if stopped is None
+                else f"says {Status(stopped.status).label}" + (f" at step {stopped.step}" if stopped.step is not None
+                                                               else ""))
+        return Execution(invalid=1, result="n/a", status=Status.READING_DISAGREEMENT, failed_step=None,
+                         message=f"the core's plain reader says {self.core.status_name(code)}{where} but the full "
+                                 f"reader {said}: a finscore defect, please report it",
+                         quirks=full.quirks, skipped=full.skipped, profile=self._profile_name, python=self.python)
 
     def _core_traces_at(self, tokens: Sequence[str], table: Table, reading: ReadProgram | None,
                         official_index: tuple[int, ...], output: BatchOutput, index: int) -> tuple[StepTrace, ...]:

@@ -120,6 +120,7 @@ class Status(IntEnum):
     VALUE_TOO_LARGE = 1431
     NOT_A_TOKEN_LIST = 1432
     EXCEEDS_BOUNDS = 1433
+    READING_DISAGREEMENT = 1435
     LAST_TOKEN_NOT_EOF = 1440
     DELIMITER_IN_ARGUMENT = 1441
     TABLE_ROW_REUSE = 1442
@@ -191,6 +192,7 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.VALUE_TOO_LARGE: "reader",
     Status.NOT_A_TOKEN_LIST: "reader",
     Status.EXCEEDS_BOUNDS: "reader",
+    Status.READING_DISAGREEMENT: "reader",
     Status.LAST_TOKEN_NOT_EOF: "strict",
     Status.DELIMITER_IN_ARGUMENT: "strict",
     Status.TABLE_ROW_REUSE: "strict",
@@ -317,6 +319,10 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
     ),
     Status.EXCEEDS_BOUNDS: (
         "a value or table past finscore's declared bounds (engine/bounds.py); not an official outcome"
+    ),
+    Status.READING_DISAGREEMENT: (
+        "the core's plain reader refused a program that the full reader reads otherwise: a finscore "
+        "defect to report, not an official outcome"
     ),
     Status.LAST_TOKEN_NOT_EOF: (
         "the last token is not EOF (officially dropped anyway)"
