@@ -60,3 +60,19 @@ def test_the_limit_the_message_asks_for_is_enough() -> None:
 def test_another_load_error_is_said_as_it_is() -> None:
     message = load_error_message(CoreLoadError("wasmtime is not installed: pip install wasmtime"))
     assert message == "the WebAssembly core could not be loaded: wasmtime is not installed: pip install wasmtime"
+
+
+def test_the_python_api_raises_the_same_readable_error() -> None:
+    """Not only the CLI: a program calling finscore.execute (as serve-reward and Ray workers do) gets a
+    CoreLoadError whose message is the one the CLI prints."""
+    code = ("from finscore import execute\n"
+            "from finscore.engine.core.hosts.backend import CoreLoadError\n"
+            "try:\n    execute('add(1, 2)', [])\n"
+            "except CoreLoadError as error:\n    print(error)\n")
+    done = subprocess.run(["bash", "-c", f"ulimit -v {LOW_KIB} && exec '{sys.executable}' -c \"$0\"", code],
+                          cwd=REPOSITORY, env=dict(os.environ), capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    message = done.stdout.strip()
+    assert message.startswith("the WebAssembly core could not be loaded: wasmtime could not reserve the core's memory")
+    assert f"ulimit -v {ADDRESS_SPACE_KIB}" in message and len(message.splitlines()) == 1

@@ -21,6 +21,8 @@ class CoreLoadError(RuntimeError):
 #: 4,377,379 KiB) when measured by tools/address_space/measure.py (README, "Address space");
 #: this leaves room for large files.
 ADDRESS_SPACE_KIB = 4_500_000
+#: How every such message opens.
+LOAD_FAILED = "the WebAssembly core could not be loaded: "
 #: What wasmtime's error says when that reservation is refused.
 _RESERVATION_REFUSED = ("mmap failed", "Cannot allocate memory", "os error 12")
 
@@ -39,13 +41,15 @@ def load_error_message(error: CoreLoadError) -> str:
     """The user's words for a core that could not load: for a refused memory reservation, how much
     address space wasmtime needs and how to give it; else the error itself."""
     text = str(error)
+    if text.startswith(LOAD_FAILED):  # already said this way (the backend raises it so)
+        return text
     if not any(sign in text for sign in _RESERVATION_REFUSED):
-        return f"the WebAssembly core could not be loaded: {text}"
+        return f"{LOAD_FAILED}{text}"
     first_line = text.strip().splitlines()[0]
     limit = _limit_kib()
     now = f"this process may use {limit:,} KiB (ulimit -v {limit})" if limit is not None else \
         "this process was refused that much"
-    return (f"the WebAssembly core could not be loaded: wasmtime could not reserve the core's memory "
+    return (f"{LOAD_FAILED}wasmtime could not reserve the core's memory "
             f"({first_line}). wasmtime reserves about 4.1 GiB of address space for it up front (its 4 GiB "
             f"linear memory and a guard region, almost none of it used), and {now}. Give it at least "
             f"{ADDRESS_SPACE_KIB:,} KiB: run `ulimit -v {ADDRESS_SPACE_KIB}` (or `ulimit -v unlimited`) "

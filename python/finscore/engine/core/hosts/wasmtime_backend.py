@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Any, Callable, Sequence
 
-from finscore.engine.core.hosts.backend import CoreLoadError
+from finscore.engine.core.hosts.backend import CoreLoadError, load_error_message
 
 
 CACHE_VARIABLE = "FINSCORE_WASM_CACHE"
@@ -141,7 +141,10 @@ class WasmtimeBackend:
             module = wasmtime.Module(engine, wasm)
             instance = wasmtime.Instance(store, module, [])
         except wasmtime.WasmtimeError as error:
-            raise CoreLoadError(f"wasmtime could not load the core: {error}") from error
+            # the user's words (for a refused reservation: the address space needed, and how to give
+            # it) for every caller, not only the CLI: the Python API, serve-reward and Ray workers too
+            raise CoreLoadError(load_error_message(CoreLoadError(f"wasmtime could not load the core: {error}"))) \
+                from error
         exports: Any = instance.exports(store)  # a mapping of the module's exports, called by name
         exports["_initialize"](store)
         if direct_calls is None:
