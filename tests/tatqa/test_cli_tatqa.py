@@ -293,3 +293,17 @@ def test_decide_jsonl_still_decides_finite_numbers_as_the_official_metric_does()
     assert stream_decisions(io.StringIO(stdin), sink).exit_code == 0
     written = [json.loads(line) for line in sink.getvalue().splitlines()]
     assert [(w["em"], w["f1"]) for w in written] == [(r["em"], r["f1"]) for r in rows]
+
+
+def test_a_gold_file_with_a_key_given_twice_is_refused_naming_the_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """json.load keeps the last of two "answer" keys without a word (CPython's documented behaviour,
+    checked here); finscore's reading layer refuses it, as for every FinQA and ConvFinQA file."""
+    text = ('[{"table": {"uid": "t1"}, "questions": [{"uid": "q1", "answer": ["a"], "answer": ["b"], '
+            '"answer_type": "span", "answer_from": "text", "scale": ""}]}]')
+    assert json.loads(text)[0]["questions"][0]["answer"] == ["b"]
+    gold = tmp_path / "g.json"
+    gold.write_text(text, encoding="utf-8")
+    status, _, err = _run(capsys, _write(tmp_path / "p.json", {"q1": [["a"], ""]}), str(gold))
+    assert status == 2
+    assert "cannot be read: duplicated key 'answer'" in err

@@ -15,8 +15,8 @@ import os
 from typing import Any
 
 from finscore.inputs.bounds import MAX_TATQA_FILE_BYTES
-from finscore.inputs.reading import (CPYTHON_SYNTAX, FileReadError, NotUtf8, loads, loads_keeping_pairs, read_bounded,
-                                     utf8_text)
+from finscore.inputs.reading import (CPYTHON_SYNTAX, CPYTHON_UNIQUE_KEYS_SYNTAX, FileReadError, NotUtf8, loads,
+                                     loads_keeping_pairs, read_bounded, utf8_text)
 # Defined in the reading layer; importable from here still.
 from finscore.inputs.reading import PathLike as PathLike
 
@@ -57,7 +57,7 @@ def _decode(text: str, what: str, keep_pairs: bool) -> tuple[Any, list[tuple[str
     try:
         if keep_pairs:
             return loads_keeping_pairs(text, CPYTHON_SYNTAX)
-        return loads(text, CPYTHON_SYNTAX), None
+        return loads(text, CPYTHON_UNIQUE_KEYS_SYNTAX), None  # a gold has one meaning: a repeated key is refused
     except json.JSONDecodeError as error:
         raise TatqaInputError(
             f"the {what} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -69,7 +69,10 @@ def _decode(text: str, what: str, keep_pairs: bool) -> tuple[Any, list[tuple[str
 
 
 def decode_predictions(text: str, what: str = "prediction file") -> tuple[Any, list[tuple[str, Any]] | None]:
-    """(the value json.load gives, every top-level (uid, value) pair in file order, or None if not an object)."""
+    """(the value json.load gives, every top-level (uid, value) pair in file order, or None if not an object).
+
+    A uid given twice is kept (the join names it a repeated prediction, or excludes it); inside, a
+    prediction is a list, so no other key can repeat."""
     return _decode(text, what, keep_pairs=True)
 
 
