@@ -78,6 +78,10 @@ class Benchmark(NamedTuple):
       benchmark (`RewardConfig(input=name)`), or None; a benchmark with `decide` gets a generic one.
     - `examples`: the shipped prediction and gold files.
     - `unit`: its independence unit.
+    - `question_problem`: a gold question as its gold file holds it -> why one decision cannot read it,
+      or None; for readers of its gold outside its own folder (`finscore answers`), or None.
+    - `program_comparer`: the class of its official program equivalence (`equal_program(gold tokens,
+      tokens)` of an instance), for program rewards with `match="program"`, or None.
     """
 
     name: str
@@ -96,6 +100,8 @@ class Benchmark(NamedTuple):
     decide: Ref | None = None
     prediction_reward: Ref | None = None
     examples: tuple[Example, ...] = ()
+    question_problem: Ref | None = None
+    program_comparer: Ref | None = None
 
 
 _REGISTRY: dict[str, Benchmark] = {}
