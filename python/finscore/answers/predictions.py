@@ -14,7 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 from finscore.scoring.exclusions import MALFORMED_ENTRY, Exclusion
-from finscore.scoring.joining import ID_WORDS, Candidate, PredictionsRejected, join_keys
+from finscore.scoring.errors import PredictionsRejected
+from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
 from finscore.inputs.reading import JsonSyntax, loads, numbered_lines
 
 COMPLETION, ANSWER = "completion", "answer"

@@ -21,7 +21,7 @@ from finscore.finqa.inputs import GoldExample, GoldFile, Prediction, PredictionF
 from finscore.scoring.exclusions import EXCLUDED, MISSING, Exclusion
 from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
 # The id-keyed rejection of the shared join; importable from here still.
-from finscore.scoring.joining import PredictionsRejected as PredictionsRejected
+from finscore.scoring.errors import PredictionsRejected as PredictionsRejected
 from finscore.scoring.joining import rejection_message as _message
 
 __all__ = ["Exclusion", "Join", "Pair", "PredictionsRejected", "join_predictions", "rejection_message"]

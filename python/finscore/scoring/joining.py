@@ -15,7 +15,6 @@ from typing import Callable, ClassVar, Container, Iterable, NamedTuple, Sequence
 
 from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES
 from finscore.inputs.naming import listing as listing
-from finscore.scoring.errors import FinqaInputError
 from finscore.scoring.exclusions import DUPLICATE_ID, EXCLUSION_KINDS, MALFORMED_ENTRY, UNKNOWN_ID, Exclusion
 
 
@@ -113,12 +112,6 @@ class Rejection(Exception):
     def __init__(self, exclusions: tuple[Exclusion, ...], copies: dict[str, list[int]]) -> None:
         self.exclusions = exclusions
         super().__init__(rejection_message(exclusions, copies, self.words))
-
-
-class PredictionsRejected(Rejection, FinqaInputError):
-    """An id-keyed prediction file (FinQA, ConvFinQA, answers) has entries that cannot be scored;
-    `exclusions` lists them all. Importable from `finscore.finqa.joining` still."""
-
 
 def _duplicates(key: str, copies: list[int], by_position: dict[int, Candidate],
                 words: JoinWords) -> tuple[list[Exclusion], int | None]:
