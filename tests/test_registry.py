@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -26,12 +27,49 @@ def test_the_shipped_benchmarks_in_the_order_the_cli_lists_them() -> None:
 def test_every_reference_of_a_shipped_descriptor_loads() -> None:
     for benchmark in registry.benchmarks():
         refs = [benchmark.gold_reader, benchmark.prediction_reader, benchmark.reasons, benchmark.unit.key,
-                benchmark.decide, benchmark.prediction_reward]
+                benchmark.decide, benchmark.prediction_reward, benchmark.question_problem,
+                benchmark.program_comparer]
         for ref in refs:
             if ref is not None:
                 assert ref.load() is not None, ref
         assert all((ROOT / example.gold).is_file() and (ROOT / example.predictions).is_file()
                    for example in benchmark.examples), benchmark.name
+
+
+def test_a_shipped_benchmark_command_imports_only_its_own_descriptor() -> None:
+    """`finscore tatqa ...` finds its command from the tatqa descriptor alone (start-up time)."""
+    code = ("import sys; from finscore.cli import main; "
+            f"main(['tatqa', {str(ROOT / 'examples/tatqa/predictions.json')!r}, "
+            f"{str(ROOT / 'examples/tatqa/gold.json')!r}, '--quiet']); "
+            "print(sorted(m for m in sys.modules if m.endswith('.benchmark')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "['finscore.tatqa.benchmark']"
+
+
+def test_a_shipped_descriptor_is_named_by_its_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    from support.toyqa import BENCHMARK
+
+    fake = types.ModuleType("finscore.toyfolder.benchmark")
+    fake.BENCHMARK = BENCHMARK  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "finscore.toyfolder.benchmark", fake)
+    monkeypatch.setattr(registry, "BUILTIN_DESCRIPTORS", (*registry.BUILTIN_DESCRIPTORS, "finscore.toyfolder.benchmark"))
+    assert registry.benchmark_names()[-1] == "toyfolder"  # known from the folder, nothing imported yet
+    with pytest.raises(registry.RegistryError, match="describes 'toyqa', not the benchmark of its folder, 'toyfolder'"):
+        registry.get_benchmark("toyfolder")
+
+
+def test_tatqa_declares_its_question_check_and_finqa_its_program_comparer() -> None:
+    from finscore.finqa.equivalence import ProgramComparer
+    from finscore.tatqa.inputs import question_problem
+
+    check = registry.get_benchmark("tatqa").question_problem
+    assert check is not None
+    for question in ({"answer_type": "span", "scale": "", "answer": ["a"]}, {"answer_type": "span", "scale": "x"},
+                     {"answer_type": "arithmetic", "scale": "", "answer_from": "?"}, ["not an object"]):
+        assert check.load()(question) == question_problem(question, whole=False)
+    assert check.load()({"answer_type": "span", "scale": "", "answer": ["a"]}) is None
+    comparer = registry.get_benchmark("finqa").program_comparer
+    assert comparer is not None and comparer.load() is ProgramComparer
 
 
 def test_the_answer_protocols_are_the_ones_finscore_answers_declares() -> None:

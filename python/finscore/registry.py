@@ -5,14 +5,15 @@ shipped examples and the unit that groups its correlated examples) are written o
 its folder's `benchmark.py`, and the CLI, the rewards config, the lm-eval and inspect
 integrations and the playground (through the generated `web/src/benchmarks.json`) read
 them from here. A descriptor names code by `Ref` ("package.module:attribute"), imported on
-first use, so that reading the registry costs no benchmark's import.
+first use, so that reading the registry costs no benchmark's import; a shipped descriptor
+itself is imported only when its benchmark is asked for (or every benchmark is listed).
 
 Another benchmark registers the way inspect_ai registers a scorer: build a `Benchmark`
 and pass it to `register_benchmark` (docs/architecture.md, "Where a change goes").
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made, and every command makes these classes at start-up.
 import importlib
 from typing import Any, Iterator, NamedTuple
 
@@ -78,6 +79,10 @@ class Benchmark(NamedTuple):
       benchmark (`RewardConfig(input=name)`), or None; a benchmark with `decide` gets a generic one.
     - `examples`: the shipped prediction and gold files.
     - `unit`: its independence unit.
+    - `question_problem`: a gold question as its gold file holds it -> why one decision cannot read it,
+      or None; for readers of its gold outside its own folder (`finscore answers`), or None.
+    - `program_comparer`: the class of its official program equivalence (`equal_program(gold tokens,
+      tokens)` of an instance), for program rewards with `match="program"`, or None.
     """
 
     name: str
@@ -96,30 +101,42 @@ class Benchmark(NamedTuple):
     decide: Ref | None = None
     prediction_reward: Ref | None = None
     examples: tuple[Example, ...] = ()
+    question_problem: Ref | None = None
+    program_comparer: Ref | None = None
 
 
-_REGISTRY: dict[str, Benchmark] = {}
-_BUILTINS_LOADED = False
+#: The shipped descriptors loaded so far, by name, and the others in the order they were registered.
+_SHIPPED: dict[str, Benchmark] = {}
+_REGISTERED: dict[str, Benchmark] = {}
 
 
-def _builtins() -> dict[str, Benchmark]:
-    """The registry, with the shipped descriptors loaded first (once), so they keep the first places.
-
-    Every registration goes through here first, so the shipped ones are always loaded before any
-    other; if one fails to load, the registry stays empty and the next call tries again."""
-    global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        try:
-            for module in BUILTIN_DESCRIPTORS:
-                _add(importlib.import_module(module).BENCHMARK)
-        except BaseException:
-            _REGISTRY.clear()
-            raise
-        _BUILTINS_LOADED = True
-    return _REGISTRY
+def _shipped_names() -> tuple[str, ...]:
+    """The shipped benchmarks' names, without importing a descriptor: each is its folder's name
+    (finscore.<name>.benchmark), which the descriptor's own name must be (checked when it loads)."""
+    return tuple(module.split(".")[-2] for module in BUILTIN_DESCRIPTORS)
 
 
-def _add(descriptor: Benchmark) -> None:
+def _shipped(name: str) -> Benchmark:
+    """A shipped descriptor, imported on first use (a command needs only its own benchmark's)."""
+    descriptor = _SHIPPED.get(name)
+    if descriptor is None:
+        module = BUILTIN_DESCRIPTORS[_shipped_names().index(name)]
+        descriptor = importlib.import_module(module).BENCHMARK
+        _check(descriptor)
+        if descriptor.name != name:
+            raise RegistryError(f"{module} describes {descriptor.name!r}, not the benchmark of its folder, {name!r}")
+        _SHIPPED[name] = descriptor
+    return descriptor
+
+
+def _all() -> dict[str, Benchmark]:
+    """Every descriptor by name, the shipped ones first (all loaded), then the registered ones."""
+    every = {name: _shipped(name) for name in _shipped_names()}
+    every.update(_REGISTERED)
+    return every
+
+
+def _check(descriptor: Benchmark) -> None:
     if not isinstance(descriptor, Benchmark):
         raise RegistryError(f"a benchmark descriptor must be a finscore.registry.Benchmark, not "
                             f"{type(descriptor).__name__}")
@@ -127,45 +144,46 @@ def _add(descriptor: Benchmark) -> None:
             or not descriptor.name.isascii() or descriptor.name != descriptor.name.lower():
         raise RegistryError(f"a benchmark name is lower-case ASCII letters, digits, '-' or '_', "
                             f"not {descriptor.name!r}")
-    if descriptor.name in _REGISTRY:
-        raise RegistryError(f"a benchmark named {descriptor.name!r} is already registered")
     if descriptor.command is None and descriptor.decide is None:
         raise RegistryError(f"benchmark {descriptor.name!r} has neither its own command nor a decide function "
                             f"for the generic one")
-    _REGISTRY[descriptor.name] = descriptor
 
 
 def register_benchmark(descriptor: Benchmark) -> Benchmark:
     """Add a benchmark; its command, reward source and report then come from the descriptor alone."""
-    _builtins()
-    _add(descriptor)
+    _check(descriptor)
+    if descriptor.name in _shipped_names() or descriptor.name in _REGISTERED:
+        raise RegistryError(f"a benchmark named {descriptor.name!r} is already registered")
+    _REGISTERED[descriptor.name] = descriptor
     return descriptor
 
 
 def unregister_benchmark(name: str) -> None:
     """Remove a benchmark registered by `register_benchmark` (the shipped ones stay)."""
-    if any(importlib.import_module(module).BENCHMARK.name == name for module in BUILTIN_DESCRIPTORS):
+    if name in _shipped_names():
         raise RegistryError(f"{name!r} is a shipped benchmark and stays registered")
-    if _builtins().pop(name, None) is None:
+    if _REGISTERED.pop(name, None) is None:
         raise RegistryError(f"no benchmark named {name!r} is registered")
 
 
 def get_benchmark(name: str) -> Benchmark:
     """The descriptor of `name`, or a RegistryError listing the registered names."""
-    registry = _builtins()
+    if name in _shipped_names():
+        return _shipped(name)
     try:
-        return registry[name]
+        return _REGISTERED[name]
     except KeyError:
-        raise RegistryError(f"no benchmark named {name!r}; registered: {', '.join(registry)}") from None
+        raise RegistryError(f"no benchmark named {name!r}; registered: {', '.join(benchmark_names())}") from None
 
 
 def benchmarks() -> Iterator[Benchmark]:
     """Every registered descriptor, the shipped ones first, in the order the CLI lists them."""
-    return iter(tuple(_builtins().values()))
+    return iter(tuple(_all().values()))
 
 
 def benchmark_names() -> tuple[str, ...]:
-    return tuple(_builtins())
+    """Every registered benchmark's name, in the order the CLI lists them (no descriptor is imported)."""
+    return _shipped_names() + tuple(_REGISTERED)
 
 
 def program_profiles() -> dict[str, str]:

@@ -114,3 +114,36 @@ def test_the_graph_reads_every_kind_of_import() -> None:
 
 def test_no_import_circle_among_finscore_modules() -> None:
     assert cycles(import_graph()) == []
+
+
+#: The shared layers that reach a benchmark only through its descriptor (finscore.registry), and
+#: the benchmark folders they must not import (issue #29: `answers/` and `rewards/` import nothing
+#: from the benchmark folders except through the registry).
+SHARED_LAYERS = ("finscore.answers", "finscore.rewards")
+BENCHMARK_FOLDERS = ("finscore.finqa", "finscore.convfinqa", "finscore.tatqa")
+
+
+def _within(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
+def benchmark_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(shared-layer module, benchmark module it imports), for every such import in the graph."""
+    return sorted((name, imported) for name, imports in graph.items() if _within(name, SHARED_LAYERS)
+                  for imported in imports if _within(imported, BENCHMARK_FOLDERS))
+
+
+def test_the_layer_check_finds_a_direct_benchmark_import_and_passes_the_registry() -> None:
+    graph = {"finscore.answers.x": {"finscore.tatqa.inputs", "finscore.registry", "finscore.scoring.joining"},
+             "finscore.rewards.adapters.y": {"finscore.finqa"},
+             "finscore.rewardsx": {"finscore.finqa.inputs"},  # another package, only named alike
+             "finscore.commands.answers": {"finscore.finqa.inputs"}}
+    assert benchmark_imports(graph) == [("finscore.answers.x", "finscore.tatqa.inputs"),
+                                        ("finscore.rewards.adapters.y", "finscore.finqa")]
+
+
+def test_answers_and_rewards_reach_the_benchmarks_only_through_the_registry() -> None:
+    graph = import_graph()
+    assert any(_within(name, ("finscore.answers",)) for name in graph)  # the layers are read at all
+    assert any(_within(name, ("finscore.rewards",)) for name in graph)
+    assert benchmark_imports(graph) == []

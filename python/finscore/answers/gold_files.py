@@ -10,15 +10,14 @@ out of protocol, named in the report, never silently dropped.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from finscore.answers.gold import Gold, GoldError, OutOfProtocolGold, finqa_gold, tatqa_gold
 from finscore.answers.numbers import NumberReader
 from finscore.answers.protocol import Protocol
-from finscore.finqa.inputs import FinqaInputError
 from finscore.inputs.naming import listing
 from finscore.inputs.turn_ids import turn_id as turn_id  # importable from here still
-from finscore.tatqa.inputs import question_problem
+from finscore.scoring.errors import FinqaInputError
 
 FINQA, CONVFINQA, TATQA = "finqa", "convfinqa", "tatqa"
 READER_OF_KIND = {FINQA: "finqa_exe_ans", CONVFINQA: "convfinqa_exe_ans", TATQA: "tatqa_answer"}
@@ -97,14 +96,26 @@ def _convfinqa(data: list[Any]) -> list[GoldEntry]:
     return entries
 
 
+def _question_check() -> Callable[[Any], str | None]:
+    """TAT-QA's own check of what a decision reads (uid, answer_type, scale, answer), from its descriptor."""
+    from finscore.registry import RegistryError, get_benchmark
+
+    check = get_benchmark(TATQA).question_problem
+    if check is None:
+        raise RegistryError("the tatqa benchmark declares no check of its gold questions")
+    problem: Callable[[Any], str | None] = check.load()
+    return problem
+
+
 def _tatqa(data: list[Any], reader: NumberReader) -> list[GoldEntry]:
+    question_problem = _question_check()
     entries = []
     for position, document in enumerate(data):
         questions = document.get("questions") if isinstance(document, dict) else None
         if not isinstance(questions, list):
             raise GoldFileError(f"entry {position} of the TAT-QA file has no questions")
         for index, item in enumerate(questions):
-            problem = question_problem(item, whole=False)  # what a decision reads (answer_from is not needed)
+            problem = question_problem(item)  # what a decision reads (answer_from is not needed)
             if problem is None and not isinstance(item.get("uid"), str):
                 problem = 'has no text "uid"'
             if problem is not None:

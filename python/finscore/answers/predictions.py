@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from finscore.finqa.joining import PredictionsRejected
 from finscore.scoring.exclusions import MALFORMED_ENTRY, Exclusion
+from finscore.scoring.errors import PredictionsRejected
 from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
 from finscore.inputs.reading import JsonSyntax, loads, numbered_lines
 

@@ -56,4 +56,5 @@ BENCHMARK = Benchmark(
     program_profile="official",
     command="finscore.commands.finqa",
     examples=(Example("examples/finqa/predictions.json", "examples/finqa/gold.json"),),
+    program_comparer=Ref("finscore.finqa.equivalence:ProgramComparer"),
 )

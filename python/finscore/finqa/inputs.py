@@ -17,10 +17,8 @@ from finscore.engine.text_input import first_row_not_a_list
 from finscore.inputs.naming import LISTS_AND_TEXTS, json_type
 # Defined here once; importable from here still.
 from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES, listing as listing
-
-
-class FinqaInputError(ValueError):
-    """Input that cannot be scored at all, with a message meant for the user."""
+# The shared scoring layer's input error; importable from here still.
+from finscore.scoring.errors import FinqaInputError as FinqaInputError
 
 
 class Prediction(NamedTuple):

@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
-from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, Prediction, PredictionFile
+from finscore.finqa.inputs import GoldExample, GoldFile, Prediction, PredictionFile
 from finscore.scoring.exclusions import EXCLUDED, MISSING, Exclusion
-from finscore.scoring.joining import ID_WORDS, Candidate, Rejection, join_keys
+from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
+# The id-keyed rejection of the shared join; importable from here still.
+from finscore.scoring.errors import PredictionsRejected as PredictionsRejected
 from finscore.scoring.joining import rejection_message as _message
 
 __all__ = ["Exclusion", "Join", "Pair", "PredictionsRejected", "join_predictions", "rejection_message"]
@@ -44,10 +46,6 @@ class Join:
     @property
     def excluded_ids(self) -> list[str]:
         return [example.id for example, why in self.unscored if why == EXCLUDED]
-
-
-class PredictionsRejected(Rejection, FinqaInputError):
-    """The prediction file has entries that cannot be scored; `exclusions` lists them all."""
 
 
 def rejection_message(exclusions: Iterable[Exclusion], copies: dict[str, list[int]]) -> str:

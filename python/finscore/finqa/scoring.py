@@ -21,7 +21,7 @@ from finscore.engine.api import check_options, execute_many
 from finscore.engine.status import Status
 from finscore.finqa import categories
 from finscore.finqa.inputs import FinqaInputError, GoldExample, GoldFile, read_gold, read_predictions
-from finscore.exclusions import EXCLUDED
+from finscore.scoring.exclusions import EXCLUDED
 from finscore.finqa.joining import Join, Pair, join_predictions
 from finscore.finqa.official_run import OfficialWalk, walk_predictions
 from finscore.finqa.quirk_accounting import count_quirks

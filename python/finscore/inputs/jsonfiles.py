@@ -32,7 +32,6 @@ from finscore.inputs.reading import read_bounded as read_bounded_bytes
 from finscore.inputs.reading import DuplicateKeyError as DuplicateKeyError
 from finscore.inputs.reading import loads as _loads_under
 from finscore.inputs.reading import object_without_duplicates as object_without_duplicates
-from finscore.scoring.canonical import canonical_digest_json
 
 #: One line of a predictions file.
 MAX_LINE_BYTES = MAX_PREDICTION_LINE_BYTES
@@ -177,6 +176,8 @@ def _encode_decimal(value: Any) -> Any:
 
 def dumps_canonical(value: Any) -> str:
     """Deterministic JSON text (sorted keys, decimals as strings), for digests."""
+    from finscore.scoring.canonical import canonical_digest_json  # not loaded by the readers' callers
+
     return canonical_digest_json(value)
 
 

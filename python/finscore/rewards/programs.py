@@ -114,11 +114,7 @@ def decide_programs(programs: Sequence[Any], golds: Sequence[ProgramGold], *, pr
             copy_of.append(seen)
     batch = execute_batch(((programs[i], golds[i].table) for i in runnable), profile=profile, python=python,
                           chunk_size=PROGRAMS_PER_ENGINE_CALL)
-    comparer = None
-    if match == "program":
-        from finscore.finqa.equivalence import ProgramComparer
-
-        comparer = ProgramComparer()
+    comparer = _program_comparer() if match == "program" else None
     gold_texts: dict[int, str | None] = {}  # id of a gold: its answer's JSON text (rows share golds)
     scores, passed, reasons, details, texts = out.scores, out.passed, out.reasons, out.details, out.texts
     invalids, results, codes = batch.invalid, batch.results, batch.statuses
@@ -170,6 +166,16 @@ def _status(code: int) -> tuple[str, str, str]:
     status = Status(code)
     described = _STATUSES[code] = (status.label, encode_basestring(status.label), refusal_category(status))
     return described
+
+
+def _program_comparer() -> Any:
+    """The official `equal_program`, FinQA's (from its descriptor): ConvFinQA rows are compared by it too."""
+    from finscore.registry import RegistryError, get_benchmark
+
+    comparer = get_benchmark("finqa").program_comparer
+    if comparer is None:
+        raise RegistryError("the finqa benchmark declares no program comparer")
+    return comparer.load()()
 
 
 def _equivalence(comparer: Any, program: Any, gold: ProgramGold, detail: dict[str, Any]) -> tuple[bool, str]:

@@ -9,8 +9,8 @@ messages word for word: the words are a `JoinWords` they pass, and the error a
 rejected file raises is their own class on the `Rejection` base.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: JoinWords' annotations given as text would each cost a
+# compile() when the class is made, at the start of every scoring command.
 from typing import Callable, ClassVar, Container, Iterable, NamedTuple, Sequence
 
 from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES
@@ -49,22 +49,32 @@ ID_WORDS = numbered_entry_words("id", "identical prediction", "different predict
                                 "id(s) predicted more than once", unknown_once=False)
 
 
-class Candidate(NamedTuple):
-    """One prediction entry as the join sees it."""
+class Candidate:
+    """One prediction entry as the join sees it (a plain class: a NamedTuple's class costs far more
+    to make, and every scoring command makes this one at start-up)."""
 
-    position: int
-    key: str | None  # None: the entry names no key (it is malformed)
-    problem: str | None  # why it cannot be scored, or None
-    value: object  # equal values: identical copies
+    __slots__ = ("position", "key", "problem", "value")
+
+    def __init__(self, position: int, key: str | None, problem: str | None, value: object) -> None:
+        self.position = position
+        self.key = key  # None: the entry names no key (it is malformed)
+        self.problem = problem  # why it cannot be scored, or None
+        self.value = value  # equal values: identical copies
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.position!r}, {self.key!r}, {self.problem!r}, {self.value!r})"
 
 
-class Joined(NamedTuple):
+class Joined:
     """The position kept per gold key (in the order keys first occur), every exclusion in file
     order, and the positions of every copy of each key (malformed copies included)."""
 
-    kept: dict[str, int]
-    exclusions: tuple[Exclusion, ...]
-    copies: dict[str, list[int]]
+    __slots__ = ("kept", "exclusions", "copies")
+
+    def __init__(self, kept: dict[str, int], exclusions: tuple[Exclusion, ...], copies: dict[str, list[int]]) -> None:
+        self.kept = kept
+        self.exclusions = exclusions
+        self.copies = copies
 
 
 def rejection_message(exclusions: Iterable[Exclusion], copies: dict[str, list[int]], words: JoinWords) -> str:
@@ -102,7 +112,6 @@ class Rejection(Exception):
     def __init__(self, exclusions: tuple[Exclusion, ...], copies: dict[str, list[int]]) -> None:
         self.exclusions = exclusions
         super().__init__(rejection_message(exclusions, copies, self.words))
-
 
 def _duplicates(key: str, copies: list[int], by_position: dict[int, Candidate],
                 words: JoinWords) -> tuple[list[Exclusion], int | None]:

@@ -35,6 +35,14 @@ def units(gold: Any) -> dict[str, str]:
     return keys
 
 
+def decision_question_problem(question: Any) -> str | None:
+    """Why one decision cannot read a gold question (its answer_type, scale and answer), or None:
+    what `finscore tatqa` checks of it, in its words; its answer_from is not needed to decide."""
+    from finscore.tatqa.inputs import question_problem
+
+    return question_problem(question, whole=False)
+
+
 BENCHMARK = Benchmark(
     name="tatqa",
     title="TAT-QA",
@@ -51,4 +59,5 @@ BENCHMARK = Benchmark(
     command="finscore.commands.tatqa",
     prediction_reward=Ref("finscore.tatqa.reward:TATQA_REWARD"),
     examples=(Example("examples/tatqa/predictions.json", "examples/tatqa/gold.json"),),
+    question_problem=Ref("finscore.tatqa.benchmark:decision_question_problem"),
 )

@@ -14,7 +14,7 @@ from typing import Any
 from finscore import __version__
 from finscore.tatqa import reasons
 from finscore.tatqa.inputs import Entry, GoldQuestion, gold_warnings, read_entries, read_gold
-from finscore.exclusions import EXCLUDED
+from finscore.scoring.exclusions import EXCLUDED
 from finscore.tatqa.joining import join
 from finscore.tatqa.metric import Decision, decide
 from finscore.tatqa.numbers import OfficialCrash
