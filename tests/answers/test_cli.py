@@ -70,6 +70,25 @@ def test_unknown_and_repeated_ids_are_rejected_and_all_named(tmp_path: Path, cap
     assert report["counts"]["golds"] == 300 and report["reasons"]["missing_prediction"] == 300 - 4
 
 
+def test_a_line_giving_a_key_twice_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """json.loads keeps the last of two "completion" keys without a word (checked here); the line is a
+    malformed entry naming the key, as a repeated key is in every file finscore reads."""
+    first = lines_of(EXAMPLES / "finqa_completions.jsonl")[0]
+    line = '{"id": %s, "completion": "Answer: 1", "completion": %s}' % (json.dumps(first["id"]),
+                                                                       json.dumps(first["completion"]))
+    assert json.loads(line)["completion"] == first["completion"]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text(line + "\n")
+    run = FINQA_RUN[:5] + [str(predictions), str(EXAMPLES / "finqa_gold.json"), "--quiet"]
+    assert main(run) == 2
+    assert "entry 1" in (err := capsys.readouterr().err) and "gives the key 'completion' twice" in err
+    assert main(run + ["--exclude-bad-ids", "--json", "-"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(e["kind"], e["detail"]) for e in report["exclusions"]] == [
+        ("malformed_entry", "a JSON object that gives the key 'completion' twice")]
+    assert report["reasons"]["missing_prediction"] == 300
+
+
 def test_html_is_offline_and_lists_failures(tmp_path: Path) -> None:
     page = tmp_path / "r.html"
     assert main(FINQA_RUN + ["--html", str(page)]) == 0

@@ -16,12 +16,13 @@ from typing import Any
 from finscore.scoring.exclusions import MALFORMED_ENTRY, Exclusion
 from finscore.scoring.errors import PredictionsRejected
 from finscore.scoring.joining import ID_WORDS, Candidate, join_keys
-from finscore.inputs.reading import JsonSyntax, loads, numbered_lines
+from finscore.inputs.reading import DuplicateKeyError, JsonSyntax, loads, numbered_lines
 
 COMPLETION, ANSWER = "completion", "answer"
 #: Every number as Decimal (an "answer" number keeps the digits it was written with); NaN and
-#: Infinity in an "answer" stay text (the reader refuses them as unparseable); the last repeated key wins.
-PREDICTION_LINE_SYNTAX = JsonSyntax("all_decimal", "text", "last")
+#: Infinity in an "answer" stay text (the reader refuses them as unparseable); a repeated key is refused
+#: (one line, one meaning: the reading layer's rule for every file).
+PREDICTION_LINE_SYNTAX = JsonSyntax("all_decimal", "text", "refuse")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class AnswerPrediction:
 def _entry(line: str, position: int) -> AnswerPrediction | Exclusion:
     try:
         data = loads(line, PREDICTION_LINE_SYNTAX)
+    except DuplicateKeyError as error:
+        return Exclusion(position, None, MALFORMED_ENTRY, f"a JSON object that gives the key {error.key!r} twice")
     except (ValueError, RecursionError) as error:
         return Exclusion(position, None, MALFORMED_ENTRY, f"not a JSON object ({error})")
     if not isinstance(data, dict):
