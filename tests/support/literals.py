@@ -7,8 +7,12 @@ from __future__ import annotations
 import gzip
 import json
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from support.cli import run_command, write_json
 from support.shared import DATA, require
 
 RECORDINGS = DATA / "recordings" / "literals"
@@ -35,3 +39,16 @@ def figure_lines(printed: str) -> str:
     """The All / Exe acc / Prog acc lines of an official evaluate_result's output."""
     return "".join(line + "\n" for line in printed.splitlines()
                    if line.startswith(("All: ", "Exe acc: ", "Prog acc: ")))
+
+
+def check_official_figures(benchmark: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`finscore BENCHMARK` on every literal case prints the figure lines its official
+    evaluate_result printed on the same files, and no case ends the run."""
+    files = literal_files()
+    predictions = write_json(tmp_path / "pred.json", files[benchmark]["predictions"])
+    gold = write_json(tmp_path / "gold.json", files[benchmark]["gold"])
+    expected = figure_lines(files["official_printed"][benchmark])
+    assert expected.startswith("All:  1166\n")
+    status, out, _ = run_command(benchmark, capsys, predictions, gold, "--quiet")
+    assert status == 0
+    assert expected in out
