@@ -26,6 +26,22 @@ from official_cases import CASES, case_inputs  # type: ignore[import-not-found] 
 OFFICIAL_FILES = ("tatqa_eval.py", "tatqa_metric.py", "tatqa_utils.py")
 
 
+def interpreter_versions(python: str) -> list[str]:
+    """The interpreter's Python, numpy, scipy and pandas versions (recorded beside the output)."""
+    return subprocess.run(
+        [python, "-c", "import sys, numpy, scipy, pandas; print(sys.version.split()[0], numpy.__version__, "
+                       "scipy.__version__, pandas.__version__)"],
+        check=True, capture_output=True, text=True).stdout.split()
+
+
+def copy_official(mirror: str, commit: str, folder: Path) -> None:
+    """The official scripts at `commit` of the git mirror, copied into `folder` (never into this repository)."""
+    for name in OFFICIAL_FILES:
+        source = subprocess.run(["git", "--git-dir", mirror, "show", f"{commit}:{name}"], check=True,
+                                capture_output=True).stdout
+        (folder / name).write_bytes(source)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirror", default=os.environ.get("TATQA_MIRROR"),
@@ -37,10 +53,7 @@ def main() -> None:
         parser.error("give --mirror or set TATQA_MIRROR to a git directory of NExTplusplus/TAT-QA")
     commit = subprocess.run(["git", "--git-dir", args.mirror, "rev-parse", "HEAD"], check=True,
                             capture_output=True, text=True).stdout.strip()
-    versions = subprocess.run(
-        [args.python, "-c", "import sys, numpy, scipy, pandas; print(sys.version.split()[0], numpy.__version__, "
-                            "scipy.__version__, pandas.__version__)"],
-        check=True, capture_output=True, text=True).stdout.split()
+    versions = interpreter_versions(args.python)
     recorded: dict[str, object] = {
         "about": "stdout of the official tatqa_eval.py on the cases of tests/tatqa/official_cases.py",
         "official_commit": commit,
@@ -49,10 +62,7 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory() as work:
         folder = Path(work)
-        for name in OFFICIAL_FILES:
-            source = subprocess.run(["git", "--git-dir", args.mirror, "show", f"{commit}:{name}"], check=True,
-                                  capture_output=True).stdout
-            (folder / name).write_bytes(source)
+        copy_official(args.mirror, commit, folder)
         for case in CASES:
             gold, predictions = case_inputs(case, Path(args.data))
             (folder / "gold.json").write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")

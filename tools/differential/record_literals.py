@@ -48,14 +48,18 @@ OUTPUT_NAME = "literals-official.jsonl.gz"
 FILES_NAME = "literals-official-files.json.gz"
 GOLD_PROGRAM = "subtract(9999, 9998)"  # the gold program of every example: equal to no case's program
 
-#: Runs in the official interpreter: both evaluators' eval_program on each case read from stdin.
-RUNNER = r'''
-import importlib.util, json, sys
+#: The runners' opening: the two official modules (argv 1 and 2) loaded from their files.
+LOAD_OFFICIAL = r'''
+import contextlib, importlib.util, io, json, os, sys
 modules = {}
 for name, path in zip(("finqa", "convfinqa"), sys.argv[1:3]):
     spec = importlib.util.spec_from_file_location("official_" + name, path)
     modules[name] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(modules[name])
+'''
+
+#: Runs in the official interpreter: both evaluators' eval_program on each case read from stdin.
+RUNNER = LOAD_OFFICIAL + r'''
 
 def answer(result):
     if isinstance(result, float):
@@ -132,13 +136,7 @@ def cases() -> list[dict[str, Any]]:
 
 #: Runs in the official interpreter: each evaluator's own evaluate_result on whole files (argv: the two
 #: modules, then a folder holding finqa_pred.json, finqa_gold.json, convfinqa_pred.json, convfinqa_gold.json).
-FILE_RUNNER = r'''
-import contextlib, importlib.util, io, json, os, sys
-modules = {}
-for name, path in zip(("finqa", "convfinqa"), sys.argv[1:3]):
-    spec = importlib.util.spec_from_file_location("official_" + name, path)
-    modules[name] = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(modules[name])
+FILE_RUNNER = LOAD_OFFICIAL + r'''
 folder = sys.argv[3]
 printed = {}
 for name, module in modules.items():

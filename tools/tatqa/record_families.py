@@ -31,10 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tatqa"))
 from family_cases import FILES, FRAMES, PAIRS, file_inputs  # type: ignore[import-not-found]  # noqa: E402
+from record_official import copy_official, interpreter_versions  # type: ignore[import-not-found]  # noqa: E402
 
 MIRROR = os.environ.get("TATQA_MIRROR", "/work/.mirror/NExTplusplus+TAT-QA/repo")
 COMMIT = "870accc41953dcde885aabeb963d94aabdc0fbc3"
-OFFICIAL_FILES = ("tatqa_eval.py", "tatqa_metric.py", "tatqa_utils.py")
 TARGET = ROOT / "tests" / "tatqa" / "data" / "official_families.json"
 
 #: Runs in the official folder: one TaTQAEmAndF1() call per pair read from stdin.
@@ -80,10 +80,7 @@ def main() -> None:
     parser.add_argument("--mirror", default=MIRROR, help="git directory of NExTplusplus/TAT-QA")
     parser.add_argument("--python", default=sys.executable, help="an interpreter with numpy, scipy and pandas")
     args = parser.parse_args()
-    versions = subprocess.run(
-        [args.python, "-c", "import sys, numpy, scipy, pandas; print(sys.version.split()[0], numpy.__version__, "
-                            "scipy.__version__, pandas.__version__)"],
-        check=True, capture_output=True, text=True).stdout.split()
+    versions = interpreter_versions(args.python)
     recorded: dict[str, object] = {
         "about": "the official TAT-QA scorer (tatqa_metric.py, tatqa_eval.py) and pandas on the cases of "
                  "tests/tatqa/family_cases.py; made by tools/tatqa/record_families.py",
@@ -92,10 +89,7 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory() as work:
         folder = Path(work)
-        for name in OFFICIAL_FILES:
-            source = subprocess.run(["git", "--git-dir", args.mirror, "show", f"{COMMIT}:{name}"], check=True,
-                                    capture_output=True).stdout
-            (folder / name).write_bytes(source)
+        copy_official(args.mirror, COMMIT, folder)
         outcomes = _run(args.python, folder, PAIR_RUNNER, [[gold, pred] for gold, pred in PAIRS])
         recorded["pairs"] = [{"gold": gold, "pred": pred, **outcome}  # type: ignore[dict-item]
                              for (gold, pred), outcome in zip(PAIRS, outcomes)]
