@@ -7,7 +7,8 @@ tests (which run finscore) see the same inputs:
 - PAIRS: one (gold, [answer, scale]) per official TaTQAEmAndF1() call, whose
   answer items the official metric scores through but a reason re-reads alone
   (a 310-digit number with a percent sign: a float overflow; a 4,301-digit
-  integer: past CPython's int() digit limit);
+  integer: past CPython's int() digit limit), and golds whose answer type is
+  none of the dataset's four (other text, a capitalised one, null);
 - FILES: whole gold and prediction files for tatqa_eval.py: those answers in
   the shipped example, pivot cells whose mean F1 is below 1e-6 (pandas prints
   the column in scientific notation), gold files with labels outside the known
@@ -31,7 +32,7 @@ OVERFLOW = "5 million " + "1" * 310 + "%"  # the 310-digit integer times 0.01 ov
 DIGITS = "5 million " + "1" * 4301  # int() refuses more than 4,300 digits
 
 
-def _gold(answer: Any, answer_type: str, scale: str = "") -> dict[str, Any]:
+def _gold(answer: Any, answer_type: str | None, scale: str = "") -> dict[str, Any]:
     return {"answer": answer, "answer_type": answer_type, "scale": scale}
 
 
@@ -47,6 +48,12 @@ PAIRS: list[tuple[dict[str, Any], list[Any]]] = [
     (_gold([DIGITS, "y"], "multi-span"), [["z"], ""]),
     (_gold([DIGITS, "y"], "multi-span"), [["5 million", "y", "w"], ""]),
     (_gold(["net income rose", "y"], "multi-span"), [["net income fell", OVERFLOW], ""]),
+    # answer types outside the four the dataset uses: the official metric scores each pair all the same
+    (_gold(["net income rose"], "table"), [["net income rose"], ""]),
+    (_gold(["net income rose"], "table"), [["net income fell"], ""]),
+    (_gold(["12.5"], "Span", "million"), [["12.5"], "million"]),
+    (_gold(7, None, "million"), [["7"], "million"]),
+    (_gold([1.5, "y"], "other"), [["1.5", "z"], ""]),
 ]
 
 

@@ -55,6 +55,15 @@ def test_the_reward_is_the_official_f1_on_those_answers() -> None:
         assert repr(rows.scores[row]) == pair["f1"] and rows.passed[row] == (pair["em"] == "1.0")
 
 
+def test_the_reward_reads_those_golds_from_their_json_and_scores_each() -> None:
+    """Through the reward's own gold reading (an answer type outside the four is scored, as officially)."""
+    from finscore.rewards import RewardConfig, decide_rows
+
+    decided = decide_rows([json.dumps(pair["pred"]) for pair in PAIRS], [json.dumps(pair["gold"]) for pair in PAIRS],
+                          ["tatqa"] * len(PAIRS), RewardConfig(input="tatqa"))
+    assert [repr(decision.score) for decision, _ in decided] == [pair["f1"] for pair in PAIRS]
+
+
 def test_decide_jsonl_decides_every_one_of_those_lines() -> None:
     source = io.StringIO("".join(json.dumps({"gold": p["gold"], "pred": p["pred"]}) + "\n" for p in PAIRS))
     sink = io.StringIO()

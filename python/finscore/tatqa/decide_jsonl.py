@@ -50,7 +50,7 @@ def _row_problem(row: Any) -> str | None:
         return f"expected a JSON object, got {json_type(row, PYTHON_TYPES)}"
     if "gold" not in row or "pred" not in row:
         return 'needs "gold" and "pred"'
-    problem = question_problem(row["gold"], whole=False)
+    problem = question_problem(row["gold"], whole=False, official_pair=True)
     return None if problem is None else f'"gold" {problem}'
 
 

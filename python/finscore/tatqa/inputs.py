@@ -98,8 +98,11 @@ def read_entries(data: Any, pairs: list[tuple[str, Any]] | None) -> list[Entry]:
     return [Entry(uid, value, position, entry_problem(value)) for position, (uid, value) in enumerate(pairs)]
 
 
-def question_problem(question: Any, *, whole: bool = True) -> str | None:
-    """Why a gold question cannot be scored, or None; `whole=False` asks only what one decision needs.
+def question_problem(question: Any, *, whole: bool = True, official_pair: bool = False) -> str | None:
+    """Why a gold question cannot be scored, or None; `whole=False` asks only what one decision needs,
+    among the dataset's four answer types (the answer protocols read the type); `official_pair` asks
+    what one official TaTQAEmAndF1() call needs (any text or null answer type: the metric scores
+    those pairs too, as `finscore tatqa` scores such files).
 
     Its answer is checked apart (_gold_strings), where its gold strings are made once.
     """
@@ -107,17 +110,17 @@ def question_problem(question: Any, *, whole: bool = True) -> str | None:
         return f"is a JSON {type_name(question)}, not an object"
     if whole and not isinstance(question.get("uid"), str):
         return 'has no text "uid"'
-    if whole:
+    if whole or official_pair:
         # A whole file is scored as tatqa_eval.py scores it: any text label is a pivot row or
         # column of its own, a null one leaves its question out of the pivot tables
         # (gold_warnings names them all).
         if "answer_type" not in question:
             return 'has no "answer_type" (the official metric raises KeyError on it)'
-        for key in ("answer_type", "answer_from"):
+        for key in ("answer_type", "answer_from") if whole else ("answer_type",):
             label = question.get(key)
             if label is not None and not isinstance(label, str):
-                return (f'has "{key}" {label!r}, not text or null (pandas sorts labels of other types its own '
-                        "way in the official pivot tables)")
+                return (f'has "{key}" {label!r}, not text or null' + (
+                    " (pandas sorts labels of other types its own way in the official pivot tables)" if whole else ""))
         checked: tuple[tuple[str, tuple[str, ...]], ...] = (("scale", SCALES),)
     else:
         checked = (("answer_type", ANSWER_TYPES), ("scale", SCALES))

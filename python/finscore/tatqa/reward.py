@@ -36,7 +36,7 @@ def read_tatqa_golds(golds: Sequence[Any], indexes: Sequence[int], column: str) 
     """Each row's gold question, read once per distinct JSON text."""
 
     def read(value: Any, row: int) -> dict[str, Any]:
-        problem = question_problem(value, whole=False)
+        problem = question_problem(value, whole=False, official_pair=True)
         if problem is not None:
             raise RewardInputError(f"the TAT-QA gold {problem}", column=column, row=row)
         question: dict[str, Any] = value
