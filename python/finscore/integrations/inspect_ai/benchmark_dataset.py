@@ -20,7 +20,7 @@ from finscore.answers.gold_files import TATQA
 from finscore.finqa.files import read_json_file
 from finscore.integrations.inspect_ai.answers_scorer import GOLD_KEY
 from finscore.integrations.inspect_ai.metrics import CLUSTER_KEY
-from finscore.integrations.lm_eval.documents import BUILDERS, PROTOCOLS, TaskDataError, documents_of
+from finscore.integrations.lm_eval.documents import BUILDERS, TaskDataError, documents_of
 from finscore.integrations.lm_eval.prompts import PROMPT_VERSION, doc_to_text, tatqa_doc_to_text
 from finscore.registry import Benchmark, get_benchmark
 
