@@ -27,6 +27,8 @@ DATA = REPOSITORY / "tests" / "data"
 FILES: tuple[tuple[str, str, bool], ...] = (
     *((f"vectors/{name}.jsonl.gz", f"vectors/{name}.jsonl.gz", False) for name in (
         "gold", "mutants", "fuzz", "fuzz-py312", "equal", "rewrites", "convfinqa", "tatqa")),
+    *((f"vectors/peers/{name}.jsonl.gz", f"vectors/peers/{name}.jsonl.gz", False) for name in (
+        "financemath", "docmath", "financereasoning", "finmmr", "helm", "pixiu")),
     ("vectors/README.md", "vectors/README.md", False),
     ("data/README.md", "DATA.md", False),
     *((f"data/finqa/{name}", f"finqa/{name}.gz", True) for name in (
@@ -57,12 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"refresh_test_data: not found under {args.shared}: {', '.join(missing)}", file=sys.stderr)
         return 2
-    # entries this script does not write (the differential recordings, written by
-    # tools/differential/record.py) are kept as they are
+    # entries this script does not write (the recordings written by generators under tools/,
+    # such as tools/differential/record.py and record_literals.py) are kept as they are
     old_path = DATA / "MANIFEST.json"
     old = json.loads(old_path.read_text(encoding="utf-8")) if old_path.exists() else {}
     manifest: dict[str, dict[str, str]] = {
-        name: entry for name, entry in old.items() if entry.get("source") == "tools/differential/record.py"}
+        name: entry for name, entry in old.items() if entry.get("source", "").startswith("tools/")}
     for source, destination, compress in FILES:
         raw = (args.shared / source).read_bytes()
         target = DATA / destination
