@@ -223,3 +223,17 @@ def test_the_helm_signature_reads_as_documented() -> None:
         "helm-finqa/1|peer:stanford-crfm/helm@63754d0:src/helm/benchmark/metrics/fin_qa_metrics.py"
         "|tol:math.isclose-rel_tol=1e-9,result-round(5);yes/no-==|read:str.strip,FinQA-program_tokenization"
         f"|finscore:{tomllib.loads((REPOSITORY / 'pyproject.toml').read_text())['project']['version']}")
+
+
+def test_the_readme_shows_the_real_output() -> None:
+    """The README's `finscore protocols` section: its list rows and its decide-jsonl example are what the command prints."""
+    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Peer scorers, reproduced: `finscore protocols`", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.S)
+    listed, given, decided = blocks[1][1], blocks[2][1], blocks[4][1]
+    rows = run(["protocols", "list"]).stdout.decode().splitlines()
+    assert listed.splitlines() == rows[:len(listed.splitlines())]
+    done = subprocess.run([sys.executable, "-m", "finscore", "protocols", "decide-jsonl", "--protocol", "helm-finqa",
+                           "--tables", "examples/finqa/gold.json"], input=given.encode(), capture_output=True,
+                          env=ENV, cwd=REPOSITORY, check=True, timeout=300)
+    assert done.stdout.decode() == decided
