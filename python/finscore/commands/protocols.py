@@ -13,7 +13,8 @@ DESCRIPTION = (
     "Published financial-QA scorers of other harnesses and papers, each reproduced exactly as a declared, "
     "versioned protocol that never executes model text. Every protocol has a signature string naming its id and "
     "version, the peer's repository, commit and file, its tolerance and reading rules, and finscore's version; "
-    "each form prints it. Forms: `list` (the protocols and their signatures) and `decide-jsonl` (decide lines).")
+    "each form prints it. Forms: `list` (the protocols and their signatures), `decide-jsonl` (decide lines) and "
+    "`compare` (one completions file under every applicable protocol).")
 LIST_DESCRIPTION = "List every shipped protocol: its id, version and signature string."
 DECIDE_DESCRIPTION = (
     "Read JSON lines as the peers' recorded vectors hold them (tests/data/vectors/peers/*.jsonl.gz: PIXIU "
@@ -23,6 +24,13 @@ DECIDE_DESCRIPTION = (
     "protocols, \"metric\" for helm-finqa) and \"reason\", the rule that decided. A line that cannot be decided "
     "is written back with \"error\": {\"type\", \"line\", \"message\"} (lines numbered from 1) and the others "
     "are still decided; the exit status is then 1. The protocol's signature goes to standard error first.")
+COMPARE_DESCRIPTION = (
+    "Decide one file of completions ({\"id\", \"completion\"} JSON lines) under every protocol that applies to "
+    "the gold file's benchmark (FinQA: helm-finqa, the completion as a program, scored by execution_accuracy; "
+    "pixiu-finqa, against str(exe_ans)). One row per protocol: score, accepted over every gold example, the "
+    "decisions where the peer raises, the missing completions; each protocol's signature; then every example "
+    "where the protocols disagree, with each protocol's reason. A malformed or repeated line, or a bad gold "
+    "example, stops the run (exit status 2) with every one named.")
 
 
 def register(subparsers: Any) -> None:
@@ -46,6 +54,16 @@ def register(subparsers: Any) -> None:
                         help="where the decided lines go (default '-': standard output; a file is written whole "
                              "once every line is decided)")
     decide.set_defaults(handler=run_decide_jsonl)
+    compare = forms.add_parser("compare", help="one completions file under every applicable protocol",
+                               description=COMPARE_DESCRIPTION)
+    compare.add_argument("predictions", metavar="PREDICTIONS", help="JSON lines of {\"id\", \"completion\"}")
+    compare.add_argument("--benchmark", required=True, choices=("finqa",), help="the gold file's benchmark")
+    compare.add_argument("gold", metavar="GOLD", help="the gold file (FinQA: a JSON list of examples)")
+    compare.add_argument("--json", metavar="OUT", help="write the whole comparison as JSON ('-': standard output, "
+                                                       "instead of the text)")
+    compare.add_argument("--examples", type=int, default=10, metavar="N",
+                         help="disagreements listed in the text (default 10; 0 for none)")
+    compare.set_defaults(handler=run_compare)
 
 
 def _no_form(parser: argparse.ArgumentParser) -> int:
@@ -123,3 +141,37 @@ def run_decide_jsonl(args: argparse.Namespace) -> int:
         print(f"{command}: {len(summary.errors)} of {summary.lines} line(s) not decided (written back with "
               f"\"error\"), first: {summary.errors[0]}", file=sys.stderr)
     return summary.exit_code
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    import json
+
+    from finscore.finqa.inputs import FinqaInputError
+    from finscore.outputs import OutputError, write_output
+    from finscore.protocols.compare import CompareInputError, compare, read_completions, read_finqa_gold, render
+
+    command = "finscore protocols compare"
+    if args.examples < 0:
+        print(f"{command}: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        with open(args.predictions, "rb") as source:
+            completions = read_completions(source)
+        gold = read_finqa_gold(args.gold)
+    except OSError as error:
+        print(f"{command}: cannot read {args.predictions}: {error.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    except (CompareInputError, FinqaInputError) as error:
+        print(f"{command}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    report = compare(completions, gold, args.benchmark)
+    if args.json is not None:
+        try:
+            write_output(args.json, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+        except OutputError as error:
+            print(f"{command}: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json == "-":
+            return EXIT_OK
+    print(render(report, args.examples))
+    return EXIT_OK

@@ -127,3 +127,15 @@ PROTOCOLS = (
         decide_line=decide_line,
     ),
 )
+
+
+def finqa_line(completion: Any, example: Mapping[str, Any]) -> dict[str, Any]:
+    """A FinQA gold example and a completion as the line HELM's scenario makes of them: the reference
+    program text, `str(exe_ans)` and the table (`finscore protocols compare`)."""
+    qa = example["qa"]
+    return {"generated": completion, "ref_program": qa["program"], "ref_exe": str(qa["exe_ans"]),
+            "table": example["table"]}
+
+
+#: The benchmarks this module's protocols apply to, and how a gold example becomes a line.
+BENCHMARK_LINES = {("helm-finqa", "finqa"): finqa_line}

@@ -63,3 +63,13 @@ PROTOCOLS = (
     _protocol("pixiu-convfinqa", "ConvFinQA", "TheFinAI/flare-convfinqa"),
     _protocol("pixiu-tatqa", "TATQA", "TheFinAI/flare-tatqa"),
 )
+
+
+def finqa_line(completion: Any, example: Mapping[str, Any]) -> dict[str, Any]:
+    """A FinQA gold example and a completion as a PIXIU line, the gold `str(exe_ans)` (the form the
+    vectors record; flare-finqa's own answer strings are not reachable here)."""
+    return {"pred": completion, "gold": str(example["qa"]["exe_ans"])}
+
+
+#: The benchmarks this module's protocols apply to, and how a gold example becomes a line.
+BENCHMARK_LINES = {("pixiu-finqa", "finqa"): finqa_line}
