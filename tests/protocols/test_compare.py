@@ -78,3 +78,13 @@ def test_bad_lines_stop_the_run_with_every_one_named(tmp_path: Path, gold: tuple
     path.write_bytes(source)
     assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0]]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def test_docs_show_the_real_table(gold: tuple[str, list[Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "protocols.md").read_text(encoding="utf-8")
+    shown = re.findall(r"```text\n(.*?)```", docs.split("## Side by side", 1)[1], re.S)[0]
+    path, _ = completions_file(tmp_path)
+    assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0]]) == 0
+    assert capsys.readouterr().out.startswith(shown)
