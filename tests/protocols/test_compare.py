@@ -88,3 +88,22 @@ def test_docs_show_the_real_table(gold: tuple[str, list[Any]], tmp_path: Path, c
     path, _ = completions_file(tmp_path)
     assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0]]) == 0
     assert capsys.readouterr().out.startswith(shown)
+
+
+def test_a_line_a_protocol_cannot_decide_is_counted_and_named(gold: tuple[str, list[Any]]) -> None:
+    from finscore.protocols.registry import get_protocol
+
+    def refuse(line: Any) -> dict[str, Any]:
+        from finscore.protocols.fields import LineError
+
+        raise LineError("past the bounds")
+
+    example = gold[1][0]
+    refusing = get_protocol("pixiu-finqa")._replace(decide_line=refuse)
+    from finscore.protocols.helm import finqa_line
+
+    report = compare({example["id"]: "94"}, gold[1][:1], protocols=[
+        (refusing, lambda completion, example: {}), (get_protocol("helm-finqa"), finqa_line)])
+    assert report["protocols"][0]["not_decided"] == 1 and report["protocols"][0]["accepted"] == 0
+    assert [d["reasons"] for d in report["disagreements"]] == [
+        {"pixiu-finqa": "not_decided: past the bounds", "helm-finqa": "execution:invalid;program:structure"}]

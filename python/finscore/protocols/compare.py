@@ -5,7 +5,8 @@ benchmark) to a builder: (completion or None, gold example) -> the vector line t
 decides (HELM: the completion as `generated`, the example's program, `str(exe_ans)` and table;
 PIXIU: the completion as `pred`, `str(exe_ans)` as `gold`). Every gold example counts once in
 each denominator: a missing completion is decided by no protocol and counted as "missing" (not
-accepted). A decision the peer raises on is counted as "raises" (not accepted). HELM's score is its
+accepted). A decision the peer raises on is counted as "raises", a line the protocol cannot decide
+(a program past finscore's declared bounds) as "not_decided"; neither is accepted. HELM's score is its
 execution_accuracy. An example where the protocols do not all agree is a disagreement, listed with
 each protocol's own reason word.
 """
@@ -61,7 +62,7 @@ def compare(completions: Mapping[str, Any], gold: Sequence[Mapping[str, Any]], b
 
     chosen, unavailable = applicable(benchmark) if protocols is None else (list(protocols), [])
     rows: list[dict[str, Any]] = [{"protocol": p.id, "signature": signature_of(p), "accepted": 0, "rejected": 0, "raises": 0,
-             "missing": 0, "denominator": len(gold)} for p, _ in chosen]
+             "not_decided": 0, "missing": 0, "denominator": len(gold)} for p, _ in chosen]
     disagreements = []
     for example in gold:
         if example["id"] not in completions:
@@ -71,7 +72,12 @@ def compare(completions: Mapping[str, Any], gold: Sequence[Mapping[str, Any]], b
         completion = completions[example["id"]]
         outcomes: dict[str, tuple[bool | None, str]] = {}
         for row, (protocol, builder) in zip(rows, chosen):
-            fields = protocol.decide_line(builder(completion, example))
+            try:
+                fields = protocol.decide_line(builder(completion, example))
+            except ValueError as error:  # a LineError: e.g. a program past finscore's bounds
+                row["not_decided"] += 1
+                outcomes[protocol.id] = (None, f"not_decided: {error}")
+                continue
             verdict = accepted(protocol, fields)
             row["accepted" if verdict else "rejected" if verdict is False else "raises"] += 1
             outcomes[protocol.id] = (verdict, str(fields.get("reason", "")))
@@ -96,6 +102,9 @@ def render(report: Mapping[str, Any], examples: int = 10) -> str:
         lines.append(f"{row['protocol']:<{width}}  {score:>7}  {row['accepted']:>8}/{row['denominator']:<11}  "
                      f"{row['raises']:>6}  {row['missing']:>7}")
     lines += ["", "signatures:"] + [f"  {row['signature']}" for row in report["protocols"]]
+    undecided = [f"{row['protocol']}: {row['not_decided']}" for row in report["protocols"] if row["not_decided"]]
+    if undecided:
+        lines.append(f"not decided (see the disagreements): {', '.join(undecided)}")
     if report["unavailable"]:
         lines.append(f"not in this installation: {', '.join(report['unavailable'])}")
     shown = report["disagreements"][:examples]
