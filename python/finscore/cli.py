@@ -24,13 +24,14 @@ from finscore import registry
 #: The commands before and after the benchmarks' own, in the order `--help` lists them, and the
 #: module of each of their command names.
 _COMMANDS_BEFORE: tuple[str, ...] = ("execute", "contracts", "compare")
-_COMMANDS_AFTER: tuple[str, ...] = ("answers", "run", "rewards")
+_COMMANDS_AFTER: tuple[str, ...] = ("answers", "protocols", "run", "rewards")
 _MODULE_OF_COMMAND: dict[str, str] = {
     "exec": "execute",
     "exec-jsonl": "execute",
     "contracts": "contracts",
     "compare": "compare",
     "answers": "answers",
+    "protocols": "protocols",
     "run": "run",
     "rewards": "rewards",
     "serve-reward": "rewards",

@@ -1,0 +1,109 @@
+"""`finscore protocols compare`: the 1,050 shipped FinQA predictions, written back as text in the HELM
+vectors, against FinQA's test file; the figures are the recorded ones (HELM's execution accuracy 0.7
+over the 1,050, README of tests/data/vectors)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from finscore.cli import main
+from finscore.protocols.compare import CompareInputError, compare, read_completions, read_finqa_gold
+from support.peer_vectors import finqa_test_bytes, vector_lines
+
+
+@pytest.fixture(scope="module")
+def gold(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Any]]:
+    path = tmp_path_factory.mktemp("finqa") / "finqa_test.json"
+    path.write_bytes(finqa_test_bytes())
+    return str(path), read_finqa_gold(str(path))
+
+
+def completions_file(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
+    rows = [line for line in vector_lines("helm") if line["label"] == "example_prediction"]
+    path = tmp_path / "completions.jsonl"
+    path.write_text("".join(json.dumps({"id": r["id"], "completion": r["generated"]}) + "\n" for r in rows))
+    return path, rows
+
+
+def test_the_recorded_figures_over_every_gold_example(gold: tuple[str, list[Any]], tmp_path: Path) -> None:
+    path, rows = completions_file(tmp_path)
+    with path.open("rb") as source:
+        report = compare(read_completions(source), gold[1])
+    helm, pixiu = report["protocols"][:2]
+    recorded_accepted = sum(r["metric"]["value"]["execution_accuracy"] == 1 for r in rows)
+    assert recorded_accepted / len(rows) == 0.7  # the README's figure over the predictions given
+    assert (helm["protocol"], helm["accepted"], helm["denominator"], helm["missing"]) == (
+        "helm-finqa", recorded_accepted, 1147, 1147 - len(rows))
+    # a program text is never a number's str(): PIXIU accepts none of these completions
+    assert (pixiu["protocol"], pixiu["accepted"], pixiu["raises"]) == ("pixiu-finqa", 0, 0)
+    accepted_ids = {r["id"] for r in rows if r["metric"]["value"]["execution_accuracy"] == 1}
+    assert {d["id"] for d in report["disagreements"]} == accepted_ids
+    assert all(d["accepted_by"] == ["helm-finqa"] and d["reasons"]["pixiu-finqa"] == "differs"
+               for d in report["disagreements"])
+
+
+def test_a_number_completion_is_accepted_by_pixiu_and_not_by_helm(gold: tuple[str, list[Any]]) -> None:
+    example = gold[1][0]
+    report = compare({example["id"]: f" {example['qa']['exe_ans']}"}, gold[1][:1])
+    assert report["disagreements"] == [{
+        "id": example["id"], "completion": f" {example['qa']['exe_ans']}", "accepted_by": ["pixiu-finqa"],
+        "reasons": {"helm-finqa": "execution:invalid;program:structure", "pixiu-finqa": "equal"}}]
+
+
+def test_the_command_prints_the_table_and_writes_json(gold: tuple[str, list[Any]], tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path, rows = completions_file(tmp_path)
+    assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0], "--examples", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "helm-finqa    64.08%       735/1147" in text and "735 example(s) where the protocols disagree" in text
+    out = tmp_path / "report.json"
+    assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0], "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["protocols"][0]["accepted"] == 735
+
+
+def test_bad_lines_stop_the_run_with_every_one_named(tmp_path: Path, gold: tuple[str, list[Any]],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    source = b'{"id": "a", "completion": "x"}\n[1]\n{"id": "a", "completion": "y"}\n{"id": "b"}\nnot json\n'
+    with pytest.raises(CompareInputError) as raised:
+        read_completions(io.BytesIO(source))
+    message = str(raised.value)
+    for words in ("line 2: not an object", "line 3: id 'a' given again", "line 4: not an object", "line 5: not valid JSON"):
+        assert words in message
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(source)
+    assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0]]) == 2
+    assert "line 2" in capsys.readouterr().err
+
+
+def test_docs_show_the_real_table(gold: tuple[str, list[Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "protocols.md").read_text(encoding="utf-8")
+    shown = re.findall(r"```text\n(.*?)```", docs.split("## Side by side", 1)[1], re.S)[0]
+    path, _ = completions_file(tmp_path)
+    assert main(["protocols", "compare", str(path), "--benchmark", "finqa", gold[0]]) == 0
+    assert capsys.readouterr().out.startswith(shown)
+
+
+def test_a_line_a_protocol_cannot_decide_is_counted_and_named(gold: tuple[str, list[Any]]) -> None:
+    from finscore.protocols.registry import get_protocol
+
+    def refuse(line: Any) -> dict[str, Any]:
+        from finscore.protocols.fields import LineError
+
+        raise LineError("past the bounds")
+
+    example = gold[1][0]
+    refusing = get_protocol("pixiu-finqa")._replace(decide_line=refuse)
+    from finscore.protocols.helm import finqa_line
+
+    report = compare({example["id"]: "94"}, gold[1][:1], protocols=[
+        (refusing, lambda completion, example: {}), (get_protocol("helm-finqa"), finqa_line)])
+    assert report["protocols"][0]["not_decided"] == 1 and report["protocols"][0]["accepted"] == 0
+    assert [d["reasons"] for d in report["disagreements"]] == [
+        {"pixiu-finqa": "not_decided: past the bounds", "helm-finqa": "execution:invalid;program:structure"}]
