@@ -69,6 +69,8 @@ def boxed(completion: str) -> Located | AnswerRefusal:
             found, too_deep = (content, cursor - 1), False
         elif depth > MAX_BRACE_DEPTH:
             found, too_deep = None, True
+        else:  # never closed: a complete \boxed{...} inside it is the answer (one more pass)
+            found = _inner_box(completion, content) or found
         at = completion.find(_BOXED, cursor)
     if too_deep:
         return AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
@@ -78,6 +80,27 @@ def boxed(completion: str) -> Located | AnswerRefusal:
     for dropped in _LATEX_DROPPED:
         text = text.replace(dropped, "")
     return Located(text.strip(), found[0], found[1], verbatim=False)
+
+
+def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
+    """The content span of the complete \\boxed{...} after `start` that closes last, or None: one pass
+    with a stack of open braces. A box holding braces nested deeper than MAX_BRACE_DEPTH is not one."""
+    found: tuple[int, int] | None = None
+    opened: list[tuple[int, int]] = []  # (content start or -1 for a plain brace, deepest nesting inside)
+    for brace in _BRACES.finditer(completion, start):
+        if brace.group() == "{":
+            box = brace.start() + 1 - len(_BOXED)
+            opened.append((brace.end() if box >= start and completion.startswith(_BOXED, box) else -1, 1))
+            continue
+        if not opened:
+            continue
+        content, deepest = opened.pop()
+        if content >= 0 and deepest <= MAX_BRACE_DEPTH:
+            found = (content, brace.start())
+        if opened:
+            outer, outer_deepest = opened[-1]
+            opened[-1] = (outer, max(outer_deepest, deepest + 1))
+    return found
 
 
 def _refuse_constant(name: str) -> Any:
