@@ -84,22 +84,15 @@ def boxed(completion: str) -> Located | AnswerRefusal:
 
 def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
     """The content span of the complete \\boxed{...} after `start` that closes last, or None: one pass
-    with a stack of open braces. A box holding braces nested deeper than MAX_BRACE_DEPTH is not one."""
+    with a stack of open braces (the caller's scan has already refused braces nested too deep)."""
     found: tuple[int, int] | None = None
-    opened: list[tuple[int, int]] = []  # (content start or -1 for a plain brace, deepest nesting inside)
+    opened: list[int] = []  # per open brace: its box's content start, or -1 for a plain brace
     for brace in _BRACES.finditer(completion, start):
         if brace.group() == "{":
             box = brace.start() + 1 - len(_BOXED)
-            opened.append((brace.end() if box >= start and completion.startswith(_BOXED, box) else -1, 1))
-            continue
-        if not opened:
-            continue
-        content, deepest = opened.pop()
-        if content >= 0 and deepest <= MAX_BRACE_DEPTH:
+            opened.append(brace.end() if box >= start and completion.startswith(_BOXED, box) else -1)
+        elif opened and (content := opened.pop()) >= 0:
             found = (content, brace.start())
-        if opened:
-            outer, outer_deepest = opened[-1]
-            opened[-1] = (outer, max(outer_deepest, deepest + 1))
     return found
 
 
