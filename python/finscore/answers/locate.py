@@ -132,3 +132,80 @@ def whole(completion: str) -> Located | AnswerRefusal:
 
 
 LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "whole": whole}
+
+
+# -- the formats whose rules are data in the protocol: phrase, tag, last-number --------------------------
+
+_SENTENCE_END = re.compile(r"[.!?](?![A-Za-z0-9])")
+_AFTER_MARKER = re.compile(r"[ \t*_]{0,8}(?::[ \t*_]{0,8})?")
+_LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""))
+_LATEX_WORDS = ("\\boxed", "\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
+NO_PHRASE = "no declared answer phrase"
+
+
+def _folded(completion: str) -> str:
+    """The completion in lower case with every character kept in place (U+0130 is the one character
+    whose lower case is two)."""
+    return (completion if "\u0130" not in completion else completion.replace("\u0130", "i")).lower()
+
+
+def _delatexed(completion: str, start: int, end: int) -> Located:
+    """The answer span, its LaTeX read as text when it holds any (as the boxed format declares)."""
+    located = _stripped(completion, start, end)
+    if "\\" not in located.text and "{" not in located.text:
+        return located
+    text = located.text
+    for latex, plain in _LATEX_PAIRS:
+        text = text.replace(latex, plain)
+    for dropped in _LATEX_WORDS:
+        text = text.replace(dropped, "")
+    return Located(text.strip(_EMPHASIS), located.start, located.end, verbatim=False)
+
+
+class PhraseLocator:
+    """The answer after the LAST declared marker phrase, to the end of its sentence or line.
+
+    The markers are searched in the reversed, lower-cased completion by one regular expression
+    without nested quantifiers: the first match there is the last one here, found in one pass."""
+
+    def __init__(self, markers: tuple[str, ...]) -> None:
+        def reversed_marker(marker: str) -> str:
+            return "[ \t*_]{1,8}".join(re.escape(word[::-1]) for word in reversed(marker.lower().split()))
+        self.pattern = re.compile("|".join(reversed_marker(m) for m in sorted(markers, key=len, reverse=True)))
+
+    def __call__(self, completion: str) -> Located | AnswerRefusal:
+        folded = _folded(completion)[::-1]
+        size = len(completion)
+        at = 0
+        while (found := self.pattern.search(folded, at)) is not None:
+            start, end = size - found.end(), size - found.start()
+            if not (start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
+                break
+            at = found.start() + 1
+        else:
+            return AnswerRefusal(NO_FINAL_ANSWER, NO_PHRASE)
+        begin = _AFTER_MARKER.match(completion, end)
+        answer_start = begin.end() if begin is not None else end
+        line_end = completion.find("\n", answer_start)
+        line_end = size if line_end < 0 else line_end
+        sentence = _SENTENCE_END.search(completion, answer_start, line_end)
+        return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start())
+
+
+class TagLocator:
+    """The content of the LAST complete <tag>...</tag> of the declared tag names (any case)."""
+
+    def __init__(self, tags: tuple[str, ...]) -> None:
+        self.tags = tuple((f"<{tag.lower()}>", f"</{tag.lower()}>") for tag in tags)
+
+    def __call__(self, completion: str) -> Located | AnswerRefusal:
+        folded = _folded(completion)
+        best: tuple[int, int] | None = None
+        for opening, closing in self.tags:
+            close = folded.rfind(closing)
+            open_at = folded.rfind(opening, 0, close) if close >= 0 else -1
+            if open_at >= 0 and (best is None or close > best[1]):
+                best = (open_at + len(opening), close)
+        if best is None:
+            return AnswerRefusal(NO_FINAL_ANSWER, "no complete " + " or ".join(f"{o}...{c}" for o, c in self.tags))
+        return _stripped(completion, *best)

@@ -23,6 +23,9 @@ _YES_NO = re.compile(r"(?<![A-Za-z])(yes|no)(?![A-Za-z])", re.IGNORECASE)
 MAX_EXPONENT_DIGITS = 4
 LARGEST_ADJUSTED = 308  # 1e309 and beyond are refused, as binary64 cannot hold them
 SMALLEST_ADJUSTED = -308
+LAST_NUMBER_WINDOW = 4096  # characters searched at a time, from the end, by last_number
+_RUN_CHARACTERS = frozenset("0123456789,.")
+_RUN = re.compile(r"[0-9,.]*")
 SIMPLE_LIMIT = 40  # answers this short with a plain number are read by one regular expression
 
 
@@ -203,6 +206,32 @@ class NumberReader:
         if value and not SMALLEST_ADJUSTED <= value.adjusted() <= LARGEST_ADJUSTED:
             return AnswerRefusal(UNPARSEABLE, f"{text[begin:end]!r} is outside the binary64 range (refused)")
         return Reading(-value if sign < 0 else value, percent, scale, text[begin:end], begin, end)
+
+    # -- the last number of a text (the lenient last-number format) ------------------------------
+    def last_number(self, text: str, tried: int) -> Reading | AnswerRefusal | None:
+        """The last number of `text` read as `read` reads one (None: no number), trying at most the
+        last `tried` runs of digits; windows of text are searched from the end, so a completion
+        costs what its tail does."""
+        hi = len(text)
+        while hi > 0 and tried > 0:
+            lo = max(0, hi - LAST_NUMBER_WINDOW)
+            if lo > 0 and text[lo - 1] in _RUN_CHARACTERS:  # a run cut in two is left whole to the next window
+                run = _RUN.match(text, lo, hi)  # (it matches the empty run too)
+                lo = run.end() if run is not None else lo
+                if lo == hi:
+                    return AnswerRefusal(UNPARSEABLE, f"a number of more than {LAST_NUMBER_WINDOW} characters")
+            for match in reversed(list(_CHUNK.finditer(text, lo, hi))):
+                at = match.start()  # the digits of an exponent (1.5e-3's 3) belong to the number before
+                exponent_digits = at > 2 and text[at - 1] in "+-" and text[at - 2] in "eE" and (
+                    text[at - 3].isdigit() or text[at - 3] == ".")
+                found = None if exponent_digits else self._number_at(text, match)
+                if found is not None:
+                    return found
+                tried -= 1
+                if tried == 0:
+                    break
+            hi = lo
+        return None
 
     # -- the whole answer -------------------------------------------------------------------
     def read(self, answer: str, *, full: bool = False) -> Reading | AnswerRefusal:

@@ -14,7 +14,18 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Mapping, TypeVar
 
 #: The answer formats a protocol may be run with (one per run, chosen by the user).
-FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole")
+FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number")
+#: The formats every protocol describes; the others (issue #32's) need their rules in the
+#: protocol's `format_rules` as well, and a protocol without them cannot be run with them.
+CLASSIC_FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole")
+#: Formats that read an answer the completion never marked: every report and stamp says so.
+LENIENT_FORMATS: tuple[str, ...] = ("last-number",)
+#: The keys of each format's rules in `format_rules` (each also has its "version").
+FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
+    "phrase": frozenset({"version", "markers"}),
+    "tag": frozenset({"version", "tags"}),
+    "last-number": frozenset({"version", "lenient", "max_runs_tried"}),
+}
 GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer")
 TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places")
 GROUPINGS: tuple[str, ...] = ("western", "indian")
@@ -28,7 +39,7 @@ PERCENT_CONVENTION: dict[str, str] = {"gold_points": "label", "gold_other": "div
 #: Every key a definition may hold, by the object holding it ("" is the top level). A key that
 #: nothing reads would be printed in every report as if it were a rule, so it is refused.
 KNOWN_KEYS: dict[str, frozenset[str]] = {
-    "": frozenset({"id", "version", "title", "gold", "formats", "reading", "comparison"}),
+    "": frozenset({"id", "version", "title", "gold", "formats", "format_rules", "reading", "comparison"}),
     "gold": frozenset({"reader", "rules"}),
     "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
                           "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
@@ -36,6 +47,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "comparison": frozenset({"percent", "tolerance", "rules"}),
     "comparison.percent": frozenset(PERCENT_CONVENTION),
     "comparison.tolerance": frozenset({"kind", "value"}),
+    "format_rules": frozenset(FORMAT_RULE_KEYS),
 }
 
 
@@ -84,6 +96,13 @@ class Protocol:
     max_answer_chars: int
     max_number_chars: int
     data: Mapping[str, Any] = field(repr=False, compare=False)  # the definition as read, for reports
+    phrase_markers: tuple[str, ...] = ()  # the phrase format's markers (empty: not declared)
+    answer_tags: tuple[str, ...] = ()  # the tag format's tag names (empty: not declared)
+    last_number_runs: int = 0  # the last-number format's runs of digits tried (0: not declared)
+
+    def declares(self, format: str) -> bool:
+        """Whether the protocol can be run with the answer format (it describes it)."""
+        return format in self.data["formats"]
 
     @property
     def name(self) -> str:
@@ -133,6 +152,8 @@ def _tolerance(data: Mapping[str, Any]) -> Tolerance:
 
 def _only_known_keys(data: Mapping[str, Any]) -> None:
     for path, known in KNOWN_KEYS.items():
+        if path == "format_rules" and path not in data:
+            continue
         value = _need(data, path, Mapping) if path else data
         unknown = sorted(str(key) for key in value if key not in known)
         if unknown:
@@ -142,11 +163,44 @@ def _only_known_keys(data: Mapping[str, Any]) -> None:
 
 
 def _formats(data: Mapping[str, Any]) -> None:
-    """Every answer format has its description (printed in reports), and no other is described."""
+    """Every classic answer format has its description (printed in reports), a format with rules
+    has both, and no other format is described."""
     described = _need(data, "formats", Mapping)
-    if set(described) != set(FORMATS) or not all(isinstance(text, str) and text for text in described.values()):
-        raise ProtocolError(f"the protocol definition's 'formats' describes each of {', '.join(FORMATS)} "
-                            "in text, and nothing else")
+    ruled = data.get("format_rules", {})
+    if (not set(CLASSIC_FORMATS) <= set(described) <= set(FORMATS)
+            or not all(isinstance(text, str) and text for text in described.values())):
+        raise ProtocolError(f"the protocol definition's 'formats' describes each of {', '.join(CLASSIC_FORMATS)} "
+                            f"in text, and may describe {', '.join(FORMAT_RULE_KEYS)}; nothing else")
+    if not isinstance(ruled, Mapping) or set(ruled) != set(described) - set(CLASSIC_FORMATS):
+        raise ProtocolError("the protocol definition's 'format_rules' holds the rules of exactly the formats it "
+                            f"describes beyond {', '.join(CLASSIC_FORMATS)}")
+    for name, rules in ruled.items():
+        if not isinstance(rules, Mapping) or set(rules) != FORMAT_RULE_KEYS[name]:
+            raise ProtocolError(f"the protocol definition's 'format_rules.{name}' holds exactly "
+                                f"{', '.join(sorted(FORMAT_RULE_KEYS[name]))}")
+        version = rules["version"]
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ProtocolError(f"the protocol definition's 'format_rules.{name}.version' is not a version (1 or more)")
+
+
+def _format_rules(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """(phrase markers, answer tags, digit runs tried by last-number) as declared; empty or 0 when
+    the protocol does not declare that format."""
+    ruled = data.get("format_rules", {})
+    markers = _texts(data, "format_rules.phrase.markers") if "phrase" in ruled else ()
+    if any(not marker.split() or any(c in marker for c in "\n\r") for marker in markers):
+        raise ProtocolError("a phrase marker is one or more words on one line")
+    tags = _texts(data, "format_rules.tag.tags") if "tag" in ruled else ()
+    if any(not all(c.isascii() and (c.isalnum() or c in "_-:") for c in tag) for tag in tags):
+        raise ProtocolError("an answer tag name is ASCII letters, digits, _ - or :")
+    runs = 0
+    if "last-number" in ruled:
+        if _need(data, "format_rules.last-number.lenient", bool) is not True:
+            raise ProtocolError("the last-number format is declared lenient (\"lenient\": true)")
+        runs = _need(data, "format_rules.last-number.max_runs_tried", int)
+        if runs < 1:
+            raise ProtocolError("the last-number format tries at least one run of digits")
+    return markers, tags, runs
 
 
 def _percent_convention(data: Mapping[str, Any]) -> None:
@@ -176,6 +230,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
     if both:  # '5k' would read one way in a short answer and another in a long one
         raise ProtocolError(f"the protocol declares {', '.join(repr(w) for w in both)} both as a percent mark "
                             "and as a scale word")
+    markers, tags, runs = _format_rules(data)
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
     if min(limits) < 1:
         raise ProtocolError("the protocol's reading limits must be 1 or more")
@@ -198,6 +253,9 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         max_answer_chars=limits[0],
         max_number_chars=limits[1],
         data=data,
+        phrase_markers=markers,
+        answer_tags=tags,
+        last_number_runs=runs,
     )
 
 

@@ -24,7 +24,7 @@ EXIT_FAILED = 1
 FORMS = ("decide-jsonl", "verify")
 #: The answer protocols of the registered benchmarks (finscore.registry).
 BUILTIN_PROTOCOLS = all_answer_protocols()
-FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole")
+FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number")
 MAX_PREDICTION_BYTES = MAX_ANSWER_PREDICTIONS_BYTES
 
 USAGE = (
@@ -57,7 +57,9 @@ def _add_protocol_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--protocol", required=True, choices=BUILTIN_PROTOCOLS, help="the answer protocol")
     parser.add_argument("--format", required=True, choices=FORMAT_CHOICES, dest="answer_format",
                         help="where the final answer is: the last 'Answer:' line, the last \\boxed{}, a JSON "
-                             "object with \"answer\", or the whole completion")
+                             "object with \"answer\", the whole completion, the rest of the sentence after the "
+                             "last declared phrase ('the answer is'), the last <answer>...</answer>, or "
+                             "(lenient) the last number")
 
 
 class _FormParser(argparse.ArgumentParser):
