@@ -41,6 +41,8 @@ MAX_SCALE_POWER = 999_999  # and a scale word's power in at most six digits
 MAX_WORDS = 64  # percent marks, scale words, currency codes: each list at most this long
 
 _RULES: dict[int, tuple[Protocol, bytes | None]] = {}
+#: The tolerance kinds the core holds, by its code for each.
+_TOLERANCE_CODES = {"relative": "r", "absolute": "a", "gold_places": "g"}
 
 
 def _plain(word: str) -> bool:
@@ -82,6 +84,8 @@ def _laid_out_rules(protocol: Protocol) -> bytes | None:
             and all(abs(power) <= MAX_SCALE_POWER for power in protocol.scale_words.values())
             and max(len(protocol.percent_marks), len(protocol.scale_words), len(protocol.currency_codes)) <= MAX_WORDS
             and (tolerance.value is None or _core_decimal(tolerance.value)))
+    if tolerance.kind not in _TOLERANCE_CODES:  # relative_or_half_unit: the host's
+        return None
     if not fits or not all(_plain(word) for word in words) or not all(
             _lettered(symbol, protocol.currency_symbols) for symbol in protocol.currency_symbols):
         return None
@@ -95,7 +99,7 @@ def _laid_out_rules(protocol: Protocol) -> bytes | None:
     minus = "".join(m for m in protocol.minus_signs if len(m) == 1 and _plain(m))
     scale_words = protocol.scale_words
     fields = (
-        flags, {"relative": "r", "absolute": "a", "gold_places": "g"}[tolerance.kind],
+        flags, _TOLERANCE_CODES[tolerance.kind],
         "" if tolerance.value is None else str(tolerance.value),
         str(protocol.max_answer_chars), str(protocol.max_number_chars), str(longest_code), symbols, minus,
         _ITEM.join(words_in_trial_order(protocol.percent_marks)),

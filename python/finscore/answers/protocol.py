@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, NamedTuple, TypeVar
 
 #: The answer formats a protocol may be run with (one per run, chosen by the user).
 FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number")
@@ -26,8 +26,8 @@ FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
     "tag": frozenset({"version", "tags"}),
     "last-number": frozenset({"version", "lenient", "max_runs_tried"}),
 }
-GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer")
-TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places")
+GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer", "financemath_ground_truth")
+TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places", "relative_or_half_unit")
 GROUPINGS: tuple[str, ...] = ("western", "indian")
 BARE_NUMBER_SCALES: tuple[str, ...] = ("as_written", "gold_scale")
 
@@ -40,7 +40,7 @@ PERCENT_CONVENTION: dict[str, str] = {"gold_points": "label", "gold_other": "div
 #: nothing reads would be printed in every report as if it were a rule, so it is refused.
 KNOWN_KEYS: dict[str, frozenset[str]] = {
     "": frozenset({"id", "version", "title", "gold", "formats", "format_rules", "reading", "comparison"}),
-    "gold": frozenset({"reader", "rules"}),
+    "gold": frozenset({"reader", "rules", "stored_places", "question_words"}),
     "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
                           "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
                           "scale_words_applied", "bare_number_scale", "rules"}),
@@ -49,6 +49,15 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "comparison.tolerance": frozenset({"kind", "value"}),
     "format_rules": frozenset(FORMAT_RULE_KEYS),
 }
+
+
+class QuestionWords(NamedTuple):
+    """What a question's own words decide about its gold (the financemath_ground_truth reader)."""
+
+    stored_places: int  # the decimal places the gold is stored with (its half unit when the question names none)
+    percent: tuple[str, ...]  # phrases asking for a percentage: the gold is then in percentage points
+    places: Mapping[str, int]  # phrases naming decimal places ("to two decimal places": 2)
+    scales: Mapping[str, int]  # phrases naming the answer's unit ("in millions": 6)
 
 
 class ProtocolError(ValueError):
@@ -72,6 +81,10 @@ class Tolerance:
             return f"relative: |value - gold| <= {self.value} * |gold|"
         if self.kind == "absolute":
             return f"absolute: |value - gold| <= {self.value}"
+        if self.kind == "relative_or_half_unit":
+            return (f"relative_or_half_unit: |value - gold| <= the larger of {self.value} * |gold| and the gold's "
+                    "half unit (half a unit of the last decimal place the question asks for, or else of the "
+                    "places the gold is stored with)")
         return "gold_places: |value - gold| <= half a unit of the last decimal place the gold shows"
 
 
@@ -97,6 +110,7 @@ class Protocol:
     max_number_chars: int
     data: Mapping[str, Any] = field(repr=False, compare=False)  # the definition as read, for reports
     phrase_markers: tuple[str, ...] = ()  # the phrase format's markers (empty: not declared)
+    question_words: QuestionWords | None = None  # financemath_ground_truth: what the question's words decide
     answer_tags: tuple[str, ...] = ()  # the tag format's tag names (empty: not declared)
     last_number_runs: int = 0  # the last-number format's runs of digits tried (0: not declared)
 
@@ -208,6 +222,30 @@ def _percent_convention(data: Mapping[str, Any]) -> None:
         _one_of(_need(data, f"comparison.percent.{key}", str), (rule,), f"comparison.percent.{key}")
 
 
+def _question_words(data: Mapping[str, Any], reader: str) -> QuestionWords | None:
+    """The question words of a financemath_ground_truth protocol (which needs them; no other reads them)."""
+    gold = data["gold"]
+    if reader != "financemath_ground_truth":
+        if "stored_places" in gold or "question_words" in gold:
+            raise ProtocolError("only the financemath_ground_truth gold reader reads 'stored_places' and "
+                                "'question_words'")
+        return None
+    places = _need(data, "gold.stored_places", int)
+    words = _need(data, "gold.question_words", Mapping)
+    if set(words) != {"percent", "places", "scales"} or places < 0:
+        raise ProtocolError("the protocol's 'gold.question_words' holds percent, places and scales, and "
+                            "'gold.stored_places' is 0 or more")
+    percent = _texts(data, "gold.question_words.percent")
+    maps = []
+    for key in ("places", "scales"):
+        table = _need(data, f"gold.question_words.{key}", Mapping)
+        if not all(isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 24
+                   for k, v in table.items()):
+            raise ProtocolError(f"the protocol's 'gold.question_words.{key}' maps phrases to small integers")
+        maps.append({k.lower(): v for k, v in table.items()})
+    return QuestionWords(places, tuple(p.lower() for p in percent), maps[0], maps[1])
+
+
 def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
     """Check a decoded protocol definition and return the protocol it declares."""
     _only_known_keys(data)
@@ -231,6 +269,8 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         raise ProtocolError(f"the protocol declares {', '.join(repr(w) for w in both)} both as a percent mark "
                             "and as a scale word")
     markers, tags, runs = _format_rules(data)
+    gold_reader = _one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader")
+    question_words = _question_words(data, gold_reader)
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
     if min(limits) < 1:
         raise ProtocolError("the protocol's reading limits must be 1 or more")
@@ -238,7 +278,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         id=_need(data, "id", str),
         version=version,
         title=_need(data, "title", str),
-        gold_reader=_one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader"),
+        gold_reader=gold_reader,
         tolerance=_tolerance(data),
         grouping=grouping,
         currency_symbols=_texts(data, "reading.currency_symbols"),
@@ -256,6 +296,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         phrase_markers=markers,
         answer_tags=tags,
         last_number_runs=runs,
+        question_words=question_words,
     )
 
 
