@@ -138,7 +138,9 @@ LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "wh
 
 _SENTENCE_END = re.compile(r"[.!?](?![A-Za-z0-9])")
 _AFTER_MARKER = re.compile(r"[ \t*_]{0,8}(?::[ \t*_]{0,8})?")
-_LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""))
+_NEXT_LINE = re.compile(r"(?:[ \t\r*_]*\n){1,3}[ \t*_]*")  # at most two empty lines between
+_LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""),
+                ("\\,", " "), ("\\;", " "), ("\\:", " "), ("\\ ", " "))
 _LATEX_WORDS = ("\\boxed", "\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
 NO_PHRASE = "no declared answer phrase"
 
@@ -188,6 +190,12 @@ class PhraseLocator:
         answer_start = begin.end() if begin is not None else end
         line_end = completion.find("\n", answer_start)
         line_end = size if line_end < 0 else line_end
+        if not completion[answer_start:line_end].strip(_EMPHASIS):  # "the answer is:" ends its line: the next one
+            following = _NEXT_LINE.match(completion, line_end)
+            if following is not None and following.end() < size:
+                answer_start = following.end()
+                line_end = completion.find("\n", answer_start)
+                line_end = size if line_end < 0 else line_end
         sentence = _SENTENCE_END.search(completion, answer_start, line_end)
         return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start())
 
