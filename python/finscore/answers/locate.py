@@ -23,6 +23,8 @@ MAX_BRACE_DEPTH = 8
 _LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
 _BRACES = re.compile(r"[{}]")
 _EMPHASIS = " \t\r*_"
+_EMPHASIS_RUN = re.compile(r"[ \t\r*_]*")  # the same characters
+_LONG_TEXT = 4096
 NO_ANSWER_LINE = "no line starts with 'Answer:'"
 
 
@@ -35,8 +37,19 @@ class Located(NamedTuple):
     verbatim: bool = True  # text is completion[start:end] (False after LaTeX or JSON decoding)
 
 
+def _emphasis_run(text: str) -> int:
+    """The length of the run of emphasis characters that starts `text`."""
+    run = _EMPHASIS_RUN.match(text)
+    return 0 if run is None else run.end()
+
+
 def _stripped(completion: str, start: int, end: int) -> Located:
+    """completion[start:end] without the emphasis around it (as str.strip(_EMPHASIS) drops it)."""
     text = completion[start:end]
+    if len(text) > _LONG_TEXT:  # str.strip with a set of characters is slow on a megabyte of them
+        lead = _emphasis_run(text)
+        trail = len(text) if lead == len(text) else _emphasis_run(text[::-1])  # (all emphasis: as strip does)
+        return Located(text[lead:len(text) - trail], start + lead, end - trail)
     if len(text.strip(_EMPHASIS)) == len(text):  # the common case: nothing to strip
         return Located(text, start, end)
     lead = len(text) - len(text.lstrip(_EMPHASIS))
@@ -138,6 +151,7 @@ LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "wh
 
 _SENTENCE_END = re.compile(r"[.!?](?![A-Za-z0-9])")
 _AFTER_MARKER = re.compile(r"[ \t*_]{0,8}(?::[ \t*_]{0,8})?")
+_NOT_EMPHASIS = re.compile(r"[^ \t\r*_]")
 _NEXT_LINE = re.compile(r"(?:[ \t\r*_]*\n){1,3}[ \t*_]*")  # at most two empty lines between
 _LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""),
                 ("\\,", " "), ("\\;", " "), ("\\:", " "), ("\\ ", " "))
@@ -190,7 +204,7 @@ class PhraseLocator:
         answer_start = begin.end() if begin is not None else end
         line_end = completion.find("\n", answer_start)
         line_end = size if line_end < 0 else line_end
-        if not completion[answer_start:line_end].strip(_EMPHASIS):  # "the answer is:" ends its line: the next one
+        if _NOT_EMPHASIS.search(completion, answer_start, line_end) is None:  # "the answer is:" ends its line
             following = _NEXT_LINE.match(completion, line_end)
             if following is not None and following.end() < size:
                 answer_start = following.end()
