@@ -171,3 +171,26 @@ def test_a_hostile_megabyte_is_decided_fast(format: str) -> None:
 def test_every_format_is_described_by_every_shipped_protocol() -> None:
     for name in ("finqa-answer/1", "convfinqa-answer/1", "tatqa-answer/1"):
         assert set(get_protocol(name).data["formats"]) == set(FORMATS)
+
+
+def test_a_long_answer_is_stripped_as_str_strip_strips_it() -> None:
+    """Past 4,096 characters the emphasis runs are found by a regular expression: the same spans."""
+    import random
+
+    from finscore.answers.locate import _EMPHASIS, _stripped
+
+    rng = random.Random(3)
+    for _ in range(200):
+        size = rng.choice([4097, 5000, 9000])
+        text = " " * size if rng.random() < 0.2 else "".join(rng.choice(" \t\r*_x5") for _ in range(size))
+        lead = len(text) - len(text.lstrip(_EMPHASIS))
+        trail = len(text) - len(text.rstrip(_EMPHASIS))
+        located = _stripped(text, 0, len(text))
+        assert (located.text, located.start, located.end) == (text[lead:len(text) - trail], lead, len(text) - trail)
+
+
+def test_the_reward_stamp_says_last_number_is_lenient() -> None:
+    from finscore.rewards.config import RewardConfig
+
+    assert "lenient" in RewardConfig(input="answer", format="last-number").stamp("finqa")
+    assert "lenient" not in RewardConfig(input="answer", format="phrase").stamp("finqa")
