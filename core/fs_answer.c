@@ -529,6 +529,8 @@ static int number_at(const fs_answer_rules *rules, const unsigned char *text, in
     unsigned char digits[160];
     int32_t digit_length = 0;
     while (end > start && (text[end - 1] == '.' || text[end - 1] == ',')) end--;
+    /* 1.e3, 5.E-1 (a point just before the exponent): the host's reading */
+    if (end + 1 < length && text[end] == '.' && (text[end + 1] == 'e' || text[end + 1] == 'E')) return READ_DEFER;
     chunk_start = start;
     if (start > 0 && text[start - 1] == '.' && (start < 2 || !is_digit(text[start - 2]))) chunk_start = start - 1;
     if (chunk_start > 0 && is_alpha(text[chunk_start - 1]) && code_before(rules, text, chunk_start) < 0)
@@ -569,6 +571,17 @@ static int number_at(const fs_answer_rules *rules, const unsigned char *text, in
     if (code_end >= 0) end = code_end;
     if (end == bare_end && end < length && is_alpha(text[end])) return READ_NONE;
     begin = read_left(rules, text, chunk_start, &sign);
+    /* The host's readings: a sign one space before the number or its currency (- 5), a currency
+     * symbol with a letter before it (US$5, HK$5), one space inside a parenthesis (( 5 )). */
+    if (begin >= 2 && text[begin - 1] == ' ' &&
+        (in_set(text[begin - 2], rules->minus, rules->minus_count) || text[begin - 2] == '+'))
+        return READ_DEFER;
+    if (begin > 0 && begin < length && in_set(text[begin], rules->symbols, rules->symbol_count) &&
+        is_alpha(text[begin - 1]))
+        return READ_DEFER;
+    if (rules->parentheses && ((begin >= 2 && text[begin - 1] == ' ' && text[begin - 2] == '(') ||
+                               (end + 1 < length && text[end] == ' ' && text[end + 1] == ')')))
+        return READ_DEFER;
     if (rules->parentheses && begin > 0 && text[begin - 1] == '(' && end < length && text[end] == ')') {
         begin--;
         end++;

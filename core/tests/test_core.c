@@ -661,6 +661,20 @@ static void test_answers(void) {
     CHECK(decide_one("Answer: 1,2345", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
     CHECK(decide_one("Answer: 12345678901234567890", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
     CHECK(decide_one("Answer: 1e300", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);
+    { /* issue #32's readings are the host's (finscore.answers reads them; the differential tests
+       * check both agree): a spaced sign, a lettered dollar, a spaced parenthesis, 1.e3 */
+        static const char *const hosts[] = {"Answer: - 94", "Answer: - $94", "Answer: -US$94", "Answer: (HK$94)",
+                                            "Answer: ( 94 )", "Answer: (94 )", "Answer: 9.4e1", "Answer: 94.e0",
+                                            "Answer: 94.E-0", "Answer: 8 - 94"};
+        size_t k;
+        for (k = 0; k < sizeof hosts / sizeof hosts[0]; k++) {
+            int expected_deferred = k != 6; /* 9.4e1 is read here */
+            CHECK(decide_one(hosts[k], gold_94, &out, value) == FS_OK);
+            CHECK((out.row == FS_ANSWER_DEFERRED) == expected_deferred);
+        }
+        CHECK(decide_one("Answer: -94", gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DECIDED);
+        CHECK(out.reason == FS_ANSWER_SIGN_FLIPPED);
+    }
     memset(long_text, '7', sizeof long_text - 1);
     memcpy(long_text, "Answer: ", 8);
     CHECK(decide_one(long_text, gold_94, &out, value) == FS_OK && out.row == FS_ANSWER_DEFERRED);

@@ -191,14 +191,23 @@ def program_profiles() -> dict[str, str]:
     return {b.name: b.program_profile for b in benchmarks() if b.program_profile is not None}
 
 
+#: Data sources with an answer protocol but no benchmark descriptor (finscore reads no file of
+#: theirs: their golds come as `finscore answers decide-jsonl` lines or reward rows), by the
+#: data-source name a reward row gives, after the benchmarks' own.
+ANSWER_ONLY_SOURCES: dict[str, str] = {"financemath": "financemath-answer/1"}
+
+
 def answer_protocols() -> dict[str, str]:
-    """The first (main) answer protocol of each benchmark that has free-text answers."""
-    return {b.name: b.answer_protocols[0] for b in benchmarks() if b.answer_protocols}
+    """The first (main) answer protocol of each benchmark that has free-text answers, then the
+    answer-only data sources (ANSWER_ONLY_SOURCES)."""
+    found = {b.name: b.answer_protocols[0] for b in benchmarks() if b.answer_protocols}
+    return {**found, **{name: protocol for name, protocol in ANSWER_ONLY_SOURCES.items() if name not in found}}
 
 
 def all_answer_protocols() -> tuple[str, ...]:
-    """Every benchmark's answer protocols, in registry order, each once."""
-    return tuple(dict.fromkeys(protocol for b in benchmarks() for protocol in b.answer_protocols))
+    """Every benchmark's answer protocols, in registry order, each once, then the answer-only ones."""
+    return tuple(dict.fromkeys([*(protocol for b in benchmarks() for protocol in b.answer_protocols),
+                                *ANSWER_ONLY_SOURCES.values()]))
 
 
 def prediction_reward_names() -> tuple[str, ...]:

@@ -23,7 +23,8 @@ from finscore.rewards import RewardConfig, decide_rows, score_arrow
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CONFORMANCE = Path(finscore.answers.__file__).parent / "conformance"
-SOURCE_OF = {"finqa-answer/1": "finqa", "convfinqa-answer/1": "convfinqa", "tatqa-answer/1": "tatqa"}
+SOURCE_OF = {"finqa-answer/1": "finqa", "convfinqa-answer/1": "convfinqa", "tatqa-answer/1": "tatqa",
+             "financemath-answer/1": "financemath"}  # issue #32: an answer-only data source
 pytestmark = pytest.mark.essential
 
 

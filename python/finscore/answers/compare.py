@@ -62,6 +62,9 @@ def _bound(gold: Gold, tolerance: Tolerance) -> Decimal:
     if tolerance.kind == "absolute":
         assert tolerance.value is not None
         return tolerance.value
+    if tolerance.kind == "relative_or_half_unit":
+        assert tolerance.value is not None and gold.value is not None
+        return max(EXACT.multiply(tolerance.value, gold.value.copy_abs()), gold.half_unit)
     return gold.half_unit
 
 

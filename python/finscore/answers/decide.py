@@ -15,7 +15,7 @@ from finscore.answers.compare import compare_number
 from finscore.answers.decision import Decision as Decision
 from finscore.answers.gold import Gold, GoldError, gold_from_mapping
 from finscore.answers.in_core import CORE_MIN_ROWS, decide_in_core
-from finscore.answers.locate import LOCATORS, Located
+from finscore.answers.locate import LOCATORS, Located, PhraseLocator, TagLocator
 from finscore.answers.numbers import AnswerRefusal, NumberReader, read_yes_no
 from finscore.answers.protocol import FORMATS, Protocol, ProtocolError, made_once
 from finscore.answers.registry import get_protocol
@@ -30,6 +30,36 @@ _READERS: dict[int, tuple[Protocol, NumberReader]] = {}
 def reader_for(protocol: Protocol) -> NumberReader:
     """The protocol's compiled number reader (compiled once per protocol object)."""
     return made_once(_READERS, protocol, NumberReader)
+
+
+_LOCATORS: dict[int, tuple[Protocol, dict[str, Any]]] = {}
+
+
+def _declared_locators(protocol: Protocol) -> dict[str, Any]:
+    reader = reader_for(protocol)
+    runs = protocol.last_number_runs
+
+    def last_number(completion: str) -> Located | AnswerRefusal:
+        found = reader.last_number(completion, runs)
+        if found is None:
+            return AnswerRefusal(R.NO_FINAL_ANSWER, f"no number in the text (the last {runs} runs of digits tried)")
+        if isinstance(found, AnswerRefusal):
+            return found
+        return Located(completion[found.start:found.end], found.start, found.end)
+
+    declared: dict[str, Any] = dict(LOCATORS)
+    if protocol.phrase_markers:
+        declared["phrase"] = PhraseLocator(protocol.phrase_markers)
+    if protocol.answer_tags:
+        declared["tag"] = TagLocator(protocol.answer_tags)
+    if runs:
+        declared["last-number"] = last_number
+    return declared
+
+
+def locator_for(protocol: Protocol, format: str) -> Any:
+    """The protocol's locator of the answer format (built once per protocol object)."""
+    return made_once(_LOCATORS, protocol, _declared_locators)[format]
 
 
 def as_gold(gold: GoldLike, protocol: Protocol) -> Gold:
@@ -94,14 +124,18 @@ def _decide_text(completion: str, gold: Gold, protocol: Protocol, reader: Number
 def _checked(protocol: str | Protocol, format: str) -> Protocol:
     if format not in FORMATS:
         raise ProtocolError(f"no answer format {format!r}; the formats are {', '.join(FORMATS)}")
-    return get_protocol(protocol)
+    chosen = get_protocol(protocol)
+    if not chosen.declares(format):
+        raise ProtocolError(f"{chosen.name} does not declare the answer format {format!r} "
+                            f"(it declares {', '.join(chosen.data['formats'])})")
+    return chosen
 
 
 def decide(completion: Completion, gold: GoldLike, protocol: str | Protocol = "finqa-answer/1",
            format: str = "answer-line") -> Decision:
     """Decide one completion against one gold under a protocol and one declared answer format."""
     chosen = _checked(protocol, format)
-    ready, reader, locate = as_gold(gold, chosen), reader_for(chosen), LOCATORS[format]
+    ready, reader, locate = as_gold(gold, chosen), reader_for(chosen), locator_for(chosen, format)
     if type(completion) is str:
         return _decide_text(completion, ready, chosen, reader, locate)
     return _decide_other(completion, ready, chosen, reader, locate)
@@ -118,7 +152,7 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
     if len(completions) != len(golds):
         raise ValueError(f"{len(completions)} completions but {len(golds)} golds")
     chosen = _checked(protocol, format)
-    reader, locate = reader_for(chosen), LOCATORS[format]
+    reader, locate = reader_for(chosen), locator_for(chosen, format)
     ready = [g if type(g) is Gold else _gold_at(i, g, chosen) for i, g in enumerate(golds)]
     # A decision is a pure function of (answer text, gold), placed by where the answer was found:
     # each distinct pair is judged once per call (a GRPO group shares its gold object and often its

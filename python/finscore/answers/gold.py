@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, Mapping, NamedTuple
 
 from finscore.answers.numbers import NumberReader, Reading
-from finscore.answers.protocol import Protocol
+from finscore.answers.protocol import Protocol, QuestionWords
 
 SCALES: dict[str, int] = {"": 0, "thousand": 3, "million": 6, "billion": 9, "percent": 0}
 _LAST_STEP_TIMES_100 = re.compile(r"multiply\(\s*(?:#\d+\s*,\s*const_100|const_100\s*,\s*#\d+)\s*\)\s*$")
@@ -109,6 +109,33 @@ def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader:
                         percentage=points or read.percent, scale=SCALES[scale], question=question)
 
 
+def _first_phrase(question: str, table: Mapping[str, int]) -> int | None:
+    """The value of the declared phrase found in the question (the longest first), or None."""
+    for phrase in sorted(table, key=len, reverse=True):
+        if phrase in question:
+            return table[phrase]
+    return None
+
+
+def financemath_gold(ground_truth: Any, question: str, words: QuestionWords) -> Gold:
+    """A gold of FinanceMath, FinanceReasoning or FinMMR: the result of the question's Python
+    solution (a number, or a boolean read as yes / no), with what the question's own words say:
+    a percentage asked for (the gold is then in percentage points), decimal places, the unit."""
+    if isinstance(ground_truth, bool):
+        return _yes_no_gold("yes" if ground_truth else "no", question)
+    number = _float_decimal(ground_truth, "ground_truth")
+    asked = " ".join(question.lower().split())
+    points = any(phrase in asked for phrase in words.percent)
+    percentage = points or bool(_ASKS_PERCENT.search(question))
+    places = _first_phrase(asked, words.places)
+    scale = _first_phrase(asked, words.scales) or 0
+    shown = format(number, "f") if abs(number.adjusted()) < 20 else str(number)
+    unit = {3: " thousand", 6: " million", 9: " billion"}.get(scale, f" x 10^{scale}" if scale else "")
+    half_places = words.stored_places if places is None else places
+    return Gold(number.scaleb(scale), None, f"{shown}{'%' if points else unit}", points, percentage,
+                Decimal(5).scaleb(scale - half_places - 1), scale, question)
+
+
 def gold_from_mapping(data: Mapping[str, Any], protocol: Protocol, reader: NumberReader) -> Gold:
     """A gold from a JSON object: {exe_ans, program?, question?, answer?} (FinQA, ConvFinQA)
     or {answer, scale, answer_type?, question?} (TAT-QA), as the protocol's gold reader expects."""
@@ -117,6 +144,11 @@ def gold_from_mapping(data: Mapping[str, Any], protocol: Protocol, reader: Numbe
     question = data.get("question", "")
     if not isinstance(question, str):
         raise GoldError('"question" is not text')
+    if protocol.gold_reader == "financemath_ground_truth":
+        if "ground_truth" not in data:
+            raise GoldError('a FinanceMath gold has no "ground_truth"')
+        assert protocol.question_words is not None  # the reader's protocols declare them (protocol.py)
+        return financemath_gold(data["ground_truth"], question, protocol.question_words)
     if protocol.gold_reader == "tatqa_answer":
         if "answer" not in data:
             raise GoldError('a TAT-QA gold has no "answer"')

@@ -136,6 +136,9 @@ def _tatqa(data: list[Any], reader: NumberReader) -> list[GoldEntry]:
 
 def read_answer_golds(data: Any, protocol: Protocol, reader: NumberReader) -> AnswerGoldFile:
     """Every gold of a decoded FinQA, ConvFinQA or TAT-QA file; ids unique; kind matching the protocol."""
+    if protocol.gold_reader not in READER_OF_KIND.values():
+        raise GoldFileError(f"{protocol.name} reads its golds line by line: use finscore answers decide-jsonl "
+                            "with a \"gold\" object on each line")
     kind = gold_kind(data)
     if READER_OF_KIND[kind] != protocol.gold_reader:
         wanted = next(k for k, r in READER_OF_KIND.items() if r == protocol.gold_reader)

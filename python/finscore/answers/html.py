@@ -43,7 +43,8 @@ def render_html(report: AnswerReport) -> str:
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>finscore answers: '
         f"{escape(report.protocol.name)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>finscore answers: {escape(report.protocol.name)}, format {escape(report.format)}</h1>"
-        f"<p>Accuracy {report.passed}/{total} = {accuracy}. Tolerance: {escape(report.protocol.tolerance.describe())}.</p>"
+        + (f"<p><strong>LENIENT</strong>: {escape(stamp['lenient'])}.</p>" if "lenient" in stamp else "")
+        + f"<p>Accuracy {report.passed}/{total} = {accuracy}. Tolerance: {escape(report.protocol.tolerance.describe())}.</p>"
         f"<p>Stamp: {escape(stamp['protocol'])}, finscore {escape(str(stamp['finscore']))}, conformance sha256 "
         f"<code>{escape(str(stamp['conformance_sha256']))}</code></p>"
         f"<p>Denominator: {escape(DENOMINATOR_POLICY)}.</p>"

@@ -41,10 +41,19 @@ MAX_SCALE_POWER = 999_999  # and a scale word's power in at most six digits
 MAX_WORDS = 64  # percent marks, scale words, currency codes: each list at most this long
 
 _RULES: dict[int, tuple[Protocol, bytes | None]] = {}
+#: The tolerance kinds the core holds, by its code for each.
+_TOLERANCE_CODES = {"relative": "r", "absolute": "a", "gold_places": "g"}
 
 
 def _plain(word: str) -> bool:
     return word.isascii() and not any(mark in word for mark in (_FIELD, _ITEM, _POWER))
+
+
+def _lettered(symbol: str, symbols: tuple[str, ...]) -> bool:
+    """Whether the core can leave a currency symbol to Python: one character, or ASCII letters then
+    a declared one-character symbol (US$ with $). The core defers every number whose symbol has a
+    letter before it, so Python reads those; any other longer symbol the core would not see."""
+    return len(symbol) == 1 or (symbol[:-1].isascii() and symbol[:-1].isalpha() and symbol[-1] in symbols)
 
 
 def _core_decimal(value: Decimal) -> bool:
@@ -60,7 +69,8 @@ def core_rules(protocol: Protocol) -> bytes | None:
     """The protocol's rules as fs_decide_answers reads them, or None when the core cannot hold
     them exactly, and the protocol is decided in Python throughout: a word (percent mark, scale
     word, currency code) outside ASCII could match ASCII text under Python's case folding (the
-    Kelvin sign matches k), which the core does not imitate; a limit beyond int32, a scale word's
+    Kelvin sign matches k), which the core does not imitate; a currency symbol of several
+    characters other than ASCII letters and one symbol (US$); a limit beyond int32, a scale word's
     power of more than six digits, more than 64 words in a list or a tolerance of more than 19
     digits does not fit."""
     return made_once(_RULES, protocol, _laid_out_rules)
@@ -74,7 +84,10 @@ def _laid_out_rules(protocol: Protocol) -> bytes | None:
             and all(abs(power) <= MAX_SCALE_POWER for power in protocol.scale_words.values())
             and max(len(protocol.percent_marks), len(protocol.scale_words), len(protocol.currency_codes)) <= MAX_WORDS
             and (tolerance.value is None or _core_decimal(tolerance.value)))
-    if not fits or not all(_plain(word) for word in words):
+    if tolerance.kind not in _TOLERANCE_CODES:  # relative_or_half_unit: the host's
+        return None
+    if not fits or not all(_plain(word) for word in words) or not all(
+            _lettered(symbol, protocol.currency_symbols) for symbol in protocol.currency_symbols):
         return None
     flags = "".join(flag for flag, on in (
         ("W", "western" in protocol.grouping), ("I", "indian" in protocol.grouping),
@@ -86,7 +99,7 @@ def _laid_out_rules(protocol: Protocol) -> bytes | None:
     minus = "".join(m for m in protocol.minus_signs if len(m) == 1 and _plain(m))
     scale_words = protocol.scale_words
     fields = (
-        flags, {"relative": "r", "absolute": "a", "gold_places": "g"}[tolerance.kind],
+        flags, _TOLERANCE_CODES[tolerance.kind],
         "" if tolerance.value is None else str(tolerance.value),
         str(protocol.max_answer_chars), str(protocol.max_number_chars), str(longest_code), symbols, minus,
         _ITEM.join(words_in_trial_order(protocol.percent_marks)),

@@ -23,6 +23,8 @@ MAX_BRACE_DEPTH = 8
 _LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
 _BRACES = re.compile(r"[{}]")
 _EMPHASIS = " \t\r*_"
+_EMPHASIS_RUN = re.compile(r"[ \t\r*_]*")  # the same characters
+_LONG_TEXT = 4096
 NO_ANSWER_LINE = "no line starts with 'Answer:'"
 
 
@@ -35,8 +37,19 @@ class Located(NamedTuple):
     verbatim: bool = True  # text is completion[start:end] (False after LaTeX or JSON decoding)
 
 
+def _emphasis_run(text: str) -> int:
+    """The length of the run of emphasis characters that starts `text`."""
+    run = _EMPHASIS_RUN.match(text)
+    return 0 if run is None else run.end()
+
+
 def _stripped(completion: str, start: int, end: int) -> Located:
+    """completion[start:end] without the emphasis around it (as str.strip(_EMPHASIS) drops it)."""
     text = completion[start:end]
+    if len(text) > _LONG_TEXT:  # str.strip with a set of characters is slow on a megabyte of them
+        lead = _emphasis_run(text)
+        trail = len(text) if lead == len(text) else _emphasis_run(text[::-1])  # (all emphasis: as strip does)
+        return Located(text[lead:len(text) - trail], start + lead, end - trail)
     if len(text.strip(_EMPHASIS)) == len(text):  # the common case: nothing to strip
         return Located(text, start, end)
     lead = len(text) - len(text.lstrip(_EMPHASIS))
@@ -69,6 +82,8 @@ def boxed(completion: str) -> Located | AnswerRefusal:
             found, too_deep = (content, cursor - 1), False
         elif depth > MAX_BRACE_DEPTH:
             found, too_deep = None, True
+        else:  # never closed: a complete \boxed{...} inside it is the answer (one more pass)
+            found = _inner_box(completion, content) or found
         at = completion.find(_BOXED, cursor)
     if too_deep:
         return AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
@@ -78,6 +93,20 @@ def boxed(completion: str) -> Located | AnswerRefusal:
     for dropped in _LATEX_DROPPED:
         text = text.replace(dropped, "")
     return Located(text.strip(), found[0], found[1], verbatim=False)
+
+
+def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
+    """The content span of the complete \\boxed{...} after `start` that closes last, or None: one pass
+    with a stack of open braces (the caller's scan has already refused braces nested too deep)."""
+    found: tuple[int, int] | None = None
+    opened: list[int] = []  # per open brace: its box's content start, or -1 for a plain brace
+    for brace in _BRACES.finditer(completion, start):
+        if brace.group() == "{":
+            box = brace.start() + 1 - len(_BOXED)
+            opened.append(brace.end() if box >= start and completion.startswith(_BOXED, box) else -1)
+        elif opened and (content := opened.pop()) >= 0:
+            found = (content, brace.start())
+    return found
 
 
 def _refuse_constant(name: str) -> Any:
@@ -116,3 +145,89 @@ def whole(completion: str) -> Located | AnswerRefusal:
 
 
 LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "whole": whole}
+
+
+# -- the formats whose rules are data in the protocol: phrase, tag, last-number --------------------------
+
+_SENTENCE_END = re.compile(r"[.!?](?![A-Za-z0-9])")
+_AFTER_MARKER = re.compile(r"[ \t*_]{0,8}(?::[ \t*_]{0,8})?")
+_NOT_EMPHASIS = re.compile(r"[^ \t\r*_]")
+_NEXT_LINE = re.compile(r"(?:[ \t\r*_]*\n){1,3}[ \t*_]*")  # at most two empty lines between
+_LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""),
+                ("\\,", " "), ("\\;", " "), ("\\:", " "), ("\\ ", " "))
+_LATEX_WORDS = ("\\boxed", "\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
+NO_PHRASE = "no declared answer phrase"
+
+
+def _folded(completion: str) -> str:
+    """The completion in lower case with every character kept in place (U+0130 is the one character
+    whose lower case is two)."""
+    return (completion if "\u0130" not in completion else completion.replace("\u0130", "i")).lower()
+
+
+def _delatexed(completion: str, start: int, end: int) -> Located:
+    """The answer span, its LaTeX read as text when it holds any (as the boxed format declares)."""
+    located = _stripped(completion, start, end)
+    if "\\" not in located.text and "{" not in located.text:
+        return located
+    text = located.text
+    for latex, plain in _LATEX_PAIRS:
+        text = text.replace(latex, plain)
+    for dropped in _LATEX_WORDS:
+        text = text.replace(dropped, "")
+    return Located(text.strip(_EMPHASIS), located.start, located.end, verbatim=False)
+
+
+class PhraseLocator:
+    """The answer after the LAST declared marker phrase, to the end of its sentence or line.
+
+    The markers are searched in the reversed, lower-cased completion by one regular expression
+    without nested quantifiers: the first match there is the last one here, found in one pass."""
+
+    def __init__(self, markers: tuple[str, ...]) -> None:
+        def reversed_marker(marker: str) -> str:
+            return "[ \t*_]{1,8}".join(re.escape(word[::-1]) for word in reversed(marker.lower().split()))
+        self.pattern = re.compile("|".join(reversed_marker(m) for m in sorted(markers, key=len, reverse=True)))
+
+    def __call__(self, completion: str) -> Located | AnswerRefusal:
+        folded = _folded(completion)[::-1]
+        size = len(completion)
+        at = 0
+        while (found := self.pattern.search(folded, at)) is not None:
+            start, end = size - found.end(), size - found.start()
+            if not (start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
+                break
+            at = found.start() + 1
+        else:
+            return AnswerRefusal(NO_FINAL_ANSWER, NO_PHRASE)
+        begin = _AFTER_MARKER.match(completion, end)
+        answer_start = begin.end() if begin is not None else end
+        line_end = completion.find("\n", answer_start)
+        line_end = size if line_end < 0 else line_end
+        if _NOT_EMPHASIS.search(completion, answer_start, line_end) is None:  # "the answer is:" ends its line
+            following = _NEXT_LINE.match(completion, line_end)
+            if following is not None and following.end() < size:
+                answer_start = following.end()
+                line_end = completion.find("\n", answer_start)
+                line_end = size if line_end < 0 else line_end
+        sentence = _SENTENCE_END.search(completion, answer_start, line_end)
+        return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start())
+
+
+class TagLocator:
+    """The content of the LAST complete <tag>...</tag> of the declared tag names (any case)."""
+
+    def __init__(self, tags: tuple[str, ...]) -> None:
+        self.tags = tuple((f"<{tag.lower()}>", f"</{tag.lower()}>") for tag in tags)
+
+    def __call__(self, completion: str) -> Located | AnswerRefusal:
+        folded = _folded(completion)
+        best: tuple[int, int] | None = None
+        for opening, closing in self.tags:
+            close = folded.rfind(closing)
+            open_at = folded.rfind(opening, 0, close) if close >= 0 else -1
+            if open_at >= 0 and (best is None or close > best[1]):
+                best = (open_at + len(opening), close)
+        if best is None:
+            return AnswerRefusal(NO_FINAL_ANSWER, "no complete " + " or ".join(f"{o}...{c}" for o, c in self.tags))
+        return _stripped(completion, *best)

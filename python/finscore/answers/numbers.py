@@ -23,6 +23,9 @@ _YES_NO = re.compile(r"(?<![A-Za-z])(yes|no)(?![A-Za-z])", re.IGNORECASE)
 MAX_EXPONENT_DIGITS = 4
 LARGEST_ADJUSTED = 308  # 1e309 and beyond are refused, as binary64 cannot hold them
 SMALLEST_ADJUSTED = -308
+LAST_NUMBER_WINDOW = 4096  # characters searched at a time, from the end, by last_number
+_RUN_CHARACTERS = frozenset("0123456789,.")
+_RUN = re.compile(r"[0-9,.]*")
 SIMPLE_LIMIT = 40  # answers this short with a plain number are read by one regular expression
 
 
@@ -63,14 +66,16 @@ class NumberReader:
         self.max_number_chars = protocol.max_number_chars
         self.western = "western" in protocol.grouping
         self.indian = "indian" in protocol.grouping
-        self.symbols = frozenset(protocol.currency_symbols)
+        self.symbols = words_in_trial_order(protocol.currency_symbols)  # US$ before $
         self.codes = tuple(protocol.currency_codes)
         self.minus = frozenset(protocol.minus_signs)
         self.parentheses = protocol.negative_parentheses
         self.scale_words = dict(protocol.scale_words)
         # after the digits, in one match: a percent mark, or else a scale word; then a currency code
+        # (a no-break space, U+00A0 or U+202F, may stand before a percent mark where a space may)
         self.suffix = re.compile(
-            f" ?(?:({_words(protocol.percent_marks)})|({_words(self.scale_words)}))(?![A-Za-z])|", re.IGNORECASE)
+            f"(?:[\u00a0\u202f]({_words(protocol.percent_marks)})|"
+            f" ?(?:({_words(protocol.percent_marks)})|({_words(self.scale_words)})))(?![A-Za-z])|", re.IGNORECASE)
         self.code_after = re.compile(f" ?({_words(self.codes)})(?![A-Za-z])", re.IGNORECASE)
         self.code_set = frozenset(code.lower() for code in self.codes)
         self.longest_code = max(map(len, self.codes))
@@ -103,18 +108,45 @@ class NumberReader:
             begin -= 1
         return begin if begin < stop and text[begin:stop].lower() in self.code_set else -1
 
+    def _symbol_before(self, text: str, at: int) -> int:
+        """Start of a currency symbol ending at `at` (one space allowed after it), or -1. A symbol
+        that begins with a letter (US$, HK$) is not read after another letter (XUS$ is a word)."""
+        stop = at - 1 if at > 0 and text[at - 1] == " " else at
+        for symbol in self.symbols:
+            begin = stop - len(symbol)
+            if begin >= 0 and text.startswith(symbol, begin) and not (
+                    symbol[0].isalpha() and begin > 0 and text[begin - 1].isalpha()):
+                return begin
+        return -1
+
+    def _sign_before(self, text: str, at: int) -> tuple[int, int]:
+        """(start of a sign ending at `at`, 1 or -1), or (-1, 1). The sign is not preceded by a
+        letter or digit; one space may stand between it and the number (- 5) when the sign is not
+        preceded by a space that follows a letter or digit either (8 - 5 and Q4 - 5 are dashes)."""
+        for spaced in (False, True):
+            where = at - 2 if spaced else at - 1
+            if where < 0 or (spaced and text[at - 1] != " "):
+                continue
+            sign = text[where]
+            if sign not in self.minus and sign != "+":
+                continue
+            if where > 0 and text[where - 1].isalnum():
+                continue
+            if spaced and where > 1 and text[where - 1] == " " and text[where - 2].isalnum():
+                continue
+            return where, -1 if sign in self.minus else 1
+        return -1, 1
+
     def _left(self, text: str, start: int) -> tuple[int, int, bool]:
         """(new start, sign, currency seen) reading at most a currency and a sign leftwards."""
         sign, currency, at = 1, False, start
         for _ in range(3):
             before = text[at - 1] if at > 0 else ""
-            if not currency and (before in self.symbols or (before == " " and at > 1 and text[at - 2] in self.symbols)):
-                at -= 1 if before in self.symbols else 2
-                currency = True
-            elif sign == 1 and before and (before in self.minus or before == "+") and (at < 2 or not text[at - 2].isalnum()):
-                sign = -1 if before in self.minus else 1
-                at -= 1
-                if before == "+":
+            if not currency and (symbol := self._symbol_before(text, at)) >= 0:
+                at, currency = symbol, True
+            elif sign == 1 and (signed := self._sign_before(text, at))[0] >= 0:
+                at, sign = signed
+                if sign == 1:  # a +
                     break
             elif (not currency and (before.isalpha() or (before == " " and at > 1 and text[at - 2].isalpha()))
                   and (code := self._code_before(text, at)) >= 0):
@@ -141,6 +173,9 @@ class NumberReader:
                                         f"({', '.join(sorted(g for g in ('western', 'indian') if getattr(self, g)))})")
         digits = whole.replace(",", "") + point + fraction
         exponent = _EXPONENT.match(text, end)
+        if exponent is None and not point and text[end:end + 1] == ".":  # 1.e3, 5.E-1: float() reads them
+            exponent = _EXPONENT.match(text, end + 1)
+            digits += "." if exponent is not None else ""
         if exponent is not None:
             if len(exponent.group().lstrip("eE+-")) > MAX_EXPONENT_DIGITS:
                 return AnswerRefusal(UNPARSEABLE, f"the exponent {exponent.group()!r} is longer than {MAX_EXPONENT_DIGITS} digits")
@@ -150,16 +185,20 @@ class NumberReader:
         percent, scale = False, None
         suffix = self.suffix.match(text, end)
         if suffix is not None and suffix.end() > end:
-            percent, end = suffix.group(1) is not None, suffix.end()
+            percent, end = suffix.group(3) is None, suffix.end()
             if not percent:
-                scale = self.scale_words[suffix.group(2).lower()]
+                scale = self.scale_words[suffix.group(3).lower()]
         if (suffix := self.code_after.match(text, end)) is not None:
             end = suffix.end()
         if end == bare_end and end < len(text) and text[end].isalpha():
             return None  # 3rd, 10x
         begin, sign, _ = self._left(text, start)
-        if self.parentheses and begin > 0 and text[begin - 1] == "(" and text[end:end + 1] == ")":
-            begin, end, sign = begin - 1, end + 1, -1
+        if self.parentheses:  # ( 5 ): one space allowed inside each parenthesis
+            opened = begin - 1 if text[begin - 1:begin] == "(" else begin - 2 if text[max(begin - 2, 0):begin] == "( " \
+                else -1
+            closed = end + 1 if text[end:end + 1] == ")" else end + 2 if text[end:end + 2] == " )" else -1
+            if opened >= 0 and closed >= 0:
+                begin, end, sign = opened, closed, -1
         try:
             value = Decimal(digits)
         except InvalidOperation:  # not reachable with the chunk checks above; refused, never raised
@@ -167,6 +206,32 @@ class NumberReader:
         if value and not SMALLEST_ADJUSTED <= value.adjusted() <= LARGEST_ADJUSTED:
             return AnswerRefusal(UNPARSEABLE, f"{text[begin:end]!r} is outside the binary64 range (refused)")
         return Reading(-value if sign < 0 else value, percent, scale, text[begin:end], begin, end)
+
+    # -- the last number of a text (the lenient last-number format) ------------------------------
+    def last_number(self, text: str, tried: int) -> Reading | AnswerRefusal | None:
+        """The last number of `text` read as `read` reads one (None: no number), trying at most the
+        last `tried` runs of digits; windows of text are searched from the end, so a completion
+        costs what its tail does."""
+        hi = len(text)
+        while hi > 0 and tried > 0:
+            lo = max(0, hi - LAST_NUMBER_WINDOW)
+            if lo > 0 and text[lo - 1] in _RUN_CHARACTERS:  # a run cut in two is left whole to the next window
+                run = _RUN.match(text, lo, hi)  # (it matches the empty run too)
+                lo = run.end() if run is not None else lo
+                if lo == hi:
+                    return AnswerRefusal(UNPARSEABLE, f"a number of more than {LAST_NUMBER_WINDOW} characters")
+            for match in reversed(list(_CHUNK.finditer(text, lo, hi))):
+                at = match.start()  # the digits of an exponent (1.5e-3's 3) belong to the number before
+                exponent_digits = at > 2 and text[at - 1] in "+-" and text[at - 2] in "eE" and (
+                    text[at - 3].isdigit() or text[at - 3] == ".")
+                found = None if exponent_digits else self._number_at(text, match)
+                if found is not None:
+                    return found
+                tried -= 1
+                if tried == 0:
+                    break
+            hi = lo
+        return None
 
     # -- the whole answer -------------------------------------------------------------------
     def read(self, answer: str, *, full: bool = False) -> Reading | AnswerRefusal:

@@ -11,12 +11,23 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, NamedTuple, TypeVar
 
 #: The answer formats a protocol may be run with (one per run, chosen by the user).
-FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole")
-GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer")
-TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places")
+FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number")
+#: The formats every protocol describes; the others (issue #32's) need their rules in the
+#: protocol's `format_rules` as well, and a protocol without them cannot be run with them.
+CLASSIC_FORMATS: tuple[str, ...] = ("answer-line", "boxed", "json", "whole")
+#: Formats that read an answer the completion never marked: every report and stamp says so.
+LENIENT_FORMATS: tuple[str, ...] = ("last-number",)
+#: The keys of each format's rules in `format_rules` (each also has its "version").
+FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
+    "phrase": frozenset({"version", "markers"}),
+    "tag": frozenset({"version", "tags"}),
+    "last-number": frozenset({"version", "lenient", "max_runs_tried"}),
+}
+GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer", "financemath_ground_truth")
+TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places", "relative_or_half_unit")
 GROUPINGS: tuple[str, ...] = ("western", "indian")
 BARE_NUMBER_SCALES: tuple[str, ...] = ("as_written", "gold_scale")
 
@@ -28,15 +39,25 @@ PERCENT_CONVENTION: dict[str, str] = {"gold_points": "label", "gold_other": "div
 #: Every key a definition may hold, by the object holding it ("" is the top level). A key that
 #: nothing reads would be printed in every report as if it were a rule, so it is refused.
 KNOWN_KEYS: dict[str, frozenset[str]] = {
-    "": frozenset({"id", "version", "title", "gold", "formats", "reading", "comparison"}),
-    "gold": frozenset({"reader", "rules"}),
+    "": frozenset({"id", "version", "title", "gold", "formats", "format_rules", "reading", "comparison"}),
+    "gold": frozenset({"reader", "rules", "stored_places", "question_words"}),
     "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
                           "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
                           "scale_words_applied", "bare_number_scale", "rules"}),
     "comparison": frozenset({"percent", "tolerance", "rules"}),
     "comparison.percent": frozenset(PERCENT_CONVENTION),
     "comparison.tolerance": frozenset({"kind", "value"}),
+    "format_rules": frozenset(FORMAT_RULE_KEYS),
 }
+
+
+class QuestionWords(NamedTuple):
+    """What a question's own words decide about its gold (the financemath_ground_truth reader)."""
+
+    stored_places: int  # the decimal places the gold is stored with (its half unit when the question names none)
+    percent: tuple[str, ...]  # phrases asking for a percentage: the gold is then in percentage points
+    places: Mapping[str, int]  # phrases naming decimal places ("to two decimal places": 2)
+    scales: Mapping[str, int]  # phrases naming the answer's unit ("in millions": 6)
 
 
 class ProtocolError(ValueError):
@@ -60,6 +81,10 @@ class Tolerance:
             return f"relative: |value - gold| <= {self.value} * |gold|"
         if self.kind == "absolute":
             return f"absolute: |value - gold| <= {self.value}"
+        if self.kind == "relative_or_half_unit":
+            return (f"relative_or_half_unit: |value - gold| <= the larger of {self.value} * |gold| and the gold's "
+                    "half unit (half a unit of the last decimal place the question asks for, or else of the "
+                    "places the gold is stored with)")
         return "gold_places: |value - gold| <= half a unit of the last decimal place the gold shows"
 
 
@@ -84,6 +109,14 @@ class Protocol:
     max_answer_chars: int
     max_number_chars: int
     data: Mapping[str, Any] = field(repr=False, compare=False)  # the definition as read, for reports
+    phrase_markers: tuple[str, ...] = ()  # the phrase format's markers (empty: not declared)
+    question_words: QuestionWords | None = None  # financemath_ground_truth: what the question's words decide
+    answer_tags: tuple[str, ...] = ()  # the tag format's tag names (empty: not declared)
+    last_number_runs: int = 0  # the last-number format's runs of digits tried (0: not declared)
+
+    def declares(self, format: str) -> bool:
+        """Whether the protocol can be run with the answer format (it describes it)."""
+        return format in self.data["formats"]
 
     @property
     def name(self) -> str:
@@ -133,6 +166,8 @@ def _tolerance(data: Mapping[str, Any]) -> Tolerance:
 
 def _only_known_keys(data: Mapping[str, Any]) -> None:
     for path, known in KNOWN_KEYS.items():
+        if path == "format_rules" and path not in data:
+            continue
         value = _need(data, path, Mapping) if path else data
         unknown = sorted(str(key) for key in value if key not in known)
         if unknown:
@@ -142,16 +177,73 @@ def _only_known_keys(data: Mapping[str, Any]) -> None:
 
 
 def _formats(data: Mapping[str, Any]) -> None:
-    """Every answer format has its description (printed in reports), and no other is described."""
+    """Every classic answer format has its description (printed in reports), a format with rules
+    has both, and no other format is described."""
     described = _need(data, "formats", Mapping)
-    if set(described) != set(FORMATS) or not all(isinstance(text, str) and text for text in described.values()):
-        raise ProtocolError(f"the protocol definition's 'formats' describes each of {', '.join(FORMATS)} "
-                            "in text, and nothing else")
+    ruled = data.get("format_rules", {})
+    if (not set(CLASSIC_FORMATS) <= set(described) <= set(FORMATS)
+            or not all(isinstance(text, str) and text for text in described.values())):
+        raise ProtocolError(f"the protocol definition's 'formats' describes each of {', '.join(CLASSIC_FORMATS)} "
+                            f"in text, and may describe {', '.join(FORMAT_RULE_KEYS)}; nothing else")
+    if not isinstance(ruled, Mapping) or set(ruled) != set(described) - set(CLASSIC_FORMATS):
+        raise ProtocolError("the protocol definition's 'format_rules' holds the rules of exactly the formats it "
+                            f"describes beyond {', '.join(CLASSIC_FORMATS)}")
+    for name, rules in ruled.items():
+        if not isinstance(rules, Mapping) or set(rules) != FORMAT_RULE_KEYS[name]:
+            raise ProtocolError(f"the protocol definition's 'format_rules.{name}' holds exactly "
+                                f"{', '.join(sorted(FORMAT_RULE_KEYS[name]))}")
+        version = rules["version"]
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ProtocolError(f"the protocol definition's 'format_rules.{name}.version' is not a version (1 or more)")
+
+
+def _format_rules(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """(phrase markers, answer tags, digit runs tried by last-number) as declared; empty or 0 when
+    the protocol does not declare that format."""
+    ruled = data.get("format_rules", {})
+    markers = _texts(data, "format_rules.phrase.markers") if "phrase" in ruled else ()
+    if any(not marker.split() or any(c in marker for c in "\n\r") for marker in markers):
+        raise ProtocolError("a phrase marker is one or more words on one line")
+    tags = _texts(data, "format_rules.tag.tags") if "tag" in ruled else ()
+    if any(not all(c.isascii() and (c.isalnum() or c in "_-:") for c in tag) for tag in tags):
+        raise ProtocolError("an answer tag name is ASCII letters, digits, _ - or :")
+    runs = 0
+    if "last-number" in ruled:
+        if _need(data, "format_rules.last-number.lenient", bool) is not True:
+            raise ProtocolError("the last-number format is declared lenient (\"lenient\": true)")
+        runs = _need(data, "format_rules.last-number.max_runs_tried", int)
+        if runs < 1:
+            raise ProtocolError("the last-number format tries at least one run of digits")
+    return markers, tags, runs
 
 
 def _percent_convention(data: Mapping[str, Any]) -> None:
     for key, rule in PERCENT_CONVENTION.items():
         _one_of(_need(data, f"comparison.percent.{key}", str), (rule,), f"comparison.percent.{key}")
+
+
+def _question_words(data: Mapping[str, Any], reader: str) -> QuestionWords | None:
+    """The question words of a financemath_ground_truth protocol (which needs them; no other reads them)."""
+    gold = data["gold"]
+    if reader != "financemath_ground_truth":
+        if "stored_places" in gold or "question_words" in gold:
+            raise ProtocolError("only the financemath_ground_truth gold reader reads 'stored_places' and "
+                                "'question_words'")
+        return None
+    places = _need(data, "gold.stored_places", int)
+    words = _need(data, "gold.question_words", Mapping)
+    if set(words) != {"percent", "places", "scales"} or places < 0:
+        raise ProtocolError("the protocol's 'gold.question_words' holds percent, places and scales, and "
+                            "'gold.stored_places' is 0 or more")
+    percent = _texts(data, "gold.question_words.percent")
+    maps = []
+    for key in ("places", "scales"):
+        table = _need(data, f"gold.question_words.{key}", Mapping)
+        if not all(isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 24
+                   for k, v in table.items()):
+            raise ProtocolError(f"the protocol's 'gold.question_words.{key}' maps phrases to small integers")
+        maps.append({k.lower(): v for k, v in table.items()})
+    return QuestionWords(places, tuple(p.lower() for p in percent), maps[0], maps[1])
 
 
 def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
@@ -176,6 +268,9 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
     if both:  # '5k' would read one way in a short answer and another in a long one
         raise ProtocolError(f"the protocol declares {', '.join(repr(w) for w in both)} both as a percent mark "
                             "and as a scale word")
+    markers, tags, runs = _format_rules(data)
+    gold_reader = _one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader")
+    question_words = _question_words(data, gold_reader)
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
     if min(limits) < 1:
         raise ProtocolError("the protocol's reading limits must be 1 or more")
@@ -183,7 +278,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         id=_need(data, "id", str),
         version=version,
         title=_need(data, "title", str),
-        gold_reader=_one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader"),
+        gold_reader=gold_reader,
         tolerance=_tolerance(data),
         grouping=grouping,
         currency_symbols=_texts(data, "reading.currency_symbols"),
@@ -198,6 +293,10 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         max_answer_chars=limits[0],
         max_number_chars=limits[1],
         data=data,
+        phrase_markers=markers,
+        answer_tags=tags,
+        last_number_runs=runs,
+        question_words=question_words,
     )
 
 

@@ -21,7 +21,7 @@ from finscore.answers.predictions import (
     describe_exclusion,
 )
 from finscore.answers.protocol import Protocol
-from finscore.answers.stamp import make_stamp
+from finscore.answers.stamp import lenient_label, make_stamp
 from finscore.scoring.exclusions import Exclusion
 
 Progress = Callable[[str, int, int], None]
@@ -69,6 +69,7 @@ class AnswerReport:
         return {
             "stamp": self.stamp,
             "protocol": {"name": self.protocol.name, "format": self.format,
+                         **({"lenient": label} if (label := lenient_label(self.format)) is not None else {}),
                          "tolerance": self.protocol.tolerance.describe(), "definition": dict(self.protocol.data)},
             "gold_kind": self.gold_kind,
             "denominator_policy": DENOMINATOR_POLICY,
@@ -120,4 +121,4 @@ def score_answers(raw_predictions: bytes, gold_data: Any, protocol: Protocol, fo
     outside = tuple(entry for entry in golds.entries if entry.gold is None)
     rows = _rows(golds, kept, protocol, format, progress)
     return AnswerReport(protocol, format, golds.kind, tuple(rows), tuple(exclusions), outside, lines,
-                        make_stamp(protocol))
+                        make_stamp(protocol, format))

@@ -12,15 +12,27 @@ import gzip
 import json
 from typing import Any, Mapping
 
-from finscore.answers.protocol import Protocol, ProtocolError
+from finscore.answers.protocol import LENIENT_FORMATS, Protocol, ProtocolError
 from finscore.answers.registry import registration
 
 
-def make_stamp(protocol: Protocol) -> dict[str, Any]:
+def lenient_label(format: str | None) -> str | None:
+    """What a report or stamp made with a lenient format says about it (None for the others)."""
+    if format not in LENIENT_FORMATS:
+        return None
+    return f"{format} is lenient: the completion does not mark its answer, the last number is taken"
+
+
+def make_stamp(protocol: Protocol, format: str | None = None) -> dict[str, Any]:
+    """The stamp; made with a lenient format (last-number) it also says so ("lenient")."""
     from finscore import __version__
 
-    return {"protocol": protocol.name, "finscore": __version__,
-            "conformance_sha256": registration(protocol.name).conformance_sha256()}
+    stamp: dict[str, Any] = {"protocol": protocol.name, "finscore": __version__,
+                             "conformance_sha256": registration(protocol.name).conformance_sha256()}
+    label = lenient_label(format)
+    if label is not None:
+        stamp["lenient"] = label
+    return stamp
 
 
 def conformance_rows(protocol: Protocol) -> list[dict[str, Any]]:

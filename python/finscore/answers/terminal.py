@@ -16,7 +16,8 @@ def render_report(report: AnswerReport, *, examples: int = 10) -> str:
     counts = data["counts"]
     stamp = report.stamp
     lines = [
-        f"finscore answers: {report.protocol.name} ({report.protocol.data.get('title', '')}), format {report.format}",
+        f"finscore answers: {report.protocol.name} ({report.protocol.data.get('title', '')}), format {report.format}"
+        + (f" (LENIENT: {stamp['lenient']})" if "lenient" in stamp else ""),
         f"stamp: {stamp['protocol']}, finscore {stamp['finscore']}, conformance sha256 {stamp['conformance_sha256']}",
         f"tolerance: {report.protocol.tolerance.describe()}",
         f"gold: {report.gold_kind}, {counts['golds']} golds in the protocol"

@@ -24,7 +24,7 @@ EXIT_FAILED = 1
 FORMS = ("decide-jsonl", "verify")
 #: The answer protocols of the registered benchmarks (finscore.registry).
 BUILTIN_PROTOCOLS = all_answer_protocols()
-FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole")
+FORMAT_CHOICES = ("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number")
 MAX_PREDICTION_BYTES = MAX_ANSWER_PREDICTIONS_BYTES
 
 USAGE = (
@@ -36,14 +36,16 @@ USAGE = (
 DESCRIPTION = (
     "Score free-text answers (PREDICTIONS: JSON Lines of {\"id\", \"completion\"} or {\"id\", \"answer\"}) against a "
     "FinQA, ConvFinQA (turn ids <conversation id>#t<turn from 0>) or TAT-QA (uid) file, under one declared, "
-    "versioned protocol (finqa-answer/1, convfinqa-answer/1, tatqa-answer/1) and one declared answer format. "
+    "versioned protocol (finqa-answer/1, convfinqa-answer/1, tatqa-answer/1; financemath-answer/1 through "
+    "decide-jsonl) and one declared answer format. "
     "Every decision has a typed reason; the report carries the protocol's rules and a conformance stamp. "
     "An {\"answer\"} line is read whole, whatever the format. Unknown, repeated or malformed lines stop the run "
     "with every one named (exit status 2; lines are numbered from 1) unless --exclude-bad-ids is given."
 )
 DECIDE_JSONL_DESCRIPTION = (
     "Reads {\"completion\", \"gold\"} lines on standard input (gold: {\"exe_ans\", \"program\"?, "
-    "\"question\"?} for FinQA and ConvFinQA, {\"answer\", \"scale\", \"answer_type\"?} for TAT-QA) and writes each back "
+    "\"question\"?} for FinQA and ConvFinQA, {\"answer\", \"scale\", \"answer_type\"?} for TAT-QA, {\"ground_truth\", "
+    "\"question\"} for financemath-answer/1) and writes each back "
     "with \"decision\"; a line that cannot be decided gets \"error\" (exit status 1)."
 )
 EPILOG = (
@@ -57,7 +59,9 @@ def _add_protocol_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--protocol", required=True, choices=BUILTIN_PROTOCOLS, help="the answer protocol")
     parser.add_argument("--format", required=True, choices=FORMAT_CHOICES, dest="answer_format",
                         help="where the final answer is: the last 'Answer:' line, the last \\boxed{}, a JSON "
-                             "object with \"answer\", or the whole completion")
+                             "object with \"answer\", the whole completion, the rest of the sentence after the "
+                             "last declared phrase ('the answer is'), the last <answer>...</answer>, or "
+                             "(lenient) the last number")
 
 
 class _FormParser(argparse.ArgumentParser):

@@ -28,7 +28,8 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", choices=("program", "answer"), default="program",
                         help="program: the completion is a FinQA program (default); answer: free text, "
                              "decided by the data source's answer protocol (finqa-answer/1, ...)")
-    parser.add_argument("--format", choices=("answer-line", "boxed", "json", "whole"), default="answer-line",
+    parser.add_argument("--format", choices=("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number"),
+                        default="answer-line",
                         help="for --input answer: where the final answer is (default answer-line)")
     parser.add_argument("--match", choices=("execution", "program"), default="execution",
                         help="execution: the official execution accuracy (default); program: also "

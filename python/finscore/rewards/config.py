@@ -83,9 +83,9 @@ class RewardConfig:
         if self.input not in GENERAL_INPUTS:
             return prediction_reward(self.input).stamp(self)
         if self.input == "answer":
-            stamp = make_stamp(get_protocol(ANSWER_PROTOCOLS[data_source]))
-            return (f"{stamp['protocol']} format={self.format} finscore={stamp['finscore']} "
-                    f"conformance_sha256={stamp['conformance_sha256']}")
+            stamp = make_stamp(get_protocol(ANSWER_PROTOCOLS[data_source]), self.format)
+            return (f"{stamp['protocol']} format={self.format}{' lenient' if 'lenient' in stamp else ''} "
+                    f"finscore={stamp['finscore']} conformance_sha256={stamp['conformance_sha256']}")
         return (f"{data_source}-{self.input}/1 match={self.match} profile={PROGRAM_PROFILES[data_source]} "
                 f"python={self.python} max_chars={MAX_REWARD_PROGRAM_CHARS} finscore={__version__}")
 

@@ -1,0 +1,157 @@
+"""finscore on real chain-of-thought outputs: FinanceMath's validation set (issue #32).
+
+    python benchmarks/financemath_real_outputs.py GIT_DIR [--json OUT] [--disagreements OUT.jsonl]
+
+GIT_DIR is a local mirror of github:yale-nlp/FinanceMath (read with `git show`, nothing checked
+out). Every raw CoT output of every model (outputs/validation/raw_cot_outputs/) is decided with
+format `phrase` under financemath-answer/1 against data/validation.json's ground_truth and
+question; per model the script reports finscore's accuracy, the published one
+(outputs/results/validation_cot_results.json), how often the number finscore reads equals the
+number in the LLM-extracted answer (math_expression_extracted_cot_outputs/, "extracted_pred_answer",
+gpt-3.5's reading), and each disagreement by type. The extracted answer is text ("USD 353,010",
+"4.50%"); its number is read by finscore's own reader (one number, as written) only to compare
+readings, never to score. Nothing is eval()'d.
+
+The repository has no licence: this script writes figures only; --disagreements writes the texts
+to a local file for reading by hand (never committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from finscore.answers import decide_batch, get_protocol
+from finscore.answers.decide import reader_for
+from finscore.answers.numbers import Reading
+
+PROTOCOL = "financemath-answer/1"
+FORMAT = "phrase"
+
+
+def git_json(git_dir: Path, path: str) -> Any:
+    shown = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"], capture_output=True, check=True)
+    return json.loads(shown.stdout)
+
+
+def files(git_dir: Path, folder: str) -> list[str]:
+    listed = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "--name-only", "HEAD", folder + "/"],
+                            capture_output=True, text=True, check=True)
+    return sorted(listed.stdout.split())
+
+
+def written(reading: Reading) -> set[Decimal]:
+    """The number as written, with its scale word applied, and a percentage as a ratio (any of them
+    counts as the same reading: 5.36% and 0.0536 are one number)."""
+    values = {reading.value}
+    if reading.scale is not None:
+        values.add(reading.value.scaleb(reading.scale))
+    if reading.percent:
+        values.add(reading.value.scaleb(-2))
+    return values
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("git_dir", type=Path)
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--disagreements", type=Path, help="write every disagreement (texts) here, for reading")
+    args = parser.parse_args(argv)
+    commit = subprocess.run(["git", "--git-dir", str(args.git_dir), "rev-parse", "HEAD"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    protocol = get_protocol(PROTOCOL)
+    reader = reader_for(protocol)
+    golds = {item["question_id"]: {"ground_truth": item["ground_truth"], "question": item["question"]}
+             for item in git_json(args.git_dir, "data/validation.json")}
+    published = {row["model_name"]: row["accuracy"]
+                 for row in git_json(args.git_dir, "outputs/results/validation_cot_results.json")}
+    extracted_dir = "outputs/validation/math_expression_extracted_cot_outputs"
+    extracted_files = set(files(args.git_dir, extracted_dir))
+    models: dict[str, Any] = {}
+    totals: Counter[str] = Counter()
+    disagreement_lines: list[str] = []
+    cpu = 0.0
+    completions_all = 0
+    for path in files(args.git_dir, "outputs/validation/raw_cot_outputs"):
+        model = Path(path).stem
+        raw = git_json(args.git_dir, path)
+        completions = [(row["output"][0] if isinstance(row["output"], list) and row["output"] else row["output"])
+                       for row in raw]
+        completions = [c if isinstance(c, str) else None for c in completions]
+        row_golds = [golds[row["question_id"]] for row in raw]
+        started = time.process_time()
+        decisions = decide_batch(completions, row_golds, protocol, FORMAT)
+        cpu += time.process_time() - started
+        completions_all += len(completions)
+        extracted_path = f"{extracted_dir}/{Path(path).name}"
+        extracted = {row["question_id"]: row.get("extracted_pred_answer")
+                     for row in git_json(args.git_dir, extracted_path)} if extracted_path in extracted_files else {}
+        counts: Counter[str] = Counter()
+        for row, completion, decision in zip(raw, completions, decisions):
+            counts["outputs"] += 1
+            counts["passed"] += decision.passed
+            counts[f"reason:{decision.reason}"] += 1
+            theirs = extracted.get(row["question_id"])
+            if theirs is None:
+                counts["llm:no_file_or_row"] += 1
+                continue
+            their_reading = reader.read(str(theirs)) if str(theirs).strip().lower() not in ("", "none") else None
+            if not isinstance(their_reading, Reading):
+                counts["llm:no_number"] += 1
+                continue
+            counts["llm:number"] += 1
+            ours = reader.read(decision.read) if decision.read is not None else None
+            if isinstance(ours, Reading) and written(ours) & written(their_reading):
+                counts["agree"] += 1
+                continue
+            kind = ("finscore:" + decision.reason) if decision.read is None else "finscore:another_number"
+            counts[f"disagree:{kind}"] += 1
+            disagreement_lines.append(json.dumps({
+                "model": model, "question_id": row["question_id"], "type": kind, "finscore_read": decision.read,
+                "finscore_reason": decision.reason, "finscore_detail": decision.detail, "span": decision.span,
+                "llm_extracted": theirs, "gold": golds[row["question_id"]]["ground_truth"],
+                "tail": (completion or "")[-600:]}, ensure_ascii=False))
+        totals.update(counts)
+        models[model] = {
+            "outputs": counts["outputs"],
+            "finscore_accuracy": round(100 * counts["passed"] / counts["outputs"], 2),
+            "published_accuracy": published.get(model),
+            "llm_found_a_number": counts["llm:number"],
+            "agree_with_llm": counts["agree"],
+            "agreement_where_llm_found_one": round(100 * counts["agree"] / counts["llm:number"], 2)
+            if counts["llm:number"] else None,
+            "reasons": {k[7:]: v for k, v in sorted(counts.items()) if k.startswith("reason:")},
+            "disagreements": {k[9:]: v for k, v in sorted(counts.items()) if k.startswith("disagree:")},
+        }
+    figures = {
+        "source": {"repository": "github:yale-nlp/FinanceMath", "commit": commit,
+                   "raw": "outputs/validation/raw_cot_outputs/", "extracted": extracted_dir + "/",
+                   "published": "outputs/results/validation_cot_results.json", "gold": "data/validation.json"},
+        "protocol": PROTOCOL, "format": FORMAT,
+        "speed": {"completions": completions_all, "decide_batch_cpu_seconds": round(cpu, 3)},
+        "total": {"outputs": totals["outputs"], "passed": totals["passed"],
+                  "llm_found_a_number": totals["llm:number"], "agree_with_llm": totals["agree"],
+                  "agreement_where_llm_found_one": round(100 * totals["agree"] / totals["llm:number"], 2),
+                  "disagreements": {k[9:]: v for k, v in sorted(totals.items()) if k.startswith("disagree:")},
+                  "reasons": {k[7:]: v for k, v in sorted(totals.items()) if k.startswith("reason:")}},
+        "models": models,
+    }
+    text = json.dumps(figures, indent=1, sort_keys=True) + "\n"
+    if args.json:
+        args.json.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    if args.disagreements:
+        args.disagreements.write_text("\n".join(disagreement_lines) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
