@@ -1,0 +1,79 @@
+"""`finscore compare <benchmark>`: the paired table by hand from both reports, McNemar against scipy,
+refusals, three systems, and the shipped second prediction file is fresh."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from finscore.cli import main
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+ROOT = Path(__file__).resolve().parents[2]
+A, B, GOLD = "examples/finqa/predictions.json", "examples/finqa/predictions_b.json", "examples/finqa/gold.json"
+
+
+def _report(capsys: pytest.CaptureFixture[str], predictions: str) -> dict[str, object]:
+    assert main(["finqa", predictions, GOLD, "--quiet", "--json", "-", "--resamples", "10"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_the_paired_table_and_mcnemar(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                      tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    rows_a = {r["id"]: r for r in _report(capsys, A)["examples"]}  # type: ignore[attr-defined]
+    rows_b = {r["id"]: r for r in _report(capsys, B)["examples"]}  # type: ignore[attr-defined]
+    only_a = sorted(i for i in rows_a if rows_a[i]["execution_correct"] and not rows_b[i]["execution_correct"])
+    only_b = sorted(i for i in rows_a if rows_b[i]["execution_correct"] and not rows_a[i]["execution_correct"])
+    both = sum(1 for i in rows_a if rows_a[i]["execution_correct"] and rows_b[i]["execution_correct"])
+    out = tmp_path / "c.json"
+    assert main(["compare", "finqa", A, B, GOLD, "--json", str(out), "--html", str(tmp_path / "c.html"),
+                 "--resamples", "300"]) == 0
+    text = capsys.readouterr().out
+    (pair,) = json.loads(out.read_text())["pairs"]
+    table = pair["overall"]["table"]
+    assert (table["a_only"], table["b_only"], table["both_right"]) == (len(only_a), len(only_b), both)
+    assert table["both_wrong"] == len(rows_a) - both - len(only_a) - len(only_b)
+    expected = scipy_stats.binomtest(len(only_a), len(only_a) + len(only_b), 0.5).pvalue
+    assert pair["overall"]["mcnemar_exact_p"] == pytest.approx(expected, rel=1e-12)
+    assert sorted(i for ids in pair["transitions"]["fixed_by_b"].values() for i in ids) == only_b
+    assert sorted(i for ids in pair["transitions"]["introduced_by_b"].values() for i in ids) == only_a
+    low, high = pair["overall"]["difference_interval"]
+    assert low <= pair["overall"]["difference"] <= high
+    assert "exact McNemar p" in text and "<svg" in (tmp_path / "c.html").read_text()
+
+
+def test_three_systems_give_every_pair_and_a_ranking_sentence(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main(["compare", "finqa", A, B, A, GOLD, "--labels", "x", "y", "z", "--json", "-",
+                 "--resamples", "100"]) == 0
+    comparison = json.loads(capsys.readouterr().out)
+    assert [(p["a"], p["b"]) for p in comparison["pairs"]] == [("x", "y"), ("x", "z"), ("y", "z")]
+    assert "is not supported by the data" in comparison["ranking_statement"]
+
+
+def test_files_of_another_gold_are_refused_by_name(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps([{"id": "NOPE/2000/page_1.pdf-1", "predicted": ["EOF"]}]))
+    assert main(["compare", "finqa", A, str(other), GOLD]) == 2
+    err = capsys.readouterr().err
+    assert "B (" in err and "NOPE/2000/page_1.pdf-1" in err
+
+
+def test_the_contracts_form_is_still_the_contracts_form(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    assert "A.json" in capsys.readouterr().out
+
+
+def test_the_second_prediction_file_is_fresh() -> None:
+    status = subprocess.run([sys.executable, str(ROOT / "tools/compare/make_perturbed_finqa.py"), "--check"])
+    assert status.returncode == 0
