@@ -58,3 +58,12 @@ def test_bad_counts_are_refused() -> None:
         wilson_interval(3, 2)
     with pytest.raises(ValueError, match="invalid counts"):
         mcnemar_exact(-1, 2)
+
+
+def test_the_written_95_percent_quantile_is_the_normal_quantile() -> None:
+    from statistics import NormalDist
+
+    from finscore.stats.binomial import normal_quantile
+
+    assert normal_quantile(0.95) == NormalDist().inv_cdf(1 - (1 - 0.95) / 2)
+    assert normal_quantile(0.90) == NormalDist().inv_cdf(1 - (1 - 0.90) / 2)

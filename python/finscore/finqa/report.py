@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from finscore.engine.explanation import Execution, json_value
 from finscore.finqa.joining import Exclusion
 from finscore.finqa.official_run import OfficialStop
-from finscore.stats.headline import HeadlineInterval
+
+if TYPE_CHECKING:  # the statistics load only when intervals are computed
+    from finscore.stats.headline import HeadlineInterval
 
 REPORT_FORMAT = "finscore-finqa-report/1"
 

@@ -10,15 +10,18 @@ pairs. `finscore.contracts.stats` uses these same functions.
 from __future__ import annotations
 
 import math
-from decimal import Context, Decimal
-from fractions import Fraction
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from decimal import Context, Decimal
 
 CONFIDENCE = 0.95
 #: The exact interval sums binomial terms; above this many trials it is not computed.
 MAX_EXACT_TRIALS = 20_000
 _BISECTION_STEPS = 64
-_PRECISION = Context(prec=60, Emax=10**9, Emin=-(10**9))
+#: The two-sided 95% standard normal quantile, NormalDist().inv_cdf(1 - (1 - 0.95) / 2) (checked by the tests), so the
+#: usual level loads no `statistics`.
+_Z95 = 1.9599639845400536
 
 
 def check_counts(successes: int, trials: int) -> None:
@@ -29,7 +32,9 @@ def check_counts(successes: int, trials: int) -> None:
 
 def normal_quantile(confidence: float) -> float:
     """The two-sided standard normal quantile z of a confidence level (1.959963984540054 for 0.95)."""
-    from statistics import NormalDist  # loaded only when an interval is computed
+    if confidence == 0.95:
+        return _Z95
+    from statistics import NormalDist  # loaded only for another level
 
     return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
 
@@ -49,7 +54,9 @@ def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE)
 
 def binomial_cdf(k: int, n: int, p: Decimal) -> Decimal:
     """P(X <= k) for X ~ Binomial(n, p), summed exactly term by term at 60 digits."""
-    ctx = _PRECISION
+    from decimal import Decimal
+
+    ctx = _precision()
     if k < 0:
         return Decimal(0)
     if k >= n:
@@ -64,21 +71,33 @@ def binomial_cdf(k: int, n: int, p: Decimal) -> Decimal:
     return total
 
 
+def _precision() -> Context:
+    """The 60-digit decimal context (decimal is loaded only for the exact interval)."""
+    from decimal import Context
+
+    return Context(prec=60, Emax=10**9, Emin=-(10**9))
+
+
 def _solve_decreasing(target: Decimal, function: Callable[[Decimal], Decimal]) -> Decimal:
     """The p in (0, 1) where a decreasing function of p crosses `target`, by bisection."""
+    from decimal import Decimal
+
+    ctx = _precision()
     low, high = Decimal(0), Decimal(1)
     half = Decimal("0.5")
     for _ in range(_BISECTION_STEPS):
-        middle = _PRECISION.multiply(_PRECISION.add(low, high), half)
+        middle = ctx.multiply(ctx.add(low, high), half)
         if function(middle) > target:
             low = middle
         else:
             high = middle
-    return _PRECISION.multiply(_PRECISION.add(low, high), half)
+    return ctx.multiply(ctx.add(low, high), half)
 
 
 def clopper_pearson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
     """The exact (Clopper-Pearson) interval; None above MAX_EXACT_TRIALS trials."""
+    from decimal import Decimal
+
     check_counts(successes, trials)
     if trials == 0:
         return 0.0, 1.0
@@ -107,6 +126,8 @@ def zero_events_upper_bound(trials: int, confidence: float = CONFIDENCE) -> floa
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
     """Two-sided exact McNemar (sign) test on discordant pairs: 2 * P(X <= min) for X ~ Bin(m, 1/2)."""
+    from fractions import Fraction
+
     check_counts(0, only_a)
     check_counts(0, only_b)
     discordant = only_a + only_b

@@ -7,12 +7,14 @@ divided by.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from finscore.tatqa.joining import Exclusion
 from finscore.tatqa.official import Totals
 from finscore.tatqa.pivots import Pivots
-from finscore.stats.headline import HeadlineInterval
+
+if TYPE_CHECKING:  # the statistics load only when intervals are computed
+    from finscore.stats.headline import HeadlineInterval
 
 REPORT_FORMAT = "finscore-tatqa-report/1"
 
