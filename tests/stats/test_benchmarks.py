@@ -12,17 +12,10 @@ from pathlib import Path
 import pytest
 
 from finscore.cli import main
-from finscore.commands import forms
-from finscore.stats import clusters
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def test_the_option_defaults_written_beside_the_parser_are_the_statistics_defaults() -> None:
-    assert (forms.DEFAULT_SEED, forms.DEFAULT_RESAMPLES, forms.MAX_RESAMPLES) == \
-        (clusters.DEFAULT_SEED, clusters.DEFAULT_RESAMPLES, clusters.MAX_RESAMPLES)
 
 
 def _json_report(capsys: pytest.CaptureFixture[str], benchmark: str, *extra: str) -> dict[str, object]:

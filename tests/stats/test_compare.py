@@ -77,3 +77,21 @@ def test_the_contracts_form_is_still_the_contracts_form(capsys: pytest.CaptureFi
 def test_the_second_prediction_file_is_fresh() -> None:
     status = subprocess.run([sys.executable, str(ROOT / "tools/compare/make_perturbed_finqa.py"), "--check"])
     assert status.returncode == 0
+
+
+def test_the_python_api_gives_what_the_commands_print(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import finscore
+    from finscore.finqa.scoring import score_predictions
+
+    monkeypatch.chdir(ROOT)
+    gold = json.loads(Path(GOLD).read_text())
+    reports = [score_predictions(json.loads(Path(path).read_text()), gold) for path in (A, B)]
+    (interval,) = finscore.headline_intervals("finqa", reports[0], gold, resamples=150)
+    assert main(["finqa", A, GOLD, "--quiet", "--json", "-", "--resamples", "150"]) == 0
+    assert json.loads(capsys.readouterr().out)["uncertainty"] == [interval.to_json()]
+    comparison = finscore.compare_systems("finqa", [finscore.System("A", r) for r in reports[:1]]
+                                          + [finscore.System("B", reports[1])], gold, resamples=150)
+    assert main(["compare", "finqa", A, B, GOLD, "--json", "-", "--resamples", "150"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["pairs"] == comparison["pairs"] and "wilson_interval" in finscore.__all__

@@ -46,11 +46,10 @@ def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str =
     parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
 
 
-#: The default seed and resamples of the headline intervals (finscore.stats.clusters; written here so
-#: that --help loads no statistics code, and checked equal by tests/stats/test_benchmarks.py).
-DEFAULT_SEED = 20260901
-DEFAULT_RESAMPLES = 2000
-MAX_RESAMPLES = 100_000
+#: The default seed and resamples of the headline intervals (a module that imports nothing).
+from finscore.stats.defaults import DEFAULT_RESAMPLES as DEFAULT_RESAMPLES  # noqa: E402
+from finscore.stats.defaults import DEFAULT_SEED as DEFAULT_SEED  # noqa: E402
+from finscore.stats.defaults import MAX_RESAMPLES as MAX_RESAMPLES  # noqa: E402
 
 
 def add_interval_options(parser: argparse.ArgumentParser, unit: str) -> None:

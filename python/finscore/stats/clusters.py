@@ -26,11 +26,10 @@ from itertools import repeat
 from typing import Mapping, NamedTuple, Sequence
 
 from finscore.stats.binomial import CONFIDENCE
+from finscore.stats.defaults import DEFAULT_RESAMPLES as DEFAULT_RESAMPLES
+from finscore.stats.defaults import DEFAULT_SEED as DEFAULT_SEED
+from finscore.stats.defaults import MAX_RESAMPLES as MAX_RESAMPLES
 
-#: The default seed and number of resamples of the benchmark commands (printed beside the interval).
-DEFAULT_SEED = 20260901
-DEFAULT_RESAMPLES = 2000
-MAX_RESAMPLES = 100_000
 
 
 class Clusters(NamedTuple):

@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 # One owner per function: the intervals and the exact test live in finscore.stats (the benchmark
 # commands use them too) and are re-exported here under their names.
+from finscore.stats.binomial import CONFIDENCE as CONFIDENCE
 from finscore.stats.binomial import MAX_EXACT_TRIALS as MAX_EXACT_TRIALS
 from finscore.stats.binomial import binomial_cdf as binomial_cdf
 from finscore.stats.binomial import check_counts as _check_counts
@@ -26,9 +27,9 @@ from finscore.stats.binomial import mcnemar_exact as mcnemar_exact
 from finscore.stats.binomial import wilson_interval as wilson_interval
 from finscore.stats.clusters import percentile_interval as _percentile_interval
 
-CONFIDENCE = 0.95
 #: The seeded family bootstrap: the same seed gives the same intervals on every machine.
-DEFAULT_SEED = 20260901
+from finscore.stats.defaults import DEFAULT_SEED as DEFAULT_SEED  # noqa: E402
+
 DEFAULT_REPLICATES = 2000
 MAX_REPLICATES = 100_000
 T = TypeVar("T")
