@@ -77,3 +77,21 @@ def test_same_seed_same_interval_in_another_process(capsys: pytest.CaptureFixtur
                             "examples/finqa/gold.json", "--quiet", "--json", "-", "--resamples", "200"],
                            cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
     assert json.loads(there)["uncertainty"] == here
+
+
+def test_answers_report_gets_its_interval_over_the_gold_files_unit(capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    page = tmp_path / "answers.html"
+    assert main(["answers", "--protocol", "finqa-answer/1", "--format", "answer-line",
+                 "examples/answers/finqa_completions.jsonl", "examples/answers/finqa_gold.json", "--quiet",
+                 "--json", "-", "--html", str(page), "--resamples", "200"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (interval,) = report["uncertainty"]
+    counts = report["counts"]
+    expected = scipy_stats.binomtest(counts["passed"], counts["golds"]).proportion_ci(0.95, method="wilson")
+    assert interval["row_level"]["interval"] == pytest.approx([expected.low, expected.high], abs=1e-12)
+    gold = json.loads((ROOT / "examples/answers/finqa_gold.json").read_text())
+    assert interval["cluster_bootstrap"]["clusters"] == len({"/".join(e["id"].split("/")[:2]) for e in gold})
+    assert '<section id="uncertainty">' in page.read_text()

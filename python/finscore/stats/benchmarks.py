@@ -26,7 +26,13 @@ class Outcomes(NamedTuple):
 
 
 def report_outcomes(benchmark: str, report: Any) -> list[Outcomes]:
-    """The headline figures' per-row outcomes of a finqa, convfinqa or tatqa report."""
+    """The headline figures' per-row outcomes of a finqa, convfinqa or tatqa report, or (benchmark
+    "answers") of a `finscore answers` report: each gold's decision under the protocol."""
+    if benchmark == "answers":
+        rows = report.rows
+        return [Outcomes(f"accuracy under {report.protocol.name}", tuple(r.id for r in rows),
+                         tuple(1.0 if r.decision.passed else 0.0 for r in rows), True,
+                         tuple(r.decision.reason for r in rows))]
     if benchmark in ("finqa", "convfinqa"):
         rows = report.turns.examples if benchmark == "convfinqa" else report.examples
         return [Outcomes("execution accuracy", tuple(r.id for r in rows),
@@ -56,10 +62,11 @@ def unit_keys(benchmark: str, gold: Any, ids: tuple[str, ...]) -> tuple[str, tup
 
 def headline_intervals(benchmark: str, report: Any, gold: Any, *, seed: int = DEFAULT_SEED,
                        resamples: int = DEFAULT_RESAMPLES) -> tuple[HeadlineInterval, ...]:
-    """The intervals of each honest headline figure of a report scored against `gold`."""
+    """The intervals of each honest headline figure of a report scored against `gold` (benchmark
+    "answers": a `finscore answers` report, grouped by the unit of the benchmark its gold file is)."""
     intervals = []
     for outcomes in report_outcomes(benchmark, report):
-        name, keys = unit_keys(benchmark, gold, outcomes.ids)
+        name, keys = unit_keys(report.gold_kind if benchmark == "answers" else benchmark, gold, outcomes.ids)
         intervals.append(headline_interval(outcomes.figure, outcomes.values, keys, name, binary=outcomes.binary,
                                            seed=seed, resamples=resamples))
     return tuple(intervals)

@@ -106,3 +106,13 @@ def headline_interval(figure: str, values: Sequence[float], keys: Sequence[str],
             success_upper = (zero_events_upper_bound(rows, confidence), zero_events_upper_bound(g, confidence))
     return HeadlineInterval(figure, total, rows, unit, g, seed, resamples, confidence, wilson, interval,
                             effect.design_effect, effect.effective_rows, failure_upper, success_upper)
+
+
+def intervals_html(intervals: Sequence[HeadlineInterval]) -> str:
+    """The intervals as an HTML section (escaped text lines), for a report page."""
+    from html import escape
+
+    items = "".join(f"<h2>{escape(interval.figure)}, {interval.confidence:.0%} intervals</h2><ul>"
+                    + "".join(f"<li>{escape(line.strip())}</li>" for line in interval.lines()) + "</ul>"
+                    for interval in intervals)
+    return f'<section id="uncertainty">{items}</section>'
