@@ -95,3 +95,27 @@ def test_the_python_api_gives_what_the_commands_print(capsys: pytest.CaptureFixt
     assert main(["compare", "finqa", A, B, GOLD, "--json", "-", "--resamples", "150"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["pairs"] == comparison["pairs"] and "wilson_interval" in finscore.__all__
+
+
+def test_tatqa_subgroups_are_the_reports_answer_type_source_and_scale(capsys: pytest.CaptureFixture[str],
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    predictions = json.loads((ROOT / "examples/tatqa/predictions.json").read_text())
+    dropped = sorted(predictions)[0]
+    fewer = tmp_path / "fewer.json"
+    fewer.write_text(json.dumps({uid: value for uid, value in predictions.items() if uid != dropped}))
+    assert main(["compare", "tatqa", "examples/tatqa/predictions.json", str(fewer), "examples/tatqa/gold.json",
+                 "--json", "-", "--resamples", "100"]) == 0
+    (pair,) = json.loads(capsys.readouterr().out)["pairs"]
+    gold = json.loads((ROOT / "examples/tatqa/gold.json").read_text())
+    questions = [q for d in gold for q in d["questions"]]
+    cells: dict[str, int] = {}
+    for q in questions:
+        name = f"{q['answer_type']} x {q['answer_from']}"
+        cells[name] = cells.get(name, 0) + 1
+    assert {r["group"]: r["rows"] for r in pair["subgroups"] if r["kind"] == "answer type x source"} == cells
+    assert sum(r["rows"] for r in pair["subgroups"] if r["kind"] == "scale") == len(questions)
+    # the dropped uid is B's failure: introduced, or already wrong for A
+    introduced = [i for ids in pair["transitions"]["introduced_by_b"].values() for i in ids]
+    assert pair["transitions"]["fixed_by_b"] == {} and introduced in ([], [dropped])
