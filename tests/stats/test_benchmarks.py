@@ -95,3 +95,14 @@ def test_answers_report_gets_its_interval_over_the_gold_files_unit(capsys: pytes
     gold = json.loads((ROOT / "examples/answers/finqa_gold.json").read_text())
     assert interval["cluster_bootstrap"]["clusters"] == len({"/".join(e["id"].split("/")[:2]) for e in gold})
     assert '<section id="uncertainty">' in page.read_text()
+
+
+def test_a_gold_row_without_a_unit_is_a_readable_input_error(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import finscore.finqa.benchmark as finqa_benchmark
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(finqa_benchmark, "units", lambda gold: {})
+    assert main(["finqa", "examples/finqa/predictions.json", "examples/finqa/gold.json", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "the finqa unit (filing) names no unit for 60 row(s): 'ETR/2016/page_23.pdf-2'" in err

@@ -147,8 +147,11 @@ def run_benchmark_compare(args: argparse.Namespace) -> int:
 
     from finscore.commands.forms import MAX_RESAMPLES
     from finscore.exit_status import EXIT_USAGE
+    from finscore.finqa.inputs import FinqaInputError
     from finscore.inputs import FinscoreError
     from finscore.outputs import OutputError, write_output
+    from finscore.stats.benchmarks import UnitError
+    from finscore.tatqa.files import TatqaInputError
     from finscore.stats.compare import ComparisonError, System, compare_systems, comparison_html, comparison_text
 
     command = f"finscore compare {args.benchmark}"
@@ -176,7 +179,7 @@ def run_benchmark_compare(args: argparse.Namespace) -> int:
         for label, path in zip(labels, predictions):
             try:
                 systems.append(System(label, _score(args.benchmark, path, gold, gold_path)))
-            except (FinscoreError, ValueError) as error:
+            except (FinscoreError, FinqaInputError, TatqaInputError) as error:
                 raise ComparisonError(f"{label} ({path}): {error}") from error
         comparison = compare_systems(args.benchmark, systems, gold, seed=args.seed, resamples=args.resamples)
         comparison["files"] = {"gold": gold_path, **dict(zip(labels, predictions))}
@@ -184,7 +187,7 @@ def run_benchmark_compare(args: argparse.Namespace) -> int:
             write_output(args.json, json.dumps(comparison, ensure_ascii=False, indent=1) + "\n")
         if args.html is not None:
             write_output(args.html, comparison_html(comparison))
-    except (FinscoreError, ValueError, OutputError) as error:
+    except (FinscoreError, FinqaInputError, TatqaInputError, UnitError, ComparisonError) as error:
         print(f"{command}: {error}", file=sys.stderr)
         return EXIT_USAGE
     if args.json != "-":

@@ -51,7 +51,7 @@ def run_convfinqa(args: argparse.Namespace) -> int:
         gold = read_json_file(args.gold, "gold file")
         report = score_convfinqa(predictions, gold, python=args.python, exclude_bad_ids=args.exclude_bad_ids,
                                  progress=progress)
-        return with_intervals("convfinqa", report, gold, args)
+        return with_intervals("convfinqa", report, gold, args, FinqaInputError)
 
     return run_scoring("convfinqa", args, score, lambda report, examples: render_convfinqa(report, examples=examples),
                        FinqaInputError)

@@ -115,7 +115,7 @@ def run_finqa(args: argparse.Namespace) -> int:
             raise FinqaInputError(swapped)
         report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
                                    exclude_bad_ids=args.exclude_bad_ids, progress=progress)
-        return with_intervals("finqa", report, gold, args)
+        return with_intervals("finqa", report, gold, args, FinqaInputError)
 
     return run_scoring("finqa", args, score, lambda report, examples: render_report(report, examples=examples),
                        FinqaInputError)

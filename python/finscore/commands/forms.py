@@ -69,11 +69,16 @@ def check_interval_options(command: str, args: argparse.Namespace) -> bool:
     return True
 
 
-def with_intervals(benchmark: str, report: Any, gold: Any, args: argparse.Namespace) -> Any:
-    """The report with its headline intervals (finscore.stats.benchmarks)."""
-    from finscore.stats.benchmarks import attach_intervals
+def with_intervals(benchmark: str, report: Any, gold: Any, args: argparse.Namespace,
+                   input_error: type[Exception]) -> Any:
+    """The report with its headline intervals (finscore.stats.benchmarks); a gold row without a unit
+    becomes the command's `input_error`."""
+    from finscore.stats.benchmarks import UnitError, attach_intervals
 
-    return attach_intervals(benchmark, report, gold, seed=args.seed, resamples=args.resamples)
+    try:
+        return attach_intervals(benchmark, report, gold, seed=args.seed, resamples=args.resamples)
+    except UnitError as error:
+        raise input_error(str(error)) from error
 
 
 def write_json_report(report: Any, destination: str) -> None:

@@ -108,7 +108,7 @@ def _score_file(args: argparse.Namespace) -> int:
         predictions, pairs = read_predictions_file(args.predictions)
         gold = read_gold_file(args.gold)
         report = score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=progress)
-        return with_intervals("tatqa", report, gold, args)
+        return with_intervals("tatqa", report, gold, args, TatqaInputError)
 
     return run_scoring("tatqa", args, score, lambda report, examples: render_report(report, examples=examples),
                        TatqaInputError)

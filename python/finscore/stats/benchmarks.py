@@ -15,6 +15,10 @@ from finscore.stats.clusters import DEFAULT_RESAMPLES, DEFAULT_SEED
 from finscore.stats.headline import HeadlineInterval, headline_interval
 
 
+class UnitError(ValueError):
+    """A gold row the benchmark's unit function gives no unit, named."""
+
+
 class Outcomes(NamedTuple):
     """One headline figure's value per gold row (ids in gold order), and whether it counts passes."""
 
@@ -55,7 +59,7 @@ def unit_keys(benchmark: str, gold: Any, ids: tuple[str, ...]) -> tuple[str, tup
     keys = unit.key.load()(gold)
     missing = [i for i in ids if i not in keys]
     if missing:
-        raise ValueError(f"the {benchmark} unit ({unit.name}) names no unit for {len(missing)} row(s): "
+        raise UnitError(f"the {benchmark} unit ({unit.name}) names no unit for {len(missing)} row(s): "
                          + ", ".join(repr(i) for i in missing[:5]))
     return unit.name, tuple(keys[i] for i in ids)
 
