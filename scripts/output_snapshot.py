@@ -71,7 +71,7 @@ CASES: tuple[tuple[str, tuple[Call, ...]], ...] = (
     *((f"help-{name.replace(' ', '-')}", (call(*name.split(), "--help"),)) for name in (
         "exec", "exec-jsonl", "contracts", "compare", "finqa", "finqa equal-jsonl", "convfinqa", "tatqa",
         "tatqa decide-jsonl", "answers", "answers decide-jsonl", "answers verify", "run", "rewards",
-        "serve-reward")),
+        "serve-reward", "compare finqa", "compare convfinqa", "compare tatqa")),
     # exec
     ("exec", (call("exec", PROGRAM), call("exec", PROGRAM, "--json"), call("exec", PROGRAM, "--profile", "strict"),
               call("exec", '["add(", "1", "2", ")", "EOF"]'), call("exec", "add(1, 2), divide(#0, 0)"),
@@ -143,6 +143,18 @@ CASES: tuple[tuple[str, tuple[Call, ...]], ...] = (
              stdin="answer-lines-tatqa.jsonl"),
         call("answers", "--protocol", "finqa-answer/1", "--format", "json", "missing.jsonl",
              f"{EX}/answers/finqa_gold.json"))),
+    # the benchmark form of compare (issue #33)
+    ("compare-benchmarks", (
+        call("compare", "finqa", f"{EX}/finqa/predictions.json", f"{EX}/finqa/predictions_b.json",
+             f"{EX}/finqa/gold.json", "--json", "out/cmp-finqa.json", "--html", "out/cmp-finqa.html"),
+        call("compare", "finqa", f"{EX}/finqa/predictions.json", f"{EX}/finqa/predictions_b.json",
+             f"{EX}/finqa/predictions.json", f"{EX}/finqa/gold.json", "--labels", "a", "b", "c", "--seed", "7",
+             "--resamples", "300"),
+        call("compare", "convfinqa", f"{EX}/convfinqa/predictions.json", f"{EX}/convfinqa/predictions.json",
+             f"{EX}/convfinqa/gold.json", "--resamples", "300"),
+        call("compare", "tatqa", f"{EX}/tatqa/predictions.json", f"{EX}/tatqa/predictions.json",
+             f"{EX}/tatqa/gold.json", "--json", "-", "--resamples", "300"),
+        call("compare", "finqa", f"{EX}/finqa/predictions.json", f"{EX}/finqa/gold.json"))),
     # contracts, run, compare
     ("contracts-oracle", (call("contracts", "--oracle", "--output", "out/oracle.json", "--html", "out/oracle.html"),
                           call("contracts", "--oracle"))),

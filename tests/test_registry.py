@@ -92,11 +92,15 @@ def test_finqa_groups_by_filing_company_and_year() -> None:
     assert units == {e["id"]: "/".join(e["id"].split("/")[:2]) for e in gold}
 
 
-def test_convfinqa_groups_turns_by_conversation() -> None:
+def test_convfinqa_groups_turns_by_the_filing_of_their_conversation() -> None:
+    # issue #33: the Single and Double conversations made from one page are not independent either,
+    # so a turn's unit is its conversation's filing (company/year), which holds the conversation
     gold = json.loads((ROOT / "examples/convfinqa/gold.json").read_text())
     units = registry.get_benchmark("convfinqa").unit.key.load()(gold)
-    expected = {f"{c['id']}#t{turn}": c["id"] for c in gold for turn in range(len(c["annotation"]["turn_program"]))}
+    expected = {f"{c['id']}#t{turn}": "/".join(c["id"].split("_", 1)[1].split("/")[:2])
+                for c in gold for turn in range(len(c["annotation"]["turn_program"]))}
     assert units == expected
+    assert units["Double_HII/2017/page_104.pdf#t0"] == "HII/2017"
 
 
 def test_tatqa_groups_questions_by_table() -> None:

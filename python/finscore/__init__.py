@@ -13,8 +13,17 @@ The public API of the program executor:
 A program is a token list (the prediction format) or a gold program string; a
 table is the FinQA table (a list of rows, each starting with its name).
 
-These names come from `finscore.engine`, imported on first use (PEP 562), so that
-a command that executes no program (`finscore tatqa`) does not pay for loading it.
+Honest uncertainty on benchmark figures and paired comparisons (issue #33), from `finscore.stats`:
+
+- `headline_intervals(benchmark, report, gold, *, seed, resamples)`: the 95% intervals of a
+  finqa / convfinqa / tatqa report's honest headline (Wilson, rows as independent; the seeded
+  cluster bootstrap over the benchmark's unit, with design effect and effective sample size)
+- `compare_systems(benchmark, [System(label, report), ...], gold, *, seed, resamples)`: every pair
+  paired row by row (table, exact McNemar, difference with its paired cluster interval)
+- `wilson_interval`, `clopper_pearson_interval`, `mcnemar_exact`
+
+These names come from `finscore.engine` and `finscore.stats`, imported on first use (PEP 562), so
+that a command that executes no program (`finscore tatqa`) does not pay for loading the engine.
 """
 
 from __future__ import annotations
@@ -37,6 +46,14 @@ if TYPE_CHECKING:
         round_half_even_scaled,
         sum_rule_for,
     )
+    from finscore.stats import (
+        System,
+        clopper_pearson_interval,
+        compare_systems,
+        headline_intervals,
+        mcnemar_exact,
+        wilson_interval,
+    )
 
 #: The public names that live in finscore.engine.
 _FROM_ENGINE = frozenset({
@@ -44,17 +61,24 @@ _FROM_ENGINE = frozenset({
     "execute_many", "round_half_even_scaled", "sum_rule_for",
 })
 
+#: The public names that live in finscore.stats.
+_FROM_STATS = frozenset({
+    "System", "clopper_pearson_interval", "compare_systems", "headline_intervals", "mcnemar_exact",
+    "wilson_interval",
+})
+
 
 def __getattr__(name: str) -> Any:
-    if name not in _FROM_ENGINE:
+    if name not in _FROM_ENGINE and name not in _FROM_STATS:
         raise AttributeError(f"module 'finscore' has no attribute {name!r}")
-    value = getattr(importlib.import_module("finscore.engine"), name)
+    module = "finscore.engine" if name in _FROM_ENGINE else "finscore.stats"
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # later lookups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_FROM_ENGINE})
+    return sorted({*globals(), *_FROM_ENGINE, *_FROM_STATS})
 
 
 def status_name(code: int) -> str:
@@ -70,10 +94,16 @@ __all__ = [
     "ExecutionBatch",
     "Status",
     "StepTrace",
+    "System",
+    "clopper_pearson_interval",
+    "compare_systems",
     "execute",
     "execute_batch",
     "execute_many",
+    "headline_intervals",
+    "mcnemar_exact",
     "round_half_even_scaled",
     "status_name",
     "sum_rule_for",
+    "wilson_interval",
 ]

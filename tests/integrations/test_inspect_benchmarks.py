@@ -2,7 +2,7 @@
 from its own data file, each sample clustered by the benchmark's independence unit.
 
 The oracles: the raw data file (the FinQA id names its filing, company/year; a ConvFinQA turn belongs
-to its conversation; a TAT-QA question to its document's table uid, read here by hand), and
+to its conversation's filing, issue #33; a TAT-QA question to its document's table uid, read here by hand), and
 `finscore answers` on the same completions (the command, in process): the same golds, the same
 denominator, the same figures.
 """
@@ -50,7 +50,8 @@ def _finqa_units(data: list[Any]) -> dict[str, str]:
 
 
 def _convfinqa_units(data: list[Any]) -> dict[str, str]:
-    return {f"{entry['id']}#t{turn}": entry["id"]
+    # issue #33: the filing (company/year) of the conversation's page, which holds its Single and Double
+    return {f"{entry['id']}#t{turn}": "/".join(entry["id"].split("_", 1)[1].split("/")[:2])
             for entry in data for turn in range(len(entry["annotation"]["turn_program"]))}
 
 

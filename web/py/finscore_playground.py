@@ -440,6 +440,7 @@ def _score_program_files(uploads: _Uploads, benchmark: str, options: dict[str, A
     from finscore.finqa.inputs import FinqaInputError
     from finscore.finqa.scoring import score_predictions
     from finscore.finqa.terminal import render_report
+    from finscore.stats.benchmarks import UnitError, attach_intervals
 
     profile, python = options.get("profile", "official"), options.get("python", "3.11")
     _check_options(profile, python)
@@ -449,12 +450,15 @@ def _score_program_files(uploads: _Uploads, benchmark: str, options: dict[str, A
     if benchmark == "convfinqa":
         report = uploads.read(lambda: score_convfinqa(predictions, gold, python=python, exclude_bad_ids=exclude,
                                                       progress=progress), FinqaInputError)
+        # the headline intervals with the command's defaults, so the page's report is the CLI's (issue #33)
+        report = uploads.read(lambda: attach_intervals("convfinqa", report, gold), (FinqaInputError, UnitError))
         report_json = report.to_json()
         return {"report": report_json, "text": render_convfinqa(report, examples=TEXT_REPORT_EXAMPLES),
                 "cards": _program_cards(report_json, turns=True), "chart": report_json["categories"],
                 "failing": _failing_turns(report_json), "failing_opens": False}
     report = uploads.read(lambda: score_predictions(predictions, gold, profile=profile, python=python,
                                                     exclude_bad_ids=exclude, progress=progress), FinqaInputError)
+    report = uploads.read(lambda: attach_intervals("finqa", report, gold), (FinqaInputError, UnitError))
     report_json = report.to_json()
     return {"report": report_json, "text": render_report(report, examples=TEXT_REPORT_EXAMPLES),
             "cards": _program_cards(report_json, turns=False), "chart": report_json["categories"],
@@ -467,12 +471,14 @@ def _score_tatqa_files(uploads: _Uploads, options: dict[str, Any],
     from finscore.tatqa.files import TatqaInputError, read_gold_file, read_predictions_file
     from finscore.tatqa.scoring import score_predictions
     from finscore.tatqa.terminal import render_report
+    from finscore.stats.benchmarks import UnitError, attach_intervals
 
     predictions, pairs = uploads.read(lambda: read_predictions_file(uploads.predictions), TatqaInputError)
     gold = uploads.read(lambda: read_gold_file(uploads.gold), TatqaInputError)
     report = uploads.read(lambda: score_predictions(predictions, pairs, gold,
                                                     exclude_bad_ids=bool(options.get("exclude_bad_ids", False)),
                                                     progress=progress), TatqaInputError)
+    report = uploads.read(lambda: attach_intervals("tatqa", report, gold), (TatqaInputError, UnitError))
     report_json = report.to_json()
     return {"report": report_json, "text": render_report(report, examples=TEXT_REPORT_EXAMPLES),
             "cards": _tatqa_cards(report_json), "chart": report_json["reasons"],

@@ -15,7 +15,7 @@ from gettext import gettext
 from pathlib import Path
 from typing import Any, Sequence
 
-from finscore.commands.forms import SecondForm, named_form
+from finscore.commands.forms import SecondForm, add_interval_options, check_interval_options, named_form
 from finscore.exit_status import EXIT_OK, EXIT_USAGE
 from finscore.registry import all_answer_protocols
 from finscore.inputs.bounds import MAX_ANSWER_PREDICTIONS_BYTES
@@ -29,7 +29,7 @@ MAX_PREDICTION_BYTES = MAX_ANSWER_PREDICTIONS_BYTES
 
 USAGE = (
     "finscore answers --protocol NAME --format FORMAT PREDICTIONS GOLD [--json OUT] [--html OUT]\n"
-    "                        [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "                        [--exclude-bad-ids] [--examples N] [--quiet] [--seed N] [--resamples B]\n"
     "       finscore answers decide-jsonl --protocol NAME --format FORMAT < lines.jsonl > decisions.jsonl\n"
     "       finscore answers verify REPORT.json [--no-rerun]"
 )
@@ -93,6 +93,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--examples", type=int, default=10, metavar="N",
                         help="failures listed in the text report (default 10; 0 for none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
+    add_interval_options(parser, "gold file's independence unit (filing, or table)")
     parser.set_defaults(handler=run_answers)
 
 
@@ -147,6 +148,8 @@ def run_answers(args: argparse.Namespace) -> int:
     if args.examples < 0:
         print("finscore answers: --examples must be 0 or more", file=sys.stderr)
         return EXIT_USAGE
+    if not check_interval_options("answers", args):
+        return EXIT_USAGE
     bar = progress_bar(sys.stderr, quiet=args.quiet)
     try:
         raw = _read_predictions(args.predictions)
@@ -163,16 +166,26 @@ def run_answers(args: argparse.Namespace) -> int:
     if failure is not None:
         print(f"finscore answers: {failure}", file=sys.stderr)
         return EXIT_USAGE
+    from finscore.stats.benchmarks import headline_intervals
+    from finscore.stats.headline import intervals_html
+
+    intervals = headline_intervals("answers", report, gold, seed=args.seed, resamples=args.resamples)
     try:
         if args.html is not None:
-            write_output(args.html, render_html(report))
+            page = render_html(report)
+            cut = page.rindex("</body>")
+            write_output(args.html, page[:cut] + intervals_html(intervals) + page[cut:])
         if args.json is not None:
-            write_output(args.json, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
+            document = report.to_json()
+            document["uncertainty"] = [interval.to_json() for interval in intervals]
+            write_output(args.json, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     except OutputError as error:
         print(f"finscore answers: {error}", file=sys.stderr)
         return EXIT_USAGE
     if "-" not in (args.json, args.html):
-        print(render_report(report, examples=args.examples))
+        lines = [line for interval in intervals for line in [f"{interval.figure}, {interval.confidence:.0%} "
+                                                            "intervals:", *interval.lines()]]
+        print(render_report(report, examples=args.examples) + "\n\n" + "\n".join(lines))
     return EXIT_OK
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from finscore.commands.forms import add_report_options, add_scored_files, run_scoring
+from finscore.commands.forms import add_interval_options, add_report_options, add_scored_files, run_scoring, \
+    with_intervals
 
 DESCRIPTION = (
     "Score ConvFinQA predictions (the leaderboard format: a JSON list of {\"id\", \"predicted\": [tokens "
@@ -15,7 +16,7 @@ DESCRIPTION = (
     "authors' evaluate_result computes them (denominator = predictions; a one-token program is a number "
     "selection; program accuracy counts valid, equivalent programs), then the same over all gold turns (a "
     "missing prediction counts as a failure), accuracy by turn index and by conversation type (Single / "
-    "Double), the share of conversations with every turn right, and per-turn diagnostics. Where "
+    "Double), the 95% intervals of the honest execution accuracy (Wilson, rows as independent, and a seeded cluster bootstrap over filings: a conversation's turns, and the Single and Double conversations made from one page, are not independent), the share of conversations with every turn right, and per-turn diagnostics. Where "
     "evaluate_result would stop on its assert, the turn is reported and scoring goes on. Unknown, duplicate "
     "or malformed entries stop the run with a list of them (exit status 2) unless --exclude-bad-ids is given."
 )
@@ -35,6 +36,7 @@ def register(subparsers: Any) -> None:
                         help="CPython whose sum() to imitate in table_sum/table_average: 3.11 (default, "
                              "left to right) or 3.12 and later (compensated)")
     add_report_options(parser, "failing turns")
+    add_interval_options(parser, "filings")
     parser.set_defaults(handler=run_convfinqa)
 
 
@@ -47,8 +49,9 @@ def run_convfinqa(args: argparse.Namespace) -> int:
     def score(progress: Any) -> Any:
         predictions = read_json_file(args.predictions, "prediction file")
         gold = read_json_file(args.gold, "gold file")
-        return score_convfinqa(predictions, gold, python=args.python, exclude_bad_ids=args.exclude_bad_ids,
-                               progress=progress)
+        report = score_convfinqa(predictions, gold, python=args.python, exclude_bad_ids=args.exclude_bad_ids,
+                                 progress=progress)
+        return with_intervals("convfinqa", report, gold, args, FinqaInputError)
 
     return run_scoring("convfinqa", args, score, lambda report, examples: render_convfinqa(report, examples=examples),
                        FinqaInputError)

@@ -13,7 +13,8 @@ import sys
 from typing import Any, Sequence
 
 from finscore.commands.execute import add_profile_options
-from finscore.commands.forms import add_report_options, add_scored_files, named_form, run_scoring, SecondForm
+from finscore.commands.forms import add_interval_options, add_report_options, add_scored_files, named_form, \
+    run_scoring, SecondForm, with_intervals
 from finscore.engine.api import PROFILES
 from finscore.engine.reader.convfinqa import PROFILE as CONVFINQA
 from finscore.finqa.file_order import swapped_files_message
@@ -22,7 +23,7 @@ EQUAL_JSONL = "equal-jsonl"
 
 USAGE = (
     "finscore finqa PREDICTIONS GOLD [--profile {official,strict}] [--python VERSION] [--json OUT]\n"
-    "                      [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "                      [--exclude-bad-ids] [--examples N] [--quiet] [--seed N] [--resamples B]\n"
     "       finscore finqa equal-jsonl [--explain] [--profile {official,strict,convfinqa}]\n"
     "                                  < pairs.jsonl > decisions.jsonl"
 )
@@ -31,7 +32,7 @@ DESCRIPTION = (
     "against a FinQA file (finqa_test.json). Prints the official execution and program accuracy exactly "
     "as the official evaluate.py computes them (denominator = predictions), then the same over the gold "
     "examples (a missing prediction counts as a failure), failure categories, statuses, the official "
-    "quirks relied on, and the first failing predictions. Both profiles are always run (the other one "
+    "quirks relied on, and the first failing predictions. The honest execution accuracy gets its 95% intervals: Wilson (rows as independent) and a seeded cluster bootstrap over filings (company/year), with the number of filings, the design effect and the effective sample size. Both profiles are always run (the other one "
     "gives the quirk accounting); --profile picks the headline. Unknown, duplicate or malformed prediction "
     "entries stop the run with a list of them (exit status 2) unless --exclude-bad-ids is given."
 )
@@ -81,6 +82,7 @@ def register(subparsers: Any) -> None:
     # --profile and --python, as `finscore exec` has them; convfinqa scores `finscore convfinqa`, not FinQA
     add_profile_options(parser, ("official", "strict"))
     add_report_options(parser, "failing predictions")
+    add_interval_options(parser, "filings")
     parser.set_defaults(handler=run_finqa)
 
 
@@ -111,8 +113,9 @@ def run_finqa(args: argparse.Namespace) -> int:
         swapped = swapped_files_message(predictions, gold)
         if swapped is not None:
             raise FinqaInputError(swapped)
-        return score_predictions(predictions, gold, profile=args.profile, python=args.python,
-                                 exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+        report = score_predictions(predictions, gold, profile=args.profile, python=args.python,
+                                   exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+        return with_intervals("finqa", report, gold, args, FinqaInputError)
 
     return run_scoring("finqa", args, score, lambda report, examples: render_report(report, examples=examples),
                        FinqaInputError)

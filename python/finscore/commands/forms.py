@@ -46,6 +46,41 @@ def add_report_options(parser: argparse.ArgumentParser, failing: str, ids: str =
     parser.add_argument("--quiet", action="store_true", help="no progress bar on standard error")
 
 
+#: The default seed and resamples of the headline intervals (a module that imports nothing).
+from finscore.stats.defaults import DEFAULT_RESAMPLES as DEFAULT_RESAMPLES  # noqa: E402
+from finscore.stats.defaults import DEFAULT_SEED as DEFAULT_SEED  # noqa: E402
+from finscore.stats.defaults import MAX_RESAMPLES as MAX_RESAMPLES  # noqa: E402
+
+
+def add_interval_options(parser: argparse.ArgumentParser, unit: str) -> None:
+    """--seed and --resamples of the cluster bootstrap over the benchmark's unit (`unit` names it)."""
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"seed of the cluster bootstrap over the {unit} (default {DEFAULT_SEED}; the same "
+                             "seed gives the same interval in every process)")
+    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="B",
+                        help=f"cluster bootstrap resamples (default {DEFAULT_RESAMPLES}, 1 to {MAX_RESAMPLES})")
+
+
+def check_interval_options(command: str, args: argparse.Namespace) -> bool:
+    """True when --resamples is in range; else the message on standard error."""
+    if not 1 <= args.resamples <= MAX_RESAMPLES:
+        print(f"finscore {command}: --resamples must be 1 to {MAX_RESAMPLES}, not {args.resamples}", file=sys.stderr)
+        return False
+    return True
+
+
+def with_intervals(benchmark: str, report: Any, gold: Any, args: argparse.Namespace,
+                   input_error: type[Exception]) -> Any:
+    """The report with its headline intervals (finscore.stats.benchmarks); a gold row without a unit
+    becomes the command's `input_error`."""
+    from finscore.stats.benchmarks import UnitError, attach_intervals
+
+    try:
+        return attach_intervals(benchmark, report, gold, seed=args.seed, resamples=args.resamples)
+    except UnitError as error:
+        raise input_error(str(error)) from error
+
+
 def write_json_report(report: Any, destination: str) -> None:
     """report.to_json() to a file, or to standard output for '-' (OutputError when it cannot be written)."""
     from finscore.outputs import write_output  # loaded only when a JSON report is asked for
@@ -68,6 +103,8 @@ def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], A
     """
     if args.examples < 0:
         print(f"finscore {command}: --examples must be 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    if hasattr(args, "resamples") and not check_interval_options(command, args):
         return EXIT_USAGE
     bar = None
     if not args.quiet:  # the bar's module (and threading) is loaded only when a bar may be drawn

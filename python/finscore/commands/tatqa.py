@@ -12,12 +12,14 @@ import gc
 import sys
 from typing import Any, Sequence
 
-from finscore.commands.forms import add_report_options, add_scored_files, named_form, run_scoring, SecondForm
+from finscore.commands.forms import add_interval_options, add_report_options, add_scored_files, named_form, \
+    run_scoring, SecondForm, with_intervals
 
 DECIDE_JSONL = "decide-jsonl"
 
 USAGE = (
     "finscore tatqa PREDICTIONS GOLD [--json OUT] [--exclude-bad-ids] [--examples N] [--quiet]\n"
+    "                      [--seed N] [--resamples B]\n"
     "       finscore tatqa decide-jsonl < pairs.jsonl > decisions.jsonl"
 )
 DESCRIPTION = (
@@ -25,7 +27,7 @@ DESCRIPTION = (
     "or a list of texts) against a TAT-QA gold file (tatqa_dataset_test_gold.json). Prints the official "
     "figures exactly as tatqa_eval.py prints them (exact match, F1, scale score and the three pivot tables), "
     "then the same over every gold question with the missing uids named, the figures over the scored "
-    "predictions only, a typed reason for every miss, and the first failing questions. Unknown uids, "
+    "predictions only, a typed reason for every miss, and the first failing questions. The honest exact match and F1 get their 95% intervals (Wilson for exact match, rows as independent, and a seeded cluster bootstrap over tables for both, with the number of tables, the design effect and the effective sample size). Unknown uids, "
     "repeated uids (duplicate JSON keys) and malformed entries stop the run with a list of them (exit "
     "status 2) unless --exclude-bad-ids is given."
 )
@@ -50,6 +52,7 @@ def register(subparsers: Any) -> None:
     add_scored_files(parser, "the prediction file (official format)",
                      "the TAT-QA gold file, e.g. tatqa_dataset_test_gold.json")
     add_report_options(parser, "failing questions", ids="uids")
+    add_interval_options(parser, "tables")
     parser.set_defaults(handler=run_tatqa)
 
 
@@ -104,7 +107,8 @@ def _score_file(args: argparse.Namespace) -> int:
     def score(progress: Any) -> Any:
         predictions, pairs = read_predictions_file(args.predictions)
         gold = read_gold_file(args.gold)
-        return score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+        report = score_predictions(predictions, pairs, gold, exclude_bad_ids=args.exclude_bad_ids, progress=progress)
+        return with_intervals("tatqa", report, gold, args, TatqaInputError)
 
     return run_scoring("tatqa", args, score, lambda report, examples: render_report(report, examples=examples),
                        TatqaInputError)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from finscore.engine.explanation import Execution, json_value
 from finscore.finqa.joining import Exclusion
 from finscore.finqa.official_run import OfficialStop
+
+if TYPE_CHECKING:  # the statistics load only when intervals are computed
+    from finscore.stats.headline import HeadlineInterval
 
 REPORT_FORMAT = "finscore-finqa-report/1"
 
@@ -188,12 +191,20 @@ class FinqaReport:
     benchmark: str = "finqa"  # whose official scorer: "finqa" or "convfinqa"
     #: the official scorer's own figures on the file as given (exclusions included), or its stop
     official: OfficialFigures | None = None
+    #: the honest headline's intervals (finscore.stats), when the command or caller asked for them
+    uncertainty: tuple[HeadlineInterval, ...] = ()
 
     @property
     def headline(self) -> Figures:
         return self.figures[self.profile]
 
     def to_json(self) -> dict[str, Any]:
+        document = self._document()
+        if self.uncertainty:
+            document["uncertainty"] = [interval.to_json() for interval in self.uncertainty]
+        return document
+
+    def _document(self) -> dict[str, Any]:
         return {
             "format": REPORT_FORMAT,
             "finscore_version": self.finscore_version,

@@ -89,7 +89,17 @@ def _header(report: FinqaReport) -> list[str]:
         f"  program accuracy    {_figure(figures.program_per_gold_example)}",
         f"  execution per prediction {_figure(figures.execution_per_prediction)}, "
         f"program per prediction {_figure(figures.program_per_prediction)}",
+        *_uncertainty(report),
     ]
+
+
+def _uncertainty(report: FinqaReport) -> list[str]:
+    """The honest execution accuracy's intervals, when the report has them."""
+    lines = []
+    for interval in report.uncertainty:
+        lines.append(f"  {interval.figure} per gold example, {interval.confidence:.0%} intervals:")
+        lines += interval.lines("    ")
+    return lines
 
 
 def _accounting(report: FinqaReport) -> list[str]:

@@ -7,11 +7,14 @@ divided by.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from finscore.tatqa.joining import Exclusion
 from finscore.tatqa.official import Totals
 from finscore.tatqa.pivots import Pivots
+
+if TYPE_CHECKING:  # the statistics load only when intervals are computed
+    from finscore.stats.headline import HeadlineInterval
 
 REPORT_FORMAT = "finscore-tatqa-report/1"
 
@@ -72,7 +75,7 @@ class TatqaReport:
 
     __slots__ = ("finscore_version", "gold_questions", "prediction_entries", "scored_predictions", "official",
                  "official_pivots", "official_stop", "honest", "per_prediction", "exclusions", "missing_uids",
-                 "excluded_uids", "reasons", "questions", "gold_warnings")
+                 "excluded_uids", "reasons", "questions", "gold_warnings", "uncertainty")
 
     def __init__(self, *, finscore_version: str, gold_questions: int, prediction_entries: int,
                  scored_predictions: int, official: Totals | None, official_pivots: Pivots | None,
@@ -95,9 +98,11 @@ class TatqaReport:
         self.reasons = reasons
         self.questions = questions
         self.gold_warnings = gold_warnings  # what the gold file holds that tatqa_eval.py scores silently
+        #: the honest figures' intervals (finscore.stats), when the command or caller asked for them
+        self.uncertainty: tuple[HeadlineInterval, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The whole report; "gold_warnings" only when there are any."""
+        """The whole report; "gold_warnings" and "uncertainty" only when there are any."""
         report = {
             "format": REPORT_FORMAT,
             "finscore_version": self.finscore_version,
@@ -124,4 +129,6 @@ class TatqaReport:
         }
         if self.gold_warnings:
             report["gold_warnings"] = list(self.gold_warnings)
+        if self.uncertainty:
+            report["uncertainty"] = [interval.to_json() for interval in self.uncertainty]
         return report

@@ -50,9 +50,19 @@ def _official(report: TatqaReport) -> list[str]:
             official_text(report.official, report.official_pivots)]
 
 
+def _uncertainty(report: TatqaReport) -> list[str]:
+    """The honest figures' intervals, when the report has them."""
+    lines = []
+    for interval in report.uncertainty:
+        lines.append(f"  {interval.figure}, {interval.confidence:.0%} intervals:")
+        lines += interval.lines("    ")
+    return lines
+
+
 def _accounting(report: TatqaReport) -> list[str]:
     lines = ["", *_figures("Honest figures over every gold question; missing and excluded predictions score 0",
                            report.honest),
+             *_uncertainty(report),
              *_figures(f"Over the {report.scored_predictions} scored predictions only", report.per_prediction),
              "",
              f"Prediction file: {report.prediction_entries} entries, {report.scored_predictions} scored, "

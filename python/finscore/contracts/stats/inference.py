@@ -1,7 +1,7 @@
 """Honest uncertainty for small evaluation sets.
 
 Pass rates on a few dozen cases need intervals that hold at that size: Wilson
-and the exact Clopper-Pearson interval (computed here by inverting the binomial
+and the exact Clopper-Pearson interval (finscore.stats.binomial: by inverting the binomial
 tail with high-precision decimals, so no statistics library is needed at run
 time), the upper bound of the failure rate when no failure was seen, a seeded
 cluster bootstrap over families and cluster-robust standard errors (both only
@@ -13,14 +13,23 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from decimal import Context, Decimal
 from fractions import Fraction
-from statistics import NormalDist
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
-CONFIDENCE = 0.95
+# One owner per function: the intervals and the exact test live in finscore.stats (the benchmark
+# commands use them too) and are re-exported here under their names.
+from finscore.stats.binomial import CONFIDENCE as CONFIDENCE
+from finscore.stats.binomial import MAX_EXACT_TRIALS as MAX_EXACT_TRIALS
+from finscore.stats.binomial import binomial_cdf as binomial_cdf
+from finscore.stats.binomial import check_counts as _check_counts
+from finscore.stats.binomial import clopper_pearson_interval as clopper_pearson_interval
+from finscore.stats.binomial import mcnemar_exact as mcnemar_exact
+from finscore.stats.binomial import wilson_interval as wilson_interval
+from finscore.stats.clusters import percentile_interval as _percentile_interval
+
 #: The seeded family bootstrap: the same seed gives the same intervals on every machine.
-DEFAULT_SEED = 20260901
+from finscore.stats.defaults import DEFAULT_SEED as DEFAULT_SEED  # noqa: E402
+
 DEFAULT_REPLICATES = 2000
 MAX_REPLICATES = 100_000
 T = TypeVar("T")
@@ -28,75 +37,6 @@ T = TypeVar("T")
 FEW_FAMILIES = 30
 #: Fewer families than this and no cluster-robust SE is reported at all.
 MIN_FAMILIES_FOR_SE = 5
-#: The exact interval sums binomial terms; above this many trials it is not computed.
-MAX_EXACT_TRIALS = 20_000
-_BISECTION_STEPS = 64
-_PRECISION = Context(prec=60, Emax=10**9, Emin=-(10**9))
-
-
-def _z(confidence: float) -> float:
-    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-
-
-def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval (no continuity correction); (0, 1) when there are no trials."""
-    _check_counts(successes, trials)
-    if trials == 0:
-        return 0.0, 1.0
-    z = _z(confidence)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    center = (p + z * z / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    return max(0.0, center - half), min(1.0, center + half)
-
-
-def binomial_cdf(k: int, n: int, p: Decimal) -> Decimal:
-    """P(X <= k) for X ~ Binomial(n, p), summed exactly term by term at 60 digits."""
-    ctx = _PRECISION
-    if k < 0:
-        return Decimal(0)
-    if k >= n:
-        return Decimal(1)
-    q = ctx.subtract(Decimal(1), p)
-    term = ctx.power(q, n)
-    total = term
-    ratio = ctx.divide(p, q)
-    for i in range(k):
-        term = ctx.multiply(term, ctx.multiply(ratio, ctx.divide(Decimal(n - i), Decimal(i + 1))))
-        total = ctx.add(total, term)
-    return total
-
-
-def _solve_decreasing(target: Decimal, function: Callable[[Decimal], Decimal]) -> Decimal:
-    """The p in (0, 1) where a decreasing function of p crosses `target`, by bisection."""
-    low, high = Decimal(0), Decimal(1)
-    half = Decimal("0.5")
-    for _ in range(_BISECTION_STEPS):
-        middle = _PRECISION.multiply(_PRECISION.add(low, high), half)
-        if function(middle) > target:
-            low = middle
-        else:
-            high = middle
-    return _PRECISION.multiply(_PRECISION.add(low, high), half)
-
-
-def clopper_pearson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
-    """The exact (Clopper-Pearson) interval; None above MAX_EXACT_TRIALS trials."""
-    _check_counts(successes, trials)
-    if trials == 0:
-        return 0.0, 1.0
-    if trials > MAX_EXACT_TRIALS:
-        return None
-    tail = (1 - Decimal(repr(confidence))) / 2
-    lower = Decimal(0)
-    if successes > 0:
-        # P(X >= x) = 1 - cdf(x - 1) increases with p: solve cdf(x - 1; p) = 1 - tail.
-        lower = _solve_decreasing(1 - tail, lambda p: binomial_cdf(successes - 1, trials, p))
-    upper = Decimal(1)
-    if successes < trials:
-        upper = _solve_decreasing(tail, lambda p: binomial_cdf(successes, trials, p))
-    return float(lower), float(upper)
 
 
 @dataclass(frozen=True)
@@ -165,15 +105,6 @@ def summarize_rate(
 class ClusterCounts:
     passed: int
     trials: int
-
-
-def _percentile_interval(values: list[float], confidence: float) -> tuple[float, float]:
-    """Percentile interval: the values at ranks floor(a*B) and ceil((1-a)*B)-1 of B sorted draws."""
-    ordered = sorted(values)
-    tail = (1 - confidence) / 2
-    low = ordered[min(len(ordered) - 1, math.floor(tail * len(ordered)))]
-    high = ordered[max(0, math.ceil((1 - tail) * len(ordered)) - 1)]
-    return low, high
 
 
 def _few_families_note(families: int) -> str:
@@ -276,18 +207,6 @@ def paired_cluster_bootstrap(
     return _family_bootstrap(with_trials, difference, seed, replicates, confidence)
 
 
-def mcnemar_exact(only_a: int, only_b: int) -> float:
-    """Two-sided exact McNemar (sign) test on discordant pairs: 2 * P(X <= min) for X ~ Bin(m, 1/2)."""
-    _check_counts(0, only_a)
-    _check_counts(0, only_b)
-    discordant = only_a + only_b
-    if discordant == 0:
-        return 1.0
-    smaller = min(only_a, only_b)
-    tail = Fraction(sum(math.comb(discordant, i) for i in range(smaller + 1)), 2**discordant)
-    return float(min(Fraction(1), 2 * tail))
-
-
 def pass_hat_k(passes_per_case: Sequence[int], attempts: int) -> dict[int, Fraction]:
     """pass^k for k = 1..attempts: the mean over cases of C(c, k) / C(n, k).
 
@@ -303,8 +222,3 @@ def pass_hat_k(passes_per_case: Sequence[int], attempts: int) -> dict[int, Fract
         / len(passes_per_case)
         for k in range(1, attempts + 1)
     }
-
-
-def _check_counts(successes: int, trials: int) -> None:
-    if trials < 0 or not 0 <= successes <= trials:
-        raise ValueError(f"invalid counts: {successes} of {trials}")
