@@ -240,3 +240,26 @@ def test_a_missing_closing_parenthesis_after_whole_steps_names_the_step_whose_an
     assert "so the answer is step #0's; did you mean 'add(1, 2), divide(#0, 3)'?" in out
     assert main(["exec", "add(1, 2", "--profile", "strict"]) == 1  # strict refuses it; the note stays
     assert "did you mean 'add(1, 2)'?" in capsys.readouterr().out
+
+
+def test_exec_jsonl_and_exec_json_give_the_decimal_beside_the_hex(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue #35: "result_repr" is CPython's repr of the float "result" holds in hex; null for a text result
+    rows = [row for row in itertools.islice(vector_rows("fuzz"), 2000) if "table" in row]
+    stdin = "".join(json.dumps({"program": r["program"], "table": r["table"]}) + "\n" for r in rows)
+    status, lines = run_jsonl([], stdin)
+    assert status == 0 and len(lines) == len(rows)
+    records = [json.loads(line) for line in lines]
+    floats = [record for record in records if "float" in record["result"]]
+    assert len(floats) > 100 and any(record["result"].get("str") == "n/a" for record in records)
+    for record in records:
+        result = record["result"]
+        expected = repr(float.fromhex(result["float"])) if "float" in result else None
+        assert record["result_repr"] == expected
+        assert list(record)[list(record).index("result") + 1] == "result_repr"
+    assert main(["exec", "--json", "subtract(34.8, 1.2), divide(#0, 34.8)"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["result"] == {"float": (33.599999999999994 / 34.8).__round__(5).hex()}
+    assert view["result_repr"] == repr(round(33.599999999999994 / 34.8, 5)) == "0.96552"
+    assert main(["exec", "--json", "greater(1, 2)"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert (view["result"], view["result_repr"]) == ({"str": "no"}, None)
