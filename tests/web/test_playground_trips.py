@@ -124,3 +124,26 @@ def test_the_clis_notes_are_on_the_page(page: Any) -> None:
         page.wait_for_selector("body:not([data-busy]):not([data-notes])")
         shown = page.eval_on_selector_all("#notes li.note", "items => items.map(i => i.textContent)")
         assert shown == [f"note: {note}" for note in expected]
+
+
+def test_an_answer_decision_is_marked_stale_until_the_new_input_is_decided(page: Any) -> None:
+    page.check('input[name="mode"][value="answer"]')
+    try:
+        page.wait_for_selector("#answer-view:not([hidden])")
+        page.wait_for_function("() => document.querySelectorAll('#answer-protocol option').length > 1")
+        page.fill("#completion", "Answer: 16.9%")
+        page.wait_for_function("() => !document.body.dataset.busy && document.querySelector('#answer-view')"
+                               ".dataset.request === JSON.stringify(window.finscore.answerRequest())")
+        assert page.get_attribute("#answer-outcome", "data-stale") is None
+        page.evaluate("""() => { window.__stale = [];
+            const outcome = document.querySelector('#answer-outcome');
+            document.querySelector('#completion').addEventListener('input', () => window.__stale.push(
+                [document.querySelector('#completion').value, outcome.hidden || 'stale' in outcome.dataset])); }""")
+        page.type("#completion", "5")
+        assert page.evaluate("() => window.__stale") == [["Answer: 16.9%5", True]]
+        page.wait_for_function("() => !document.body.dataset.busy && document.querySelector('#answer-view')"
+                               ".dataset.request === JSON.stringify(window.finscore.answerRequest())")
+        assert page.get_attribute("#answer-outcome", "data-stale") is None
+    finally:
+        page.check('input[name="mode"][value="program"]')
+        page.wait_for_selector("#step-view:not([hidden])")

@@ -619,6 +619,7 @@ function decideFromForm(event) {
     if (number !== answerNumber) return answer; // superseded while it waited
     markQueued("answer", false);
     waitFor("answer", null);
+    delete $("#answer-outcome").dataset.stale;
     $("#answer-view").dataset.request = JSON.stringify(request); // what is shown answers this (for tests)
     showStatus("#answer-status", "");
     if (!answer.ok) {
@@ -890,6 +891,7 @@ function wireForms() {
   for (const node of document.querySelectorAll("#answer-form textarea, #answer-form input, #answer-form select")) {
     node.addEventListener(node.matches("select") ? "change" : "input", () => {
       showAnswerFields();
+      $("#answer-outcome").dataset.stale = "true"; // the previous input's, until this one's comes
       clearTimeout(answerTimer);
       answerTimer = setTimeout(() => decideFromForm(), LIVE_DELAY_MS);
     });
