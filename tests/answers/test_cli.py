@@ -97,6 +97,46 @@ def test_html_is_offline_and_lists_failures(tmp_path: Path) -> None:
     assert "what percentage of total facilities" in html  # a failing answer's question
 
 
+def test_html_read_column_shows_what_was_read_or_a_dash_with_why(tmp_path: Path) -> None:
+    """Issue #35: the "read" column showed None for an answer with nothing read."""
+    from html.parser import HTMLParser
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[list[str]] = []
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("td", "th"):
+                self.rows[-1].append("")
+
+        def handle_data(self, data: str) -> None:
+            if self.rows and self.rows[-1]:
+                self.rows[-1][-1] += data
+
+    page, out = tmp_path / "r.html", tmp_path / "r.json"
+    assert main(FINQA_RUN + ["--html", str(page), "--json", str(out)]) == 0
+    cells = Cells()
+    cells.feed(page.read_text(encoding="utf-8"))
+    header, *listed = cells.rows
+    read_at, reason_at = header.index("read"), header.index("reason")
+    rows = json.loads(out.read_text(encoding="utf-8"))["decisions"]
+    failing = [row for row in rows if not row["passed"]]
+    assert len(listed) == len(failing) and failing
+    seen = set()
+    for row, cell in zip(failing, listed):
+        assert cell[reason_at].split(" ")[0] == row["reason"]
+        if row["read"] is not None:
+            assert cell[read_at] == row["read"]
+        else:
+            seen.add(row["reason"])
+            assert "None" not in cell[read_at] and cell[read_at].startswith("\u2014 (")
+            assert cell[read_at].endswith(f": {row['detail']})")
+    assert {"no_final_answer", "several_numbers"} <= seen
+
+
 def test_convfinqa_turn_ids_are_the_recorded_ones(tmp_path: Path) -> None:
     from finscore.answers.decide import reader_for
     from finscore.answers.gold_files import read_answer_golds

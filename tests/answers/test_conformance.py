@@ -114,3 +114,21 @@ def test_the_batch_decides_every_row_as_labelled_with_repeats_and_shared_golds(n
             checked += 1
     assert checked == 3 * len(table)
     assert answers < pairs  # some different completions share an answer under one gold: that memo is hit
+
+
+@pytest.mark.parametrize("name", sorted(STEMS))
+def test_a_scale_miss_names_k_with_one_sign_everywhere(name: str) -> None:
+    """Issue #35: `k=6` and the detail say the same power: the value is the gold times 10^6, as the
+    generator's label of that row says ("the gold times 10^6"); both paths (decide, the batch's core rows)."""
+    protocol = get_protocol(name)
+    table = [row for row in rows(STEMS[name]) if row["expect"]["reason"] == reasons.SCALE_OFF
+             and row["label"].startswith("the gold times 10^")]
+    assert len(table) >= 20 and {row["expect"]["k"] > 0 for row in table} == {True, False}
+    batch = decide_batch([row["completion"] for row in table], [row["gold"] for row in table], protocol, "answer-line")
+    for row, batched in zip(table, batch):
+        decision = decide(row["completion"], row["gold"], protocol, row["format"])
+        k = row["expect"]["k"]
+        assert row["label"] == f"the gold times 10^{k}"
+        assert decision.k == k and decision.detail == f"the value is the gold times 10^{k}, within the tolerance"
+        if row["format"] == "answer-line" and batched.reason == reasons.SCALE_OFF:
+            assert batched.detail == decision.detail

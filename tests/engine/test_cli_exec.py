@@ -202,3 +202,64 @@ def test_exec_reads_a_byte_order_mark_and_refuses_bytes_that_are_not_utf8(
     table.write_bytes(b'{"table": [], "table": [["revenue", "1"]]}')
     assert main(["exec", "table_sum(revenue, none)", "--table", str(table)]) == 2
     assert "has the key 'table' twice" in capsys.readouterr().err
+
+
+def _unclosed_last_step(program: list[str]) -> bool:
+    return len(program) == 4 and program[0].endswith("(")
+
+
+def test_a_missing_closing_parenthesis_keeps_the_official_verdict_and_says_what_was_meant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The official eval_program's recorded verdicts on programs whose last step never closes:
+    # valid, answer n/a when no whole step comes before it (e.g. fuzz1-132: divide(91141.7, -0.3 ).
+    recorded = [row for row in vector_rows("fuzz") if _unclosed_last_step(row["program"])
+                and row["program"][-1] == "EOF" and row["program"][0] in ("add(", "divide(", "subtract(", "multiply(")
+                and not any(mark in token for token in row["program"][1:] for mark in "()")]
+    assert recorded and all((row["invalid"], row["result"]) == (0, {"str": "n/a"}) for row in recorded)
+    assert main(["exec", "add(1, 2"]) == 0
+    out = capsys.readouterr().out
+    assert "answer: 'n/a'" in out and "quirk at #0: trailing_tokens: 3 trailing tokens ignored" in out
+    note = [line for line in out.splitlines() if line.startswith("note:")]
+    assert note == ["note: the last step has no closing ')': the official evaluator splits steps at ')' and drops "
+                    "the tokens after the last one ('add(', '1', '2'), so no step is left: it finds the program "
+                    "valid, with the answer n/a; did you mean 'add(1, 2)'?"]
+    assert main(["exec", "add(1, 2)"]) == 0  # what was meant runs, with no note
+    assert "note:" not in capsys.readouterr().out
+    for row in recorded[:20]:  # the same verdict as recorded, with the note, for each recorded program
+        assert main(["exec", "--json", json.dumps(row["program"]), "--python", row["python"]]) == 0
+        view = json.loads(capsys.readouterr().out)
+        assert (view["invalid"], view["result"]) == (0, {"str": "n/a"})
+        assert view["notes"] and "did you mean the token list with ')' before 'EOF'?" in view["notes"][0]
+
+
+def test_a_missing_closing_parenthesis_after_whole_steps_names_the_step_whose_answer_counts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["exec", "add(1, 2), divide(#0, 3"]) == 0
+    out = capsys.readouterr().out
+    assert "answer: 3.0" in out  # eval_program: the last step executed is #0 (docs/finqa-official.md, point 8)
+    assert "so the answer is step #0's; did you mean 'add(1, 2), divide(#0, 3)'?" in out
+    assert main(["exec", "add(1, 2", "--profile", "strict"]) == 1  # strict refuses it; the note stays
+    assert "did you mean 'add(1, 2)'?" in capsys.readouterr().out
+
+
+def test_exec_jsonl_and_exec_json_give_the_decimal_beside_the_hex(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue #35: "result_repr" is CPython's repr of the float "result" holds in hex; null for a text result
+    rows = [row for row in itertools.islice(vector_rows("fuzz"), 2000) if "table" in row]
+    stdin = "".join(json.dumps({"program": r["program"], "table": r["table"]}) + "\n" for r in rows)
+    status, lines = run_jsonl([], stdin)
+    assert status == 0 and len(lines) == len(rows)
+    records = [json.loads(line) for line in lines]
+    floats = [record for record in records if "float" in record["result"]]
+    assert len(floats) > 100 and any(record["result"].get("str") == "n/a" for record in records)
+    for record in records:
+        result = record["result"]
+        expected = repr(float.fromhex(result["float"])) if "float" in result else None
+        assert record["result_repr"] == expected
+        assert list(record)[list(record).index("result") + 1] == "result_repr"
+    assert main(["exec", "--json", "subtract(34.8, 1.2), divide(#0, 34.8)"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["result"] == {"float": (33.599999999999994 / 34.8).__round__(5).hex()}
+    assert view["result_repr"] == repr(round(33.599999999999994 / 34.8, 5)) == "0.96552"
+    assert main(["exec", "--json", "greater(1, 2)"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert (view["result"], view["result_repr"]) == ({"str": "no"}, None)

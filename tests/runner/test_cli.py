@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import stat
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -73,9 +74,11 @@ def test_only_and_attempts(tmp_path: Path) -> None:
     assert (report["counts"]["cases"], report["counts"]["trials"], report["counts"]["passed"]) == (2, 4, 4)
 
 
-def test_an_endpoint_from_the_environment_that_is_down_is_recorded_not_fatal(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_endpoint_from_the_environment_that_is_down_is_recorded_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Issue #35: every trial failing to connect is a dead or mistyped URL: said, with the cause, exit 2
+    (it was exit 0 with "crashed 1"); the trials stay recorded, nothing is scored."""
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_PROXY", "*")
@@ -84,10 +87,59 @@ def test_an_endpoint_from_the_environment_that_is_down_is_recorded_not_fatal(
     closed.server_close()
     monkeypatch.setenv("FINSCORE_ENDPOINT", f"http://127.0.0.1:{port}/v1")
     monkeypatch.setenv("FINSCORE_MODEL", "test-model")
-    assert run("--only", "fv-en", "--retries", "0", "--out", str(tmp_path)) == 0
-    line = json.loads((tmp_path / "predictions.jsonl").read_text(encoding="utf-8"))
-    assert line["status"] == "crashed" and "connection failed" in line["status_detail"]
+    assert run("--only", "fv-en", "--only", "perm-ta", "--retries", "0", "--out", str(tmp_path)) == 2
+    lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [line["status"] for line in lines] == ["crashed", "crashed"]
+    assert all("connection failed" in line["status_detail"] for line in lines)
     assert json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))["agent"] == "endpoint:test-model"
+    assert not (tmp_path / "report.json").exists()
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    error = captured.err.strip()
+    assert error.startswith("finscore run: error: every trial (2) failed to connect to the endpoint ")
+    assert f"127.0.0.1:{port}/v1" in error and "Connection refused" in error and len(error.splitlines()) == 1
+
+
+def test_an_endpoint_that_answers_some_trials_is_scored_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model that crashes some trials (here: one reply, then the server is gone) is scored, exit 0."""
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "*")
+
+    class Once(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "no idea"}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Once)
+    port = server.server_address[1]
+
+    def answer_once() -> None:
+        server.handle_request()
+        server.server_close()  # the second trial's connection is refused
+
+    thread = threading.Thread(target=answer_once)
+    thread.start()
+    try:
+        status = run("--endpoint", f"http://127.0.0.1:{port}/v1", "--model", "m", "--only", "fv-en",
+                     "--only", "perm-ta", "--retries", "0", "--request-timeout", "20", "--out", str(tmp_path))
+    finally:
+        thread.join(30)
+    assert status == 0
+    lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert "connection failed" not in (lines[0]["status_detail"] or "")
+    assert lines[1]["status"] == "crashed" and "connection failed" in lines[1]["status_detail"]
+    assert (tmp_path / "report.json").exists() and "passed 0 of 2" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

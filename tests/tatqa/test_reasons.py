@@ -23,7 +23,18 @@ def _reason(answer: Any, answer_type: str, gold_scale: str, predicted: Any, scal
         ((12.5, "arithmetic", "million"), ("12.5", "thousand"), "scale_mismatch",
          "predicted scale 'thousand', gold 'million'"),
         ((22.12, "arithmetic", "percent"), ("0.2212", "percent"), "percent_vs_ratio", "'0.2212' is right x100"),
-        ((0.25, "arithmetic", ""), ("25", ""), "percent_vs_ratio", "'25' is right /100"),
+        # issue #35: a x100 miss is percent_vs_ratio only when the gold or the prediction is a percentage
+        # (this row was percent_vs_ratio); a year or an amount gets the reason the rest of its tests give
+        ((0.25, "arithmetic", ""), ("25", ""), "wrong_number",
+         "predicted '25', gold '0.25' (right /100, but neither is a percentage)"),
+        ((["2018"], "span", ""), ("201800.0", ""), "wrong_number",
+         "predicted '201800.0', gold '2018' (right /100, but neither is a percentage)"),
+        ((12.5, "arithmetic", "million"), ("1250", "million"), "wrong_number",
+         "predicted '1250', gold '12.5' (right /100, but neither is a percentage)"),
+        ((12.5, "arithmetic", "million"), ("17.4", "million"), "wrong_number", "predicted '17.4', gold '12.5'"),
+        (("5", "count", ""), ("500", ""), "wrong_count", "predicted '500', gold '5' (right /100, but neither is a "
+                                                         "percentage)"),
+        ((12.5, "arithmetic", "percent"), ("1250", ""), "percent_vs_ratio", "'1250' is right /100"),
         ((-3.5, "arithmetic", ""), ("3.5", ""), "sign", "'3.5' has the other sign"),
         ((-3.5, "arithmetic", ""), ("(3.5)", ""), "correct", ""),
         ((123.22, "arithmetic", ""), ("123.2", ""), "rounding",

@@ -91,6 +91,8 @@ function startPython(coreModule) {
       progress.max = total;
       progress.value = done;
       setEngine(engine, done >= total ? "ready" : "loading", text);
+      pythonProgress = { done, total };
+      refreshWaiting();
     },
     onReady: (message) => {
       if (message.what === "exec") {
@@ -171,11 +173,34 @@ function markQueued(kind, waiting) {
 
 let runNumber = 0; // a newer run supersedes an older one still waiting for Python
 
+// -- waiting for Python: said with its loading progress, never over another input's result ----
+
+let pythonProgress = { done: 0, total: 0 };
+const waiting = { run: null, answer: null }; // what each form waits for (a sentence), or null
+
+function progressText() {
+  const { done, total } = pythonProgress;
+  return total ? `loading ${done} of ${total}` : "starting";
+}
+
+/** The status lines of the forms that wait for Python, with its current loading progress. */
+function refreshWaiting() {
+  if (waiting.run !== null) showStatus("#run-status", `Waiting for Python (${progressText()}) ${waiting.run}`);
+  if (waiting.answer !== null) showStatus("#answer-status", `Waiting for Python (${progressText()}) ${waiting.answer}`);
+}
+
+function waitFor(kind, sentence) {
+  waiting[kind] = sentence;
+  if (sentence === null) return;
+  refreshWaiting();
+}
+
 /** A call that failed outright (Python could not start, or raised): said on the page, never left
  * as "Waiting for Python…" over an old answer; the form's caller gets {ok: false, error}. */
 function failedCall(kind, statusSelector, errorElement, panel, failure, what = "Python could not answer") {
   const message = failure instanceof Error ? failure.message : String(failure);
   markQueued(kind, false);
+  waitFor(kind, null);
   if (statusSelector) showStatus(statusSelector, "");
   if (panel) panel.hidden = true;
   showError(errorElement, `${what}: ${message}`);
@@ -186,6 +211,7 @@ function runFromForm(event) {
   if (event) event.preventDefault();
   const request = programRequest();
   const number = ++runNumber;
+  delete document.body.dataset.notes; // an earlier run's notes, still asked of Python, are not this one's
   return busy("run", async () => {
     const error = $("#program-error");
     let answer = null;
@@ -196,9 +222,15 @@ function runFromForm(event) {
       reason = quick.wait ?? null;
     }
     if (answer === null) {
+      // The outcome on show answers another input: hidden at once, never shown for this one.
+      $("#outcome").hidden = true;
+      $("#outcome").dataset.stale = "true";
+      markProgram(null);
       if (!pythonNow) {
         markQueued("run", true);
-        showStatus("#run-status", `Waiting for Python to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
+        waitFor("run", `to read this program${reason ? ` (${reasonText(reason)})` : ""}; it runs as soon as Python is ready.`);
+      } else {
+        showStatus("#run-status", `Python is reading this program${reason ? ` (${reasonText(reason)})` : ""}…`);
       }
       try {
         answer = await runProgram(request);
@@ -211,7 +243,10 @@ function runFromForm(event) {
       markQueued("run", false);
       answer.path = "python";
     }
+    waitFor("run", null);
     showStatus("#run-status", "");
+    $("#step-view").dataset.request = JSON.stringify(request); // what the outcome answers (for tests)
+    delete $("#outcome").dataset.stale;
     if (!answer.ok) {
       $("#outcome").hidden = true;
       markProgram(null);
@@ -222,10 +257,47 @@ function runFromForm(event) {
     renderExecution($("#outcome"), answer);
     renderTokens(answer);
     markProgram(answer);
+    if (answer.path === "core" && answer.execution.invalid) addNotes(request, answer, number);
     if (window.finscore.firstAnswerMs === null) window.finscore.firstAnswerMs = performance.now();
     saveState();
     return answer;
   });
+}
+
+/**
+ * The input changed: the outcome on show is the previous input's. It is marked stale at once
+ * (dimmed, `data-stale`) until the new one's comes, and hidden at once when the new input needs
+ * Python, whose answer may take seconds.
+ */
+function markStale() {
+  const outcome = $("#outcome");
+  if (outcome.hidden) return;
+  outcome.dataset.stale = "true";
+  if (!coreNow || quickRun(coreNow, programRequest()).answer === undefined) {
+    outcome.hidden = true;
+    markProgram(null);
+  }
+}
+
+/**
+ * The `note:` hints of `finscore exec` (what was most likely meant, e.g. `add(1, 2)` for `add(1,2)`)
+ * are Python's words: for a refusal the core decided, they are asked of Python (once it is ready)
+ * and added to the outcome if it still answers the same run. `data-notes` on the body says
+ * "pending" meanwhile (for tests).
+ */
+async function addNotes(request, answer, number) {
+  document.body.dataset.notes = "pending";
+  let notes;
+  try {
+    const ready = await python.promise;
+    const full = await ready.call("run_program", JSON.stringify(request));
+    notes = full.ok ? full.execution.notes : [`Python could not give its notes: ${full.error}`];
+  } catch (failure) {
+    notes = [`Python could not give its notes: ${failure instanceof Error ? failure.message : String(failure)}`];
+  }
+  if (number !== runNumber) return; // another input is on show now
+  delete document.body.dataset.notes;
+  if (notes.length) renderExecution($("#outcome"), { ...answer, execution: { ...answer.execution, notes } });
 }
 
 // -- the state in the address ------------------------------------------------------------
@@ -528,9 +600,11 @@ function decideFromForm(event) {
   const number = ++answerNumber;
   return busy("answer", async () => {
     if (!answerChoicesSettled) {
-      // the protocol and format lists come from Python: the form is read once they are there
+      // the protocol and format lists come from Python: the form is read once they are there;
+      // the decision on show answers another input, so it is hidden until this one's comes
+      $("#answer-outcome").hidden = true;
       markQueued("answer", true);
-      showStatus("#answer-status", "Waiting for Python: the answer is read as soon as Python is ready.");
+      waitFor("answer", ": the answer is read as soon as Python is ready.");
     }
     let request, answer;
     try {
@@ -544,6 +618,8 @@ function decideFromForm(event) {
     }
     if (number !== answerNumber) return answer; // superseded while it waited
     markQueued("answer", false);
+    waitFor("answer", null);
+    delete $("#answer-outcome").dataset.stale;
     $("#answer-view").dataset.request = JSON.stringify(request); // what is shown answers this (for tests)
     showStatus("#answer-status", "");
     if (!answer.ok) {
@@ -805,6 +881,7 @@ function wireForms() {
   for (const node of document.querySelectorAll("#program, #table, #table-format, #program-form input[type=radio]")) {
     node.addEventListener(node.matches("textarea") ? "input" : "change", () => {
       refreshExampleNote();
+      markStale();
       clearTimeout(liveTimer);
       liveTimer = setTimeout(() => { if (coreNow) runFromForm(); }, LIVE_DELAY_MS);
     });
@@ -814,6 +891,7 @@ function wireForms() {
   for (const node of document.querySelectorAll("#answer-form textarea, #answer-form input, #answer-form select")) {
     node.addEventListener(node.matches("select") ? "change" : "input", () => {
       showAnswerFields();
+      $("#answer-outcome").dataset.stale = "true"; // the previous input's, until this one's comes
       clearTimeout(answerTimer);
       answerTimer = setTimeout(() => decideFromForm(), LIVE_DELAY_MS);
     });

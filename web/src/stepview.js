@@ -68,6 +68,10 @@ function notes(execution) {
   for (const index of execution.skipped_steps) {
     items.push(el("li", { text: `#${index} skipped: not one of the ten ops` }));
   }
+  // the `note:` lines of `finscore exec` (text_input.program_notes): what was most likely meant
+  for (const note of execution.notes ?? []) {
+    items.push(el("li", { className: "note" }, el("strong", { text: "note" }), `: ${note}`));
+  }
   return items;
 }
 

@@ -43,7 +43,9 @@ def within_detail(tolerance: Tolerance) -> str:
 
 
 def scaled_detail(k: int) -> str:
-    return f"the value times 10^{-k} passes"
+    """k as the reason names it (`k=6`: the value is a million times the gold), the same sign as the
+    conformance files' labels ("the gold times 10^6"): one convention wherever k is shown."""
+    return f"the value is the gold times 10^{k}, within the tolerance"
 
 
 def rounding_detail(shown: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from finscore.answers import reasons as R
+from finscore.answers.decision import Decision
 from finscore.answers.report import DENOMINATOR_POLICY, AnswerReport
 
 BAR_WIDTH = 420
@@ -29,13 +30,21 @@ def _chart(report: AnswerReport) -> str:
             f'xmlns="http://www.w3.org/2000/svg">{"".join(rows)}</svg>')
 
 
+def read_cell(decision: Decision) -> str:
+    """What the "read" column shows: the text read, or a dash with why nothing was (never "None")."""
+    if decision.read is not None:
+        return escape(decision.read)
+    why = "two numbers" if decision.reason == R.SEVERAL_NUMBERS else "nothing read"
+    return f"\u2014 ({why}: {escape(decision.detail)})"
+
+
 def render_html(report: AnswerReport) -> str:
     stamp = report.stamp
     total = len(report.rows)
     failing = [row for row in report.rows if not row.decision.passed]
     listed = "".join(
         f"<tr><td>{escape(row.id)}</td><td>{escape(row.question)}</td><td>{escape(row.decision.reason)}"
-        f"{'' if row.decision.k is None else f' k={row.decision.k}'}</td><td>{escape(str(row.decision.read))}</td>"
+        f"{'' if row.decision.k is None else f' k={row.decision.k}'}</td><td>{read_cell(row.decision)}</td>"
         f"<td>{escape(row.decision.gold)}</td><td><code>{escape((row.text or '')[-400:])}</code></td></tr>"
         for row in failing[:MAX_LISTED])
     accuracy = f"{100 * report.passed / total:.2f}%" if total else "n/a"

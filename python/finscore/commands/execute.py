@@ -154,6 +154,12 @@ def render_text(execution: Execution, notes: Sequence[str] = ()) -> str:
     return "\n".join(lines)
 
 
+def result_repr(result: object) -> str | None:
+    """A float result in decimal, as Python's repr writes it (beside "result"'s hex, which is exact);
+    None for a text result, which "result" already shows as it is."""
+    return repr(result) if isinstance(result, float) else None
+
+
 def run_exec(args: argparse.Namespace) -> int:
     try:
         check_options(args.profile, args.python)
@@ -165,7 +171,13 @@ def run_exec(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     notes = program_notes(program, execution)
     if args.json:
-        print(json.dumps({**execution.to_json(), "notes": notes}, ensure_ascii=False, indent=2))
+        view: dict[str, Any] = {}
+        for key, value in execution.to_json().items():
+            view[key] = value
+            if key == "result":
+                view["result_repr"] = result_repr(execution.result)
+        view["notes"] = notes
+        print(json.dumps(view, ensure_ascii=False, indent=2))
     else:
         print(render_text(execution, notes))
     return EXIT_INVALID if execution.invalid else EXIT_VALID
@@ -273,6 +285,7 @@ def run_exec_jsonl(args: argparse.Namespace, stdin: TextIO | BinaryIO | None = N
             record = records[position]
             record["invalid"] = outcome.invalid
             record["result"] = outcome.vector_result()
+            record["result_repr"] = result_repr(outcome.result)
             record["status"] = outcome.status_name
             if outcome.invalid:
                 record["failed_step"] = outcome.failed_step  # null: the program as a whole, not one step

@@ -29,10 +29,12 @@ from finscore.contracts.formats.provenance import scripted_agent as scripted_pro
 from finscore.inputs import FinscoreError
 from finscore.integrity import load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
+from finscore.runner.http_json import CONNECTION_FAILED
 from finscore.runner.isolation import Isolation
 from finscore.runner import (
     SCRIPTED_AGENTS,
     Agent,
+    AttemptResult,
     CaseSet,
     ChatCompletionsAgent,
     ChatEndpoint,
@@ -66,7 +68,8 @@ def register(subparsers: Any) -> None:
             "and OUT/report.html. The candidate is a scripted agent (--agent) or an OpenAI-compatible "
             "chat-completions endpoint (--endpoint, or $FINSCORE_ENDPOINT / $OPENAI_BASE_URL; --model, or "
             "$FINSCORE_MODEL / $OPENAI_MODEL; the key is read from the environment variable named by "
-            f"--api-key-env, default ${DEFAULT_KEY_VARIABLE}). Exit status: 0 run written, 2 bad input."
+            f"--api-key-env, default ${DEFAULT_KEY_VARIABLE}). Exit status: 0 run written, 2 bad input, or an "
+            "endpoint that no trial could connect to (the run is written, not scored)."
         ),
         epilog="Example: finscore run --agent oracle --out runs/oracle",
     )
@@ -206,6 +209,18 @@ def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path,
     return "\n".join(lines) + "\n"
 
 
+def unreachable_endpoint(results: list[AttemptResult], base_url: str) -> str | None:
+    """Why no trial reached the endpoint, when every trial failed to connect (a dead or mistyped URL);
+    None when any trial got further, so a model that crashes some trials is scored as usual."""
+    details = [result.prediction.get("status_detail") or "" for result in results]
+    if not details or not all(CONNECTION_FAILED in detail for detail in details):
+        return None
+    first = details[0]
+    cause = first[first.index(CONNECTION_FAILED):]
+    return (f"every trial ({len(details)}) failed to connect to the endpoint {base_url}: {cause}; "
+            "check --endpoint (the run is written to predictions.jsonl and run.json, not scored)")
+
+
 def run_command(args: argparse.Namespace) -> int:
     try:
         check_replicates(args.bootstrap)
@@ -239,6 +254,10 @@ def run_command(args: argparse.Namespace) -> int:
         if args.agent:
             run_manifest["note"] = SCRIPTED_NOTE
         write_manifest(out, run_manifest)
+        if isinstance(agent, ChatCompletionsAgent):
+            unreachable = unreachable_endpoint(results, agent.endpoint.base_url)
+            if unreachable is not None:
+                raise RunnerError(unreachable)
         report = None
         if not args.no_score:
             report = score_predictions(

@@ -135,9 +135,33 @@ def _structure_slip(body: Sequence[str]) -> str | None:
     return None
 
 
+def _unclosed_step(program: Sequence[str] | str, body: Sequence[str], execution: Execution) -> str | None:
+    """The tokens after the last whole step when they start a step that never closes (`add(1, 2`),
+    said with what the official evaluator does with them (splitting at `)`, it drops them) and
+    the program probably meant."""
+    whole = len(body) // 4
+    tail = list(body[4 * whole:])
+    trailing = execution.status is Status.TRAILING_TOKENS or any(
+        quirk.status is Status.TRAILING_TOKENS for quirk in execution.quirks)
+    refused_otherwise = execution.invalid and execution.status is not Status.TRAILING_TOKENS
+    if not trailing or refused_otherwise or not tail or tail[0].strip("(") not in OPS or ")" in tail:
+        return None
+    shown = ", ".join(repr(token) for token in tail)
+    done = ("so no step is left: it finds the program valid, with the answer n/a" if whole == 0 else
+            f"so the answer is step #{whole - 1}'s")
+    said = (f"the last step has no closing ')': the official evaluator splits steps at ')' and drops the "
+            f"tokens after the last one ({shown}), {done}")
+    if len(tail) != 3:
+        return said
+    if isinstance(program, str):
+        return f"{said}; did you mean {program.rstrip() + ')'!r}?"
+    return f"{said}; did you mean the token list with ')' before {program[-1]!r}?"
+
+
 def program_notes(program: Sequence[str] | str, execution: Execution) -> list[str]:
     """What to tell a person about a program, beyond its status: that it is empty, which
-    token broke its structure, or that its commas lack the space FinQA's splitting needs."""
+    token broke its structure, that its last step never closes, or that its commas lack the
+    space FinQA's splitting needs."""
     tokens = tokenize_gold_program(program) if isinstance(program, str) else list(program)
     body = tokens[:-1]
     notes: list[str] = []
@@ -149,6 +173,9 @@ def program_notes(program: Sequence[str] | str, execution: Execution) -> list[st
         slip = _structure_slip(body)
         if slip is not None:
             notes.append(slip)
+    unclosed = _unclosed_step(program, body, execution)
+    if unclosed is not None:
+        notes.append(unclosed)
     if (execution.invalid and isinstance(program, str) and _COMMA_WITHOUT_SPACE.search(program)
             and execution.status in (Status.MALFORMED_STRUCTURE, Status.MALFORMED_STEP, Status.BAD_NUMBER,
                                      Status.DELIMITER_IN_ARGUMENT)):

@@ -135,6 +135,35 @@ def _gold_problem(example: Any) -> str | None:
     return None
 
 
+def _is_finqa_example(entry: Any) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("qa"), dict) and "program" in entry["qa"]
+            and "annotation" not in entry)
+
+
+def _is_convfinqa_conversation(entry: Any) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("annotation"), dict)
+
+
+#: The other benchmark a gold file may be by mistake: (how to tell its entries, its name, its command).
+_SIBLINGS: dict[str, tuple[Callable[[Any], bool], str, str, str]] = {
+    "ConvFinQA": (_is_finqa_example, "FinQA", "finscore finqa", 'a "qa" with a "program" and no "annotation"'),
+    "FinQA": (_is_convfinqa_conversation, "ConvFinQA", "finscore convfinqa", 'an "annotation" object'),
+}
+
+
+def sibling_file(data: list[Any], kind: str) -> str | None:
+    """One line naming the other benchmark when every entry of a `kind` gold file that is wrong
+    for `kind` is one of its entries (a FinQA file given to `finscore convfinqa`, or the converse)."""
+    sibling = _SIBLINGS.get(kind)
+    if sibling is None or not data:
+        return None
+    is_entry, name, command, mark = sibling
+    if not all(is_entry(entry) for entry in data):
+        return None
+    return (f"the gold file is a {name} file, not {kind}: each of its {len(data)} entries has {mark}; "
+            f"score it with `{command}`")
+
+
 def unique_entries(data: Any, problem_of: Callable[[Any], str | None], kind: str, units: str,
                    ids: str = "id(s)") -> list[Any]:
     """The entries of a gold file (a non-empty JSON list of `units`), each checked by
@@ -157,6 +186,9 @@ def unique_entries(data: Any, problem_of: Callable[[Any], str | None], kind: str
             seen[entry["id"]] = position
             entries.append(entry)
     if problems:
+        sibling = sibling_file(data, kind) if len(problems) == len(data) else None
+        if sibling is not None:
+            raise FinqaInputError(sibling)
         raise FinqaInputError(
             f"the gold file is not {kind} ({len(problems)} of {len(data)} entries): " + listing(problems)
         )

@@ -86,6 +86,11 @@ def _decode(body: bytes) -> Any:
         raise EndpointError(f"the response is not JSON: {error}") from None
 
 
+#: How a request that never reached the endpoint (refused, no such host) is described; `finscore run`
+#: looks for it in the trials' details to tell a dead or mistyped URL from a model that crashes.
+CONNECTION_FAILED = "connection failed: "
+
+
 def _one_try(
     opener: urllib.request.OpenerDirector, request: urllib.request.Request, timeout: float, max_bytes: int
 ) -> Any:
@@ -107,7 +112,7 @@ def _one_try(
         reason = getattr(error, "reason", error)
         if isinstance(reason, TimeoutError):
             raise EndpointError(f"no answer within {timeout:g} s: {reason}", transient=True, timed_out=True) from None
-        raise EndpointError(f"connection failed: {reason}", transient=True) from None
+        raise EndpointError(f"{CONNECTION_FAILED}{reason}", transient=True) from None
 
 
 def post_json(

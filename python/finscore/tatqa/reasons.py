@@ -38,7 +38,7 @@ REASON_DESCRIPTIONS: dict[str, str] = {
     EXCLUDED_PREDICTION: "its prediction was excluded (--exclude-bad-ids) and scored 0",
     EMPTY_PREDICTION: "the answer is empty, or the official script takes it as no answer",
     SCALE_MISMATCH: "right with the gold scale",
-    PERCENT_VS_RATIO: "right x100 or /100 (a percentage written as a ratio or the reverse)",
+    PERCENT_VS_RATIO: "right x100 or /100, the gold or the prediction a percentage (written as a ratio or the reverse)",
     SIGN: "right with the other sign",
     ROUNDING: "equal to the gold answer at fewer decimal places",
     WRONG_COUNT: "a count question answered with another count",
@@ -95,18 +95,26 @@ def _numeric_reason(question: dict[str, Any], answer: Any, scale: Any, decision:
         return None
     text, value = predicted
     scales = [scale] if scale == question["scale"] else [scale, question["scale"]]
-    for factor, name in ((100, "x100"), (0.01, "/100")):
-        if any(_right(question, repr(value * factor), s, decision) for s in scales):
-            return Reason(PERCENT_VS_RATIO, f"{text!r} is right {name}")
+    hundredfold = next((name for factor, name in ((100, "x100"), (0.01, "/100"))
+                        if any(_right(question, repr(value * factor), s, decision) for s in scales)), None)
+    if hundredfold is not None and _percentage(question, gold[0], text, scale):
+        return Reason(PERCENT_VS_RATIO, f"{text!r} is right {hundredfold}")
     if value != 0 and any(_right(question, repr(-value), s, decision) for s in scales):
         return Reason(SIGN, f"{text!r} has the other sign")
     gold_value = gold[1]
     for places in _FEWER_PLACES:
         if round(value, places) == round(gold_value, places):
             return Reason(ROUNDING, f"{text!r} and the gold {gold[0]!r} are equal at {places} decimal place(s)")
+    # A x100 miss on a year or an amount is no percent written as a ratio: said in the detail only.
+    aside = "" if hundredfold is None else f" (right {hundredfold}, but neither is a percentage)"
     if question["answer_type"] == "count":
-        return Reason(WRONG_COUNT, f"predicted {text!r}, gold {gold[0]!r}")
-    return Reason(WRONG_NUMBER, f"predicted {text!r}, gold {gold[0]!r}")
+        return Reason(WRONG_COUNT, f"predicted {text!r}, gold {gold[0]!r}{aside}")
+    return Reason(WRONG_NUMBER, f"predicted {text!r}, gold {gold[0]!r}{aside}")
+
+
+def _percentage(question: dict[str, Any], gold_text: str, text: str, scale: Any) -> bool:
+    """Is the gold or the prediction a percentage (the scale `percent`, or a `%` in the answer)?"""
+    return question["scale"] == "percent" or scale == "percent" or "%" in gold_text or "%" in text
 
 
 def _span_reason(question: dict[str, Any], answer: Any, decision: Decision) -> Reason:

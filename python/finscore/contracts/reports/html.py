@@ -21,6 +21,24 @@ font-size:12px;max-width:40em;overflow-wrap:anywhere}.note{color:#555}svg text{f
 _BAR_HEIGHT = 22
 _LABEL_WIDTH = 190
 _PLOT_WIDTH = 420
+#: The charts' text is 12px (the CSS above); a label's width is taken as at most 0.65 em a character
+#: (system-ui's widest lower-case runs, digits and `_` stay below it), so no label is clipped.
+FONT_PX = 12
+CHARACTER_EM = 0.65
+#: Room right of the plot for a count or a tick's half-width.
+_RIGHT_MARGIN = 60
+
+
+def label_width(labels: Iterable[str]) -> int:
+    """The label column: the usual 190 px, or wider so that the longest label fits whole."""
+    longest = max((len(label) for label in labels), default=0)
+    return max(_LABEL_WIDTH, int(longest * FONT_PX * CHARACTER_EM + 0.999) + 16)
+
+
+def _svg(title: str, width: float, height: float) -> str:
+    """The chart's opening tag: a viewBox as large as its drawing, so that nothing falls outside."""
+    return (f'<svg role="img" aria-label="{escape(title)}" width="{width:g}" height="{height:g}" '
+            f'viewBox="0 0 {width:g} {height:g}" xmlns="http://www.w3.org/2000/svg">')
 
 
 def _e(value: Any) -> str:
@@ -49,27 +67,24 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 def interval_chart(title: str, rows: Sequence[tuple[str, float | None, Sequence[float] | None]]) -> str:
     """Horizontal bars of rates (0..1) with interval whiskers."""
     height = _BAR_HEIGHT * len(rows) + 30
-    width = _LABEL_WIDTH + _PLOT_WIDTH + 60
-    parts = [
-        f'<svg role="img" aria-label="{escape(title)}" width="{width}" height="{height}" '
-        f'xmlns="http://www.w3.org/2000/svg">'
-    ]
+    left = label_width(label for label, _, _ in rows)
+    parts = [_svg(title, left + _PLOT_WIDTH + _RIGHT_MARGIN, height)]
     for tick in (0, 0.25, 0.5, 0.75, 1):
-        x = _LABEL_WIDTH + tick * _PLOT_WIDTH
+        x = left + tick * _PLOT_WIDTH
         parts.append(
             f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 20}" stroke="#e3e3e3"/>'
             f'<text x="{x:.1f}" y="{height - 5}" text-anchor="middle">{tick:.0%}</text>'
         )
     for index, (label, rate, interval) in enumerate(rows):
         y = index * _BAR_HEIGHT + 4
-        parts.append(f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
+        parts.append(f'<text x="{left - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
         if rate is not None:
             parts.append(
-                f'<rect x="{_LABEL_WIDTH}" y="{y + 2}" width="{rate * _PLOT_WIDTH:.1f}" height="12" '
+                f'<rect x="{left}" y="{y + 2}" width="{rate * _PLOT_WIDTH:.1f}" height="12" '
                 f'fill="#6b8fc9"><title>{escape(label)}: {_percent(rate)}</title></rect>'
             )
         if interval is not None:
-            low, high = (_LABEL_WIDTH + v * _PLOT_WIDTH for v in interval)
+            low, high = (left + v * _PLOT_WIDTH for v in interval)
             parts.append(
                 f'<line x1="{low:.1f}" y1="{y + 8}" x2="{high:.1f}" y2="{y + 8}" stroke="#222" '
                 f'stroke-width="1.5"/><line x1="{low:.1f}" y1="{y + 3}" x2="{low:.1f}" y2="{y + 13}" '
@@ -84,17 +99,15 @@ def count_chart(title: str, counts: Mapping[str, int]) -> str:
     """Horizontal bars of counts."""
     largest = max(counts.values(), default=0) or 1
     height = _BAR_HEIGHT * len(counts) + 8
-    parts = [
-        f'<svg role="img" aria-label="{escape(title)}" width="{_LABEL_WIDTH + _PLOT_WIDTH + 60}" '
-        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
-    ]
+    left = label_width(counts)
+    parts = [_svg(title, left + _PLOT_WIDTH + _RIGHT_MARGIN, height)]
     for index, (label, count) in enumerate(counts.items()):
         y = index * _BAR_HEIGHT + 4
         width = count / largest * _PLOT_WIDTH
         parts.append(
-            f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
-            f'<rect x="{_LABEL_WIDTH}" y="{y + 2}" width="{width:.1f}" height="12" fill="#c96b6b"/>'
-            f'<text x="{_LABEL_WIDTH + width + 6:.1f}" y="{y + 13}">{count}</text>'
+            f'<text x="{left - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
+            f'<rect x="{left}" y="{y + 2}" width="{width:.1f}" height="12" fill="#c96b6b"/>'
+            f'<text x="{left + width + 6:.1f}" y="{y + 13}">{count}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -103,11 +116,9 @@ def count_chart(title: str, counts: Mapping[str, int]) -> str:
 def change_chart(title: str, changes: Mapping[str, float]) -> str:
     """Diverging bars of changes in rate (-1..1) around a centre line at no change."""
     height = _BAR_HEIGHT * len(changes) + 30
-    centre = _LABEL_WIDTH + _PLOT_WIDTH / 2
-    parts = [
-        f'<svg role="img" aria-label="{escape(title)}" width="{_LABEL_WIDTH + _PLOT_WIDTH + 60}" '
-        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
-    ]
+    left = label_width(changes)
+    centre = left + _PLOT_WIDTH / 2
+    parts = [_svg(title, left + _PLOT_WIDTH + _RIGHT_MARGIN, height)]
     for tick in (-1, -0.5, 0, 0.5, 1):
         x = centre + tick * _PLOT_WIDTH / 2
         parts.append(
@@ -120,7 +131,7 @@ def change_chart(title: str, changes: Mapping[str, float]) -> str:
         x = centre if change >= 0 else centre - width
         colour = "#5a9e6f" if change >= 0 else "#c96b6b"
         parts.append(
-            f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
+            f'<text x="{left - 8}" y="{y + 13}" text-anchor="end">{escape(label)}</text>'
             f'<rect x="{x:.1f}" y="{y + 2}" width="{width:.1f}" height="12" fill="{colour}">'
             f"<title>{escape(label)}: {change:+.1%}</title></rect>"
         )
