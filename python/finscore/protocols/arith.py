@@ -545,7 +545,7 @@ class _Parser:
                         code = "keyword arguments"
                     args.append(self.test())
                     if self.at("for"):
-                        args[-1] = self.comprehension([args[-1]])
+                        args[-1] = self.comprehension([args[-1]], "generator")
                     if not self.at(")"):
                         self.expect(",")
                 self.take()
@@ -597,26 +597,37 @@ class _Parser:
             return node
         raise _syntax("invalid syntax")
 
-    def comprehension(self, element: list[Node]) -> Node:
-        """`for targets in iterable (if condition)*` clauses, read for their syntax only: running one is code."""
+    def comprehension(self, elements: list[Node], kind: str) -> Node:
+        """`for name in iterable (if condition)*` clauses: a ("comp", kind, elements, clauses) node.
+
+        A target other than one name is read for its syntax only (running it is code)."""
+        clauses: list[tuple[str, Node, list[Node]]] = []
+        simple = True
         first_iterable: Node | None = None
         while self.at("for"):
             self.take()
-            self.binary(1)
+            targets = [self.binary(1)]
             while self.at(","):
                 self.take()
                 if self.at("in"):
                     break
-                self.binary(1)
+                targets.append(self.binary(1))
             self.expect("in")
             iterable = self.or_test()
             if first_iterable is None:
                 first_iterable = iterable
+            conditions: list[Node] = []
             while self.at("if"):
                 self.take()
-                self.or_test()
-        # CPython evaluates the first iterable before anything runs; the rest is code
-        return ("code", "comprehension", [first_iterable] if first_iterable is not None else [])
+                conditions.append(self.or_test())
+            if len(targets) == 1 and targets[0][0] == "name":
+                clauses.append((str(targets[0][1]), iterable, conditions))
+            else:
+                simple = False
+        if not simple or first_iterable is None:
+            # CPython evaluates the first iterable before anything runs; the rest is code
+            return ("code", "comprehension", [first_iterable] if first_iterable is not None else [])
+        return ("comp", kind, elements, clauses)
 
     def _bracketed(self, opener: str) -> Node:
         closer = {"(": ")", "[": "]", "{": "}"}[opener]
@@ -627,7 +638,7 @@ class _Parser:
             return self._braces()
         first = self.test()
         if self.at("for"):
-            node = self.comprehension([first])
+            node = self.comprehension([first], "generator" if opener == "(" else "list")
             self.expect(closer)
             return node
         if opener == "(" and self.at(")"):
@@ -647,14 +658,14 @@ class _Parser:
             raise PeerExecutesCode("dict unpacking")
         first = self.test()
         if self.at("for"):
-            node = self.comprehension([first])
+            node = self.comprehension([first], "set")
             self.expect("}")
             return node
         if self.at(":"):
             self.take()
             pairs = [(first, self.test())]
             if self.at("for"):
-                node = self.comprehension([])
+                node = self.comprehension([first, pairs[0][1]], "dict")
                 self.expect("}")
                 return node
             while self.at(","):
@@ -802,6 +813,11 @@ def _identity(a: object, b: object) -> bool:
     return a is b
 
 
+def _truth(value: object) -> bool:
+    _guard_operands(value)
+    return bool(value)
+
+
 def _exception_kind(error: BaseException) -> str:
     return type(error).__name__
 
@@ -809,9 +825,14 @@ def _exception_kind(error: BaseException) -> str:
 class Evaluator:
     """Evaluates a parsed tree in a peer's namespace, left to right as CPython does."""
 
-    def __init__(self, namespace: Namespace, builtins: Namespace) -> None:
+    def __init__(self, namespace: Namespace, builtins: Namespace, local_names: frozenset[str] = frozenset()) -> None:
         self.namespace = namespace
         self.builtins = builtins
+        #: the names of `namespace` that are the calling function's locals: a comprehension's own
+        #: scope does not see them (CPython looks its free names up in the globals)
+        self.local_names = local_names
+        self.scopes: list[dict[str, object]] = []
+        self.iterations = 0
         #: set once the text used a name, an attribute, a call or a subscript (code, not arithmetic)
         self.used_code = False
 
@@ -836,6 +857,9 @@ class Evaluator:
         if kind == "name":
             self.used_code = True
             return self._name(str(node[1]))
+        if kind == "comp":
+            self.used_code = True
+            return self._comprehension(node)
         if kind in ("tuple", "list", "set"):
             items = [self._eval(item) for item in node[1]]  # type: ignore[attr-defined]
             if kind == "tuple":
@@ -912,7 +936,12 @@ class Evaluator:
     def _name(self, name: str) -> object:
         if name.startswith("__") and name != "__name__":
             raise PeerExecutesCode(f"dunder name {name}")
-        if name in self.namespace:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if self.scopes and name in self.local_names:
+            pass
+        elif name in self.namespace:
             value = self.namespace[name]
         elif name in self.builtins:
             value = self.builtins[name]
@@ -921,6 +950,57 @@ class Evaluator:
         if isinstance(value, Unread):
             raise PeerExecutesCode(f"uses {name}")
         return value
+
+    def _comprehension(self, node: Node) -> object:
+        """A comprehension: the first iterable in the enclosing scope, then the loops in their own."""
+        kind = str(node[1])
+        elements: list[Node] = node[2]  # type: ignore[assignment]
+        clauses: list[tuple[str, Node, list[Node]]] = node[3]  # type: ignore[assignment]
+        first = self._iterable(self._eval(clauses[0][1]))
+        if kind == "generator":
+            return Opaque("generator", "genexpr")  # nothing runs until it is consumed
+        results: list[object] = []
+        self.scopes.append({})
+        try:
+            self._loop(first, 0, clauses, elements, results)
+        finally:
+            self.scopes.pop()
+        if kind == "list":
+            return results
+        if kind == "set":
+            _guard_operands(*results)
+            return set(results)
+        pairs: dict[object, object] = {}
+        for key, value in results:  # type: ignore[misc]
+            pairs[key] = value
+        return pairs
+
+    def _iterable(self, value: object) -> list[object]:
+        if isinstance(value, (Opaque, Pure, Unread)):
+            raise PeerExecutesCode("iterates an object")
+        if isinstance(value, (list, tuple, str, range, set, dict)):
+            if len(value) > MAX_SEQUENCE:
+                raise BoundExceeded("iteration too long")
+            return list(value)
+        raise PeerRaised("TypeError", f"{type(value).__name__!r} object is not iterable")
+
+    def _loop(self, items: list[object], depth: int, clauses: list[tuple[str, Node, list[Node]]],
+              elements: list[Node], results: list[object]) -> None:
+        target, _, conditions = clauses[depth]
+        for item in items:
+            self.iterations += 1
+            if self.iterations > MAX_SEQUENCE:
+                raise BoundExceeded("comprehension too long")
+            self.scopes[-1][target] = item
+            if not all(_truth(self._eval(condition)) for condition in conditions):
+                continue
+            if depth + 1 < len(clauses):
+                self._loop(self._iterable(self._eval(clauses[depth + 1][1])), depth + 1, clauses, elements, results)
+            elif len(elements) == 2:
+                results.append((self._eval(elements[0]), self._eval(elements[1])))
+            else:
+                results.append(self._eval(elements[0]))
+            _check_size(results)
 
     def _attribute(self, value: object, name: str) -> object:
         if name.startswith("_"):
@@ -1045,7 +1125,18 @@ def _sorted(*args: object) -> object:
     return sorted(_bounded_iterable(args[0]))  # type: ignore[call-overload]
 
 
+def _range(*args: object) -> object:
+    for arg in args:
+        if not isinstance(arg, int):
+            _numbers_only(arg)
+    numbers = range(*args)  # type: ignore[arg-type]
+    if len(numbers) > MAX_SEQUENCE:
+        raise BoundExceeded("range too long")
+    return numbers
+
+
 PURE_BUILTINS: dict[str, object] = {
+    "range": Pure("range", _range),
     "abs": Pure("abs", _unary_builtin(abs)),  # type: ignore[arg-type]
     "max": Pure("max", _max),
     "min": Pure("min", _min),
@@ -1097,10 +1188,13 @@ def evaluate(text: str, namespace: Namespace, builtins: Namespace) -> object:
     return Evaluator(namespace, builtins).evaluate(parse(text))
 
 
-def evaluate_traced(text: str, namespace: Namespace, builtins: Namespace) -> tuple[object, bool]:
-    """`evaluate`, and whether the text went beyond literals and operators (names, calls, attributes)."""
+def evaluate_traced(text: str, namespace: Namespace, builtins: Namespace,
+                    local_names: frozenset[str] = frozenset()) -> tuple[object, bool]:
+    """`evaluate`, and whether the text went beyond literals and operators (names, calls, attributes).
+
+    `local_names`: the names of `namespace` that are the calling function's locals."""
     tree = parse(text)
-    evaluator = Evaluator(namespace, builtins)
+    evaluator = Evaluator(namespace, builtins, local_names)
     try:
         return evaluator.evaluate(tree), evaluator.used_code
     except PeerRaised as raised:

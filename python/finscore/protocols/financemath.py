@@ -104,6 +104,8 @@ _GLOBALS: dict[str, object] = {
     **{name: Unread(name) for name in _UNREAD_GLOBALS},
 }
 _BUILTINS = arith.builtin_namespace()
+#: `normalize`'s locals when it calls eval()
+_LOCALS = frozenset({"prediction", "money"})
 
 
 class Normalized:
@@ -127,7 +129,7 @@ def normalize(prediction: object) -> Normalized:
     used_code = False
     value: object
     try:
-        value, used_code = arith.evaluate_traced(text, namespace, _BUILTINS)
+        value, used_code = arith.evaluate_traced(text, namespace, _BUILTINS, _LOCALS)
     except PeerRaised as raised:
         if raised.kind == "SystemExit":
             raise
