@@ -971,8 +971,9 @@ class Evaluator:
             _guard_operands(*results)
             return set(results)
         pairs: dict[object, object] = {}
-        for key, value in results:  # type: ignore[misc]
-            pairs[key] = value
+        for pair in results:
+            assert isinstance(pair, tuple)  # the loop appends (key, value) pairs for a dict
+            pairs[pair[0]] = pair[1]
         return pairs
 
     def _iterable(self, value: object) -> list[object]:
@@ -1088,7 +1089,7 @@ def _round(*args: object) -> object:
 
 def _divmod(*args: object) -> object:
     _numbers_only(*args)
-    return divmod(*args)  # type: ignore[call-overload]
+    return divmod(*args)  # type: ignore[misc]
 
 
 def _int(*args: object) -> object:
@@ -1116,7 +1117,7 @@ def _len(*args: object) -> object:
 def _sum(*args: object) -> object:
     for arg in args:
         _bounded_iterable(arg)
-    return sum(*args)  # type: ignore[arg-type]
+    return sum(*args)  # type: ignore[call-overload]
 
 
 def _sorted(*args: object) -> object:
@@ -1129,7 +1130,7 @@ def _range(*args: object) -> object:
     for arg in args:
         if not isinstance(arg, int):
             _numbers_only(arg)
-    numbers = range(*args)  # type: ignore[arg-type]
+    numbers = range(*args)  # type: ignore[call-overload]
     if len(numbers) > MAX_SEQUENCE:
         raise BoundExceeded("range too long")
     return numbers
@@ -1149,7 +1150,7 @@ PURE_BUILTINS: dict[str, object] = {
     "len": Pure("len", _len),
     "sum": Pure("sum", _sum),
     "sorted": Pure("sorted", _sorted),
-    "ord": Pure("ord", lambda *a: ord(*a)),  # type: ignore[arg-type]
+    "ord": Pure("ord", lambda *a: ord(*a)),
     "hex": Pure("hex", _unary_builtin(hex)),  # type: ignore[arg-type]
     "oct": Pure("oct", _unary_builtin(oct)),  # type: ignore[arg-type]
     "bin": Pure("bin", _unary_builtin(bin)),  # type: ignore[arg-type]

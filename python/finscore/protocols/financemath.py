@@ -143,9 +143,9 @@ def _convert(value: object) -> object:
         if isinstance(value, (set, tuple)):
             items = list(value)
             if isinstance(items[0], complex):
-                return [item.real for item in items]  # type: ignore[attr-defined]
+                return [item.real for item in items]
             if isinstance(items[0], SympyRational):
-                return [float(item) for item in items]  # type: ignore[arg-type]
+                return [float(item) for item in items]
             return items
         if isinstance(value, NumpyArray):
             return list(value.items)

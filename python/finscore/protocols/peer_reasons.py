@@ -7,7 +7,9 @@ heavy.
 
 from __future__ import annotations
 
-from finscore.scoring.reasons import EXACT, EXCEEDED_BOUNDS, PERCENT_SCALE
+from finscore.scoring.reasons import EXACT as EXACT
+from finscore.scoring.reasons import EXCEEDED_BOUNDS as EXCEEDED_BOUNDS
+from finscore.scoring.reasons import PERCENT_SCALE as PERCENT_SCALE
 
 # -- accepted
 SIGN_IGNORED = "sign_ignored"                  # |p| == |gt| with opposite signs (FinanceMath's ratio rule)

@@ -88,7 +88,7 @@ def _np_array(*args: object) -> object:
     if all(isinstance(item, int) and not isinstance(item, bool) and -2 ** 63 <= item < 2 ** 63 for item in items):
         return NumpyArray(list(items))
     if all(isinstance(item, (int, float)) and not isinstance(item, bool) for item in items):
-        return NumpyArray([float(item) for item in items])  # type: ignore[arg-type]
+        return NumpyArray([float(item) for item in items])
     raise PeerExecutesCode("numpy.array of mixed values")
 
 
