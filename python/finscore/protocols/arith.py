@@ -32,6 +32,11 @@ MAX_TREE_DEPTH = 400
 MAX_INT_BITS = 14_000
 #: Strings, lists and tuples built by the expression stay below this length.
 MAX_SEQUENCE = 100_000
+#: A comprehension runs at most this many loop steps.
+MAX_ITERATIONS = 10_000
+#: The peers clean an answer with regular expressions that backtrack quadratically on long digit runs
+#: (`[\d,]*\.*\d+`): an answer longer than this is not read (the longest stored answer has 591).
+MAX_ANSWER = 1_000
 
 KEYWORDS = frozenset(
     "False None True and as assert async await break class continue def del elif else except "
@@ -692,16 +697,24 @@ class _Parser:
 def parse(text: str) -> Node:
     """The expression tree of `text`, or PeerRaised("SyntaxError") / PeerExecutesCode / BoundExceeded."""
     tree = _Parser(tokenize(text)).parse()
-    if _depth(tree, 0) > MAX_TREE_DEPTH:
+    if _depth(tree) > MAX_TREE_DEPTH:
         raise BoundExceeded("expression tree too deep")
     return tree
 
 
-def _depth(node: object, level: int) -> int:
-    """The nesting of a tree's tuples and lists (stops counting past the bound)."""
-    if level > MAX_TREE_DEPTH or not isinstance(node, (tuple, list)):
-        return level
-    return max((_depth(child, level + 1) for child in node if isinstance(child, (tuple, list))), default=level)
+def _depth(tree: Node) -> int:
+    """The nesting of a tree's tuples and lists, walked without recursion (stops past the bound)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_TREE_DEPTH:
+            return level
+        deepest = max(deepest, level)
+        for child in node:  # type: ignore[attr-defined]
+            if isinstance(child, (tuple, list)):
+                stack.append((child, level + 1))
+    return deepest
 
 
 # ---------------------------------------------------------------------------------------------
@@ -990,7 +1003,7 @@ class Evaluator:
         target, _, conditions = clauses[depth]
         for item in items:
             self.iterations += 1
-            if self.iterations > MAX_SEQUENCE:
+            if self.iterations > MAX_ITERATIONS:
                 raise BoundExceeded("comprehension too long")
             self.scopes[-1][target] = item
             if not all(_truth(self._eval(condition)) for condition in conditions):
@@ -1182,6 +1195,12 @@ def builtin_namespace() -> dict[str, object]:
     names: dict[str, object] = {name: Unread(name) for name in dir(builtins)}
     names.update(PURE_BUILTINS)
     return names
+
+
+def check_answer_length(text: str) -> None:
+    """Refuse (BoundExceeded) an answer too long for the peers' cleaning to be read quickly."""
+    if len(text) > MAX_ANSWER:
+        raise BoundExceeded(f"answer longer than {MAX_ANSWER} characters")
 
 
 def evaluate(text: str, namespace: Namespace, builtins: Namespace) -> object:

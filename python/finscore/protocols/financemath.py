@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.arith import Opaque, PeerExecutesCode, PeerRaised, Unread
+from finscore.protocols.arith import BoundExceeded, Opaque, PeerExecutesCode, PeerRaised, Unread
 from finscore.protocols.peer_values import (
     NUMPY_MODULE, RATIONAL, SYS_MODULE, Float64, NumpyArray, PeerValueError, SympyRational, decode,
     describe, function, module)
@@ -123,6 +123,7 @@ def normalize(prediction: object) -> Normalized:
     """The peer's `normalize`: PeerRaised for what it raises (AttributeError on a non-string, SystemExit)."""
     if not isinstance(prediction, str):
         raise PeerRaised("AttributeError", f"'{type(prediction).__name__}' object has no attribute 'strip'")
+    arith.check_answer_length(prediction)
     text = clean_text(prediction)
     namespace = {**_GLOBALS, "prediction": text, "money": _UNITS[-1]}
     eval_failed = False
@@ -264,8 +265,7 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
         return {"acc": {"raises": raised.kind}, "normalized": {"raises": raised.kind},
                 "pipeline": _pipeline(prediction, line.get("gold", gt)), "reason": R.PEER_STOPS_RUN}
     except PeerExecutesCode as unread:
-        undecided = {"undecided": R.PEER_EXECUTES_CODE, "detail": str(unread)}
-        return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": R.PEER_EXECUTES_CODE}
+        return _undecided(unread)
     result: dict[str, Any] = {"acc": {"value": acc}}
     if normalized is None:
         result["normalized"] = {"raises": _normalize_raises(prediction)}
@@ -285,6 +285,13 @@ def _normalize_raises(prediction: object) -> str:
     except PeerRaised as raised:
         return raised.kind
     return ""
+
+
+def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
+    """A line whose outcome is not certain without running its text: every field says so, and why."""
+    reason = R.EXCEEDED_BOUNDS if isinstance(unread, BoundExceeded) else R.PEER_EXECUTES_CODE
+    undecided = {"undecided": reason, "detail": str(unread)}
+    return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": reason}
 
 
 _READING = ("strip, strip trailing dots; delete £ € ¥ million billion thousand US USD RMB, backticks, %, $, °; "

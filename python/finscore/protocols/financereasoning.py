@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.arith import Opaque, PeerExecutesCode, PeerRaised
+from finscore.protocols.arith import BoundExceeded, Opaque, PeerExecutesCode, PeerRaised
 from finscore.protocols.peer_values import PeerValueError, decode, describe, function, module
 from finscore.protocols.registry import PeerProtocol
 
@@ -106,6 +106,7 @@ class Normalized:
 
 def normalize(prediction: str) -> Normalized:
     """The peer's `normalize` of a string answer (PeerRaised("SystemExit") propagates as in the peer)."""
+    arith.check_answer_length(prediction)
     try:
         value, used = arith.evaluate_traced(prediction, {**_GLOBALS, "prediction": prediction}, _BUILTINS,
                                             _FIRST_LOCALS)
@@ -205,8 +206,7 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
         return {"acc": {"raises": raised.kind}, "normalized": {"raises": raised.kind},
                 "pipeline": _pipeline(prediction, gt), "reason": R.PEER_STOPS_RUN}
     except PeerExecutesCode as unread:
-        undecided = {"undecided": R.PEER_EXECUTES_CODE, "detail": str(unread)}
-        return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": R.PEER_EXECUTES_CODE}
+        return _undecided(unread)
     result: dict[str, Any] = {"acc": {"value": acc}}
     if normalized is not None:
         try:
@@ -216,6 +216,13 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     result["pipeline"] = _pipeline(prediction, gt)
     result["reason"] = reason
     return result
+
+
+def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
+    """A line whose outcome is not certain without running its text: every field says so, and why."""
+    reason = R.EXCEEDED_BOUNDS if isinstance(unread, BoundExceeded) else R.PEER_EXECUTES_CODE
+    undecided = {"undecided": reason, "detail": str(unread)}
+    return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": reason}
 
 
 _READING = ("eval() of the raw text first (finscore: a bounded safe evaluator); if it fails: strip, lower-case, "
