@@ -344,9 +344,8 @@ def tokenize(text: str) -> list[Token]:
                 i += len(op)
                 break
         else:
-            if ch in "!?$`":
-                raise _syntax("invalid syntax")
-            raise PeerExecutesCode(f"character {ch!r}")
+            # every other ASCII character (`!`, `?`, `$`, a backtick, control characters) is refused
+            raise _syntax(f"invalid character {ch!r}")
     if depth != 0:
         raise _syntax("'(' was never closed")
     tokens.append(("end", "", None))
@@ -952,9 +951,8 @@ class Evaluator:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
-        if self.scopes and name in self.local_names:
-            pass
-        elif name in self.namespace:
+        hidden = bool(self.scopes) and name in self.local_names  # a comprehension sees no caller locals
+        if name in self.namespace and not hidden:
             value = self.namespace[name]
         elif name in self.builtins:
             value = self.builtins[name]

@@ -21,8 +21,10 @@ def vector_lines(peer: str) -> Iterator[dict[str, Any]]:
             yield json.loads(text)
 
 
-def mismatches(peer: str) -> tuple[int, list[str]]:
-    """(lines decided, a description of each field that differs from the peer's recording)."""
+def mismatches(peer: str, reasons: set[str] | None = None) -> tuple[int, list[str]]:
+    """(lines decided, a description of each field that differs from the peer's recording).
+
+    `reasons`, when given, collects the reason of every line decided one by one."""
     protocol = get_protocol(peer)
     differing: list[str] = []
     count = 0
@@ -35,6 +37,8 @@ def mismatches(peer: str) -> tuple[int, list[str]]:
             continue
         if not isinstance(decided.get("reason"), str):
             differing.append(f"line {number}: no reason")
+        elif reasons is not None:
+            reasons.add(decided["reason"])
         for field in DECIDED_FIELDS:
             if field in line and decided.get(field) != line[field]:
                 differing.append(f"line {number} ({line['kind']}, pred {line['pred']!r}): {field} "

@@ -1,0 +1,100 @@
+"""The safe evaluator against CPython itself, on expressions written here (never on model text), and its bounds."""
+
+from __future__ import annotations
+
+import builtins
+import time
+from typing import Any
+
+import pytest
+
+from finscore.protocols import arith
+
+#: Literal and arithmetic expressions; CPython's eval() of these constants is the oracle.
+EXPRESSIONS = [
+    "1", "-0", "007.5", "00", "1_000", "0x1F", "0o17", "0b101", "1e309", "-1e309", "1e-400", ".5", "5.",
+    "1.5e-3", "1E5", "2**10", "2**-1", "10**-2", "(-8)**(1/3)", "2**0.5", "10**10**2", "-2**2", "(-2)**2",
+    "5 // 2", "-5 // 2", "7 % 3", "-7 % 3", "7.5 % -2", "1/3", "-1/3", "0.1+0.2", "3*4", "1,234", "12,34",
+    "(1,2)", "(3,)", "()", "[1, 2]", "[]", "{3}", "{1: 2}", "1j", "3+4j", "1 < 2 < 3", "3 > 2 == 2", "not 0",
+    "True + True", "5 and 0", "0 or 7", "1 if True else 2", "~5", "+-5", "-(-5)", "1 << 10", "1024 >> 3",
+    "6 & 3", "6 | 3", "6 ^ 3", "'a' 'b'", "'ab' * 3", "[1][0]", "{'a': 1}['a']", "'5'", "\"5\"", " 5",
+    "5\n", "\n5", "(\n5)", "5 # note", "1e3", "9007199254740993", "2**53 + 1.0", "1e308 * 10",
+]
+#: Texts CPython refuses or fails on, the exception type being the oracle.
+FAILING = [
+    "007", "1__0", "0x", "5 5", "5\n6", "1 234", "1e3.5", "5.5.5", "x = 5", "1/0", "1 % 0", "0.0 ** -1",
+    "2x10", "5 = x", "", "(", ")", "'abc", "[1][1]", "{}['a']", "1 + 'a'", "−5", "5−3", "1e", "..5",
+    "\n 5", "10.0 ** 400", "{[1]: 2}", "\x0b5", "0b102",
+]
+
+
+def _describe(value: Any) -> tuple[str, str]:
+    if isinstance(value, float):
+        return "float", value.hex()
+    if isinstance(value, complex):
+        return "complex", f"{value.real.hex()} {value.imag.hex()}"
+    return type(value).__name__, repr(value)
+
+
+def _cpython(text: str) -> Any:
+    """CPython's own reading of a constant expression of this file (no names are available to it)."""
+    return eval(text, {"__builtins__": {}})  # noqa: S307 - the oracle, on this file's constants only
+
+
+@pytest.mark.parametrize("text", EXPRESSIONS)
+def test_values_are_cpython_s(text: str) -> None:
+    assert _describe(arith.evaluate(text, {}, {})) == _describe(_cpython(text))
+
+
+@pytest.mark.parametrize("text", FAILING)
+def test_failures_are_cpython_s(text: str) -> None:
+    with pytest.raises(Exception) as expected:
+        _cpython(text)
+    with pytest.raises(arith.PeerRaised) as raised:
+        arith.evaluate(text, {}, {})
+    assert raised.value.kind == type(expected.value).__name__
+
+
+def test_names_resolve_in_the_given_namespace_only() -> None:
+    assert arith.evaluate("abs(-3) + max(1, 2)", {}, arith.builtin_namespace()) == 5
+    with pytest.raises(arith.PeerRaised) as raised:
+        arith.evaluate("pi", {}, arith.builtin_namespace())
+    assert raised.value.kind == "NameError"
+    for code in ("open('x')", "__import__('os')", "print(1)", "(1).__class__", "f'{1}'", "lambda: 0",
+                 "getattr(1, 'real')", "exit()"):
+        with pytest.raises(arith.PeerExecutesCode):
+            arith.evaluate(code, {}, arith.builtin_namespace())
+
+
+def test_a_comprehension_does_not_see_the_caller_s_locals() -> None:
+    """CPython: names inside a comprehension are looked up in the globals, not the eval()ing function's locals."""
+    namespace = {"prediction": "p", "g": 2}
+    locals_ = frozenset({"prediction"})
+    assert arith.evaluate_traced("[g for x in range(2)]", namespace, arith.builtin_namespace(), locals_)[0] == [2, 2]
+    with pytest.raises(arith.PeerRaised) as raised:
+        arith.evaluate_traced("[prediction for x in range(1)]", namespace, arith.builtin_namespace(), locals_)
+    assert raised.value.kind == "NameError"
+
+
+@pytest.mark.parametrize("text", [
+    "1+" * 500_000 + "1",          # a 1 MB expression
+    "(" * 1_000 + "1" + ")" * 1_000,  # deep parentheses
+    "9**9**9", "2**2**2**2**2**2", "'x' * 10**9", "-" * 5_000 + "1", "1+" * 3_000 + "1",
+    "[x for x in range(10**6)]",
+])
+def test_bounds_decide_quickly(text: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(arith.BoundExceeded):
+        arith.evaluate(text, {}, arith.builtin_namespace())
+    assert time.perf_counter() - start < 1.0
+
+
+def test_evaluation_never_calls_eval(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("arith tried to run text as code")
+
+    for name in ("eval", "exec", "compile"):
+        monkeypatch.setattr(builtins, name, refuse)
+    values = [_describe(arith.evaluate(text, {}, {})) for text in EXPRESSIONS]
+    monkeypatch.undo()
+    assert values == [_describe(_cpython(text)) for text in EXPRESSIONS]
