@@ -118,10 +118,10 @@ _OPERATORS = sorted(
      "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=",
      "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "@", "=", "~", "+", "-", "*", "/", "%",
      "<", ">", "&", "|", "^"], key=len, reverse=True)
-_DIGITS = "0123456789"
+_DECIMAL_DIGITS = "0123456789"
 _HEX = "0123456789abcdefABCDEF"
 _ID_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-_ID_CHARS = _ID_START + _DIGITS
+_ID_CHARS = _ID_START + _DECIMAL_DIGITS
 
 Token = tuple[str, str, object]
 
@@ -162,21 +162,21 @@ def _number(text: str, start: int) -> tuple[Token, int]:
         return ("num", text[start:j], _make_int(text[i + 2:j].replace("_", ""), base)), j
     is_float = False
     if text[i] != ".":
-        i = _digit_run(text, i, _DIGITS)
+        i = _digit_run(text, i, _DECIMAL_DIGITS)
     int_part = text[start:i]
     if i < n and text[i] == ".":
         is_float = True
         i += 1
-        if i < n and text[i] in _DIGITS:
-            i = _digit_run(text, i, _DIGITS)
+        if i < n and text[i] in _DECIMAL_DIGITS:
+            i = _digit_run(text, i, _DECIMAL_DIGITS)
         elif i == start + 1:
             raise _syntax("invalid syntax")
     if i < n and text[i] in "eE":
         j = i + 1
         if j < n and text[j] in "+-":
             j += 1
-        if j < n and text[j] in _DIGITS:
-            i = _digit_run(text, j, _DIGITS)
+        if j < n and text[j] in _DECIMAL_DIGITS:
+            i = _digit_run(text, j, _DECIMAL_DIGITS)
             is_float = True
         # otherwise the `e` is a name glued to the number (checked below)
     literal = text[start:i]
@@ -298,7 +298,7 @@ def tokenize(text: str) -> list[Token]:
                 raise PeerExecutesCode("form feed in indentation")
             if indent:
                 raise PeerRaised("IndentationError", "unexpected indent")
-        if ch in _DIGITS or (ch == "." and i + 1 < n and text[i + 1] in _DIGITS):
+        if ch in _DECIMAL_DIGITS or (ch == "." and i + 1 < n and text[i + 1] in _DECIMAL_DIGITS):
             token, i = _number(text, i)
             tokens.append(token)
             continue

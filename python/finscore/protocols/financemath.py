@@ -12,80 +12,24 @@ literal and arithmetic subset exactly, and text that is code is decided as `peer
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Mapping
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
 from finscore.protocols.arith import BoundExceeded, Opaque, PeerExecutesCode, PeerRaised, Unread
+from finscore.protocols.cleaning import clean_answer
 from finscore.protocols.peer_values import (
     NUMPY_MODULE, RATIONAL, SYS_MODULE, Float64, NumpyArray, PeerValueError, SympyRational, decode,
     describe, function, module)
 from finscore.protocols.registry import PeerProtocol
 
-NEEDS_WHOLE_FILE = "needs_whole_file"
-
 _UNITS = ("£", "€", "¥", "million", "billion", "thousand", "US", "USD", "RMB")
-_NUMBER = r"[-+]?(?:[\d,]*\.*\d+)"
-_UNIT_AFTER = re.compile(_NUMBER + r" [^0-9 ]+$")
-_UNIT_AFTER_GROUP = re.compile(r"(" + _NUMBER + r") [^0-9 ]+$")
-_UNIT_BEFORE = re.compile(r"[^0-9 ]+ " + _NUMBER + r"$")
-_UNIT_BEFORE_GROUP = re.compile(r"[^0-9 ]+ (" + _NUMBER + r")$")
-_SUFFIX = re.compile(_NUMBER + r"[^\d]{1,2}$")
-_SUFFIX_GROUP = re.compile(r"(" + _NUMBER + r")[^\d]{1,2}$")
-_PREFIX = re.compile(r"[^-+\d]{1,2}(?:[\d,]*\.*\d+)$")
-_PREFIX_GROUP = re.compile(r"[^-+\d]{1,2}((?:[\d,]*\.*\d+))$")
-_POWER_OF_TEN = re.compile(r"10\^(-?\d+)")
-_IS_NUMBER = re.compile(r"^[-+]?(\d{1,3}(,\d{3})*|(\d+))(\.\d+)?$")
-_OPTION = re.compile(r"\([a-d]\)")
-
-
-def _search_group(pattern: re.Pattern[str], text: str) -> str:
-    found = pattern.search(text)
-    if found is None:  # the peer's .group(1) on None: AttributeError (never reached: match implies search)
-        raise PeerRaised("AttributeError", "'NoneType' object has no attribute 'group'")
-    return found.group(1)
 
 
 def clean_text(prediction: str) -> str:
     """The text `normalize` hands to `eval()` (its string stage, in the peer's order)."""
-    text = prediction.strip().rstrip(".")
-    for unit in _UNITS:
-        text = text.replace(unit, "")
-    if "=" in text:
-        text = text.split("=")[-1].strip()
-    if "≈" in text:
-        text = text.split("≈")[-1].strip()
-    for mark in ("`", "%", "$", "°"):
-        text = text.replace(mark, "")
-    if text in ("true", "yes", "false", "no"):
-        text = "True" if text in ("true", "yes") else "False"
-    if "True" in text or "False" in text:
-        text = "True" if "True" in text else "False"
-    if "approximately" in text:
-        text = text.replace("approximately", "").strip()
-    if " or " in text:
-        text = text.split(" or ")[0]
-    if _UNIT_AFTER.match(text):
-        text = _search_group(_UNIT_AFTER_GROUP, text)
-    if _UNIT_BEFORE.match(text):
-        text = _search_group(_UNIT_BEFORE_GROUP, text)
-    if _SUFFIX.match(text):
-        text = _search_group(_SUFFIX_GROUP, text)
-    if _PREFIX.match(text):
-        text = _search_group(_PREFIX_GROUP, text)
-    if "10^" in text:
-        text = _POWER_OF_TEN.sub(r"math.pow(10, \1)", text)
-    text = text.replace(" x ", "*") if " x " in text else text
-    text = text.replace(" × ", "*") if " × " in text else text
-    if _IS_NUMBER.match(text):
-        text = text.replace(",", "")
-    if "(a)" in text or "(b)" in text or "(c)" in text or "(d)" in text:
-        option = _OPTION.search(text)
-        if option is None:  # `(a)` present means the pattern matches
-            raise PeerRaised("AttributeError", "'NoneType' object has no attribute 'group'")
-        text = '"' + option.group(0) + '"'
-    return text or "0"
+    return clean_answer(prediction, lower=False, units=_UNITS, bool_words=("True", "False"), options=True,
+                        empty="0")
 
 
 _MODULE_FUNCTIONS = ("reliability_guard", "round_up_to_decimal", "within_eps", "compare_two_numbers",
@@ -253,7 +197,7 @@ def _pipeline(prediction: object, gold: object) -> dict[str, Any]:
 def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     """A FinanceMath / DocMath-Eval vector line -> `acc`, `normalized`, `pipeline`, `reason` (never runs its text)."""
     if line.get("kind") == "file_figure":
-        return {"reason": NEEDS_WHOLE_FILE}
+        return {"reason": R.NEEDS_WHOLE_FILE}
     for field in ("pred", "gt"):
         if field not in line:
             raise PeerValueError(f"line has no {field!r} (kind {line.get('kind')!r})")
@@ -294,11 +238,11 @@ def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
     return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": reason}
 
 
-_READING = ("strip, strip trailing dots; delete £ € ¥ million billion thousand US USD RMB, backticks, %, $, °; "
+_MATH_READING = ("strip, strip trailing dots; delete £ € ¥ million billion thousand US USD RMB, backticks, %, $, °; "
             "keep the last part after = or ≈ and the first before ' or '; any True/False -> that bool; units "
             "around one number dropped; 10^k -> math.pow(10, k); x and × -> *; thousands commas removed; "
             "(a)-(d) -> the option; then eval() (finscore: a bounded safe evaluator), failure -> 0")
-_TOLERANCE = ("sign ignored; |p|/|gt| an exact power of ten; x100, x1000, x100000 within 0.15%; equal "
+_MATH_TOLERANCE = ("sign ignored; |p|/|gt| an exact power of ten; x100, x1000, x100000 within 0.15%; equal "
               "ceilings at 3 decimals; relative 0.15% inclusive; NaN matches every gold")
 
 PROTOCOLS = (
@@ -306,10 +250,10 @@ PROTOCOLS = (
         id="financemath", version=1, repository="yale-nlp/FinanceMath",
         commit="bdddc58655947475da852e241b96a7dbd1478742",
         path="utils/evaluation_utils.py (normalize, compare_two_numbers, get_acc); evaluation.py",
-        tolerance=_TOLERANCE, reading=_READING, decision_key="acc", decide_line=decide_line),
+        tolerance=_MATH_TOLERANCE, reading=_MATH_READING, decision_key="acc", decide_line=decide_line),
     PeerProtocol(
         id="docmath", version=1, repository="yale-nlp/DocMath-Eval",
         commit="a175c0ce159d5661077db4c24ced9b3672c1242b",
         path="utils/evaluation_utils.py (normalize, compare_two_numbers, get_acc); evaluation.py",
-        tolerance=_TOLERANCE, reading=_READING, decision_key="acc", decide_line=decide_line),
+        tolerance=_MATH_TOLERANCE, reading=_MATH_READING, decision_key="acc", decide_line=decide_line),
 )

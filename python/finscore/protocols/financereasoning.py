@@ -9,72 +9,22 @@ relative tolerance 0.2% inclusive, nothing else. finscore never runs the text (`
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
 from finscore.protocols.arith import BoundExceeded, Opaque, PeerExecutesCode, PeerRaised
+from finscore.protocols.cleaning import clean_answer
 from finscore.protocols.peer_values import PeerValueError, decode, describe, function, module
 from finscore.protocols.registry import PeerProtocol
 
-NEEDS_WHOLE_FILE = "needs_whole_file"
-
 _UNITS = ("£", "€", "¥", "million", "billion", "thousand", "us", "usd", "rmb")
-_NUMBER = r"[-+]?(?:[\d,]*\.*\d+)"
-_UNIT_AFTER = re.compile(_NUMBER + r" [^0-9 ]+$")
-_UNIT_AFTER_GROUP = re.compile(r"(" + _NUMBER + r") [^0-9 ]+$")
-_UNIT_BEFORE = re.compile(r"[^0-9 ]+ " + _NUMBER + r"$")
-_UNIT_BEFORE_GROUP = re.compile(r"[^0-9 ]+ (" + _NUMBER + r")$")
-_SUFFIX = re.compile(_NUMBER + r"[^\d]{1,2}$")
-_SUFFIX_GROUP = re.compile(r"(" + _NUMBER + r")[^\d]{1,2}$")
-_PREFIX = re.compile(r"[^-+\d]{1,2}(?:[\d,]*\.*\d+)$")
-_PREFIX_GROUP = re.compile(r"[^-+\d]{1,2}((?:[\d,]*\.*\d+))$")
-_POWER_OF_TEN = re.compile(r"10\^(-?\d+)")
-_IS_NUMBER = re.compile(r"^[-+]?(\d{1,3}(,\d{3})*|(\d+))(\.\d+)?$")
-
-
-def _group(pattern: re.Pattern[str], text: str) -> str:
-    found = pattern.search(text)
-    if found is None:  # a match implies a search hit; the peer would raise AttributeError here
-        raise PeerRaised("AttributeError", "'NoneType' object has no attribute 'group'")
-    return found.group(1)
 
 
 def clean_text(prediction: str) -> str:
     """The text `normalize` evaluates the second time (after the raw text failed), in the peer's order."""
-    text = prediction.strip().lower().rstrip(".")
-    for unit in _UNITS:
-        text = text.replace(unit, "")
-    if "=" in text:
-        text = text.split("=")[-1].strip()
-    if "≈" in text:
-        text = text.split("≈")[-1].strip()
-    for mark in ("`", "%", "$", "°"):
-        text = text.replace(mark, "")
-    if text in ("true", "yes", "false", "no"):
-        text = "True" if text in ("true", "yes") else "False"
-    if "true" in text or "false" in text:
-        text = "True" if "true" in text else "False"
-    if "approximately" in text:
-        text = text.replace("approximately", "").strip()
-    if " or " in text:
-        text = text.split(" or ")[0]
-    if _UNIT_AFTER.match(text):
-        text = _group(_UNIT_AFTER_GROUP, text)
-    if _UNIT_BEFORE.match(text):
-        text = _group(_UNIT_BEFORE_GROUP, text)
-    if _SUFFIX.match(text):
-        text = _group(_SUFFIX_GROUP, text)
-    if _PREFIX.match(text):
-        text = _group(_PREFIX_GROUP, text)
-    if "10^" in text:
-        text = _POWER_OF_TEN.sub(r"math.pow(10, \1)", text)
-    text = text.replace(" x ", "*") if " x " in text else text
-    text = text.replace(" × ", "*") if " × " in text else text
-    if _IS_NUMBER.match(text):
-        text = text.replace(",", "")
-    return text or "None"
+    return clean_answer(prediction, lower=True, units=_UNITS, bool_words=("true", "false"), options=False,
+                        empty="None")
 
 
 _MODULE_FUNCTIONS = ("within_eps", "is_number", "is_scientific_number", "contain_num_and_str", "normalize",
@@ -194,7 +144,7 @@ def _pipeline(prediction: object, gt: object) -> dict[str, Any]:
 def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     """A FinanceReasoning / FinMMR vector line -> `acc`, `normalized` (string answers), `pipeline`, `reason`."""
     if line.get("kind") == "file_figure":
-        return {"reason": NEEDS_WHOLE_FILE}
+        return {"reason": R.NEEDS_WHOLE_FILE}
     for field in ("pred", "gt"):
         if field not in line:
             raise PeerValueError(f"line has no {field!r} (kind {line.get('kind')!r})")
@@ -225,22 +175,22 @@ def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
     return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": reason}
 
 
-_READING = ("eval() of the raw text first (finscore: a bounded safe evaluator); if it fails: strip, lower-case, "
+_REASONING_READING = ("eval() of the raw text first (finscore: a bounded safe evaluator); if it fails: strip, lower-case, "
             "strip trailing dots, delete £ € ¥ million billion thousand us usd rmb, backticks, %, $, °; keep "
             "the last part after = or ≈ and the first before ' or '; any true/false -> that bool; units around "
             "one number dropped; 10^k -> math.pow(10, k) (math is not imported: fails); thousands commas "
             "removed; eval() again, failure -> None; a tuple or list scores its first element")
-_TOLERANCE = "relative 0.2% inclusive (no sign or scale leniency); a bool gold or answer compared with =="
+_REASONING_TOLERANCE = "relative 0.2% inclusive (no sign or scale leniency); a bool gold or answer compared with =="
 
 PROTOCOLS = (
     PeerProtocol(
         id="financereasoning", version=1, repository="Staudinger0325/FinanceReasoning",
         commit="1f9c5b9949e8469c8e01ff2683af7c3e4f7c909f",
         path="utils/evaluation_utils.py (normalize, get_acc); evaluation.py (eval_cot)",
-        tolerance=_TOLERANCE, reading=_READING, decision_key="acc", decide_line=decide_line),
+        tolerance=_REASONING_TOLERANCE, reading=_REASONING_READING, decision_key="acc", decide_line=decide_line),
     PeerProtocol(
         id="finmmr", version=1, repository="addictedLL/FinMMR",
         commit="d8b12ccc8318f1cdbb8d5fa9d917f82c49465a46",
         path="evaluate/utils/evaluation_utils.py (normalize, get_acc); evaluate/evaluate.py (eval_cot)",
-        tolerance=_TOLERANCE, reading=_READING, decision_key="acc", decide_line=decide_line),
+        tolerance=_REASONING_TOLERANCE, reading=_REASONING_READING, decision_key="acc", decide_line=decide_line),
 )

@@ -31,8 +31,11 @@ EVAL_FAILED_ZERO = "eval_failed_zero"          # FinanceMath: eval() failed, the
 TUPLE_FIRST_ELEMENT = "tuple_first_element"    # FinanceReasoning: `1,234` is (1, 234), scored by 1
 PEER_EXECUTES_CODE = "peer_executes_code"      # the peer runs the text as code (names, calls, attributes)
 PEER_STOPS_RUN = "peer_stops_run"              # `sys.exit()` as an answer: SystemExit ends the peer's run
+# -- not decided line by line
+NEEDS_WHOLE_FILE = "needs_whole_file"          # a whole-file figure: replayed from the file, not from one line
 
 REASONS = (EXACT, SIGN_IGNORED, POWER_OF_TEN_RATIO, PERCENT_SCALE, THOUSAND_SCALE, HUNDRED_THOUSAND_SCALE,
            THREE_DECIMAL_CEILING, WITHIN_RELATIVE_TOLERANCE, NAN_MATCHES_ALL, BOOL_EQUALITY,
            OUTSIDE_TOLERANCE, NON_NUMERIC_VALUE, COMPARISON_RAISED, NOT_TEXT, EMPTY_OR_NONE,
-           EVAL_FAILED_ZERO, TUPLE_FIRST_ELEMENT, PEER_EXECUTES_CODE, PEER_STOPS_RUN, EXCEEDED_BOUNDS)
+           EVAL_FAILED_ZERO, TUPLE_FIRST_ELEMENT, PEER_EXECUTES_CODE, PEER_STOPS_RUN, EXCEEDED_BOUNDS,
+           NEEDS_WHOLE_FILE)
