@@ -157,7 +157,7 @@ def _number(text: str, start: int) -> tuple[Token, int]:
         if j >= n or text[j] not in digits:
             raise _syntax("invalid literal")
         j = _digit_run(text, j, digits)
-        if j < n and (text[j] in _ID_CHARS or text[j] == "."):
+        if j < n and text[j] in _ID_CHARS:
             _after_number(text, j)
         return ("num", text[start:j], _make_int(text[i + 2:j].replace("_", ""), base)), j
     is_float = False
@@ -317,9 +317,7 @@ def tokenize(text: str) -> list[Token]:
             if j < n and ord(text[j]) > 127:
                 raise PeerExecutesCode("non-ASCII identifier")
             word = text[i:j]
-            if j < n and text[j] in "'\"":
-                if word.lower() not in _STRING_PREFIXES:
-                    raise _syntax("invalid syntax")
+            if j < n and text[j] in "'\"" and word.lower() in _STRING_PREFIXES:
                 i = _skip_string(text, j)
                 tokens.append(("code", word + " string", None))
                 continue
