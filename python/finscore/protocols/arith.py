@@ -20,6 +20,7 @@ The peer's names (its module globals and the locals of the function that calls `
 from __future__ import annotations
 
 import math
+import re
 from typing import Callable, Mapping
 
 #: Text longer than this is not read (a `BoundExceeded`).
@@ -1191,6 +1192,26 @@ def builtin_namespace() -> dict[str, object]:
     names: dict[str, object] = {name: Unread(name) for name in dir(builtins)}
     names.update(PURE_BUILTINS)
     return names
+
+
+_PLAIN_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+
+
+def plain_number(text: str) -> int | float | None:
+    """The value of a short plain decimal (`-12`, `3.25`) exactly as `eval()` gives it, without parsing;
+    None for anything else (an integer with leading zeros, an exponent, spaces: the full reading decides)."""
+    if len(text) > 30 or not _PLAIN_NUMBER.fullmatch(text):
+        return None
+    digits = text.lstrip("+-")
+    if "." in digits:
+        value: int | float = float(digits)
+    elif digits[0] == "0" and digits.strip("0"):
+        return None
+    else:
+        value = int(digits)
+    for sign in reversed(text[:len(text) - len(digits)]):
+        value = -value if sign == "-" else +value
+    return value
 
 
 def check_answer_length(text: str) -> None:

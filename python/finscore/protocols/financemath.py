@@ -68,6 +68,9 @@ def normalize(prediction: object) -> Normalized:
     if not isinstance(prediction, str):
         raise PeerRaised("AttributeError", f"'{type(prediction).__name__}' object has no attribute 'strip'")
     arith.check_answer_length(prediction)
+    plain = arith.plain_number(prediction.strip())
+    if plain is not None:  # a plain number passes the cleaning unchanged and evaluates to itself
+        return Normalized(plain, False, False)
     text = clean_text(prediction)
     namespace = {**_GLOBALS, "prediction": text, "money": _UNITS[-1]}
     eval_failed = False

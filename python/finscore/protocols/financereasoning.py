@@ -57,6 +57,9 @@ class Normalized:
 def normalize(prediction: str) -> Normalized:
     """The peer's `normalize` of a string answer (PeerRaised("SystemExit") propagates as in the peer)."""
     arith.check_answer_length(prediction)
+    plain = arith.plain_number(prediction)
+    if plain is not None:  # the raw text is a plain number: the first eval() gives it
+        return Normalized(plain, True, False, False)
     try:
         value, used = arith.evaluate_traced(prediction, {**_GLOBALS, "prediction": prediction}, _BUILTINS,
                                             _FIRST_LOCALS)
