@@ -730,11 +730,12 @@ def _check_size(value: object) -> object:
     return value
 
 
-def _guard_operands(*values: object) -> None:
-    """Operators are only applied to values whose Python behaviour is the peer's (no opaque objects' own methods)."""
-    for value in values:
-        if isinstance(value, Unread):
-            raise PeerExecutesCode(f"uses {value.name}")
+#: Values whose operators, truth and comparisons are CPython's own (exact types: no subclass).
+_PLAIN_TYPES = frozenset({bool, int, float, complex, str, type(None), range, type(Ellipsis), type(NotImplemented)})
+#: Objects known by type whose every operator raises TypeError and whose == is identity, in the peer too.
+_INERT_OBJECTS = frozenset({"module", "function"})
+#: Items an evaluation may inspect, in all, to make sure the values it operates on are plain.
+MAX_CHECKED = 1_000_000
 
 
 def power(base: object, exponent: object) -> object:
@@ -824,11 +825,6 @@ def _identity(a: object, b: object) -> bool:
     return a is b
 
 
-def _truth(value: object) -> bool:
-    _guard_operands(value)
-    return bool(value)
-
-
 def _exception_kind(error: BaseException) -> str:
     return type(error).__name__
 
@@ -844,8 +840,33 @@ class Evaluator:
         self.local_names = local_names
         self.scopes: list[dict[str, object]] = []
         self.iterations = 0
+        self.checked = 0
         #: set once the text used a name, an attribute, a call or a subscript (code, not arithmetic)
         self.used_code = False
+
+    def _plain(self, *values: object) -> None:
+        """Operators, truth tests and pure functions act only on values that behave as in the peer:
+        CPython's own types (containers of them) and inert objects; anything else is code."""
+        stack = list(values)
+        while stack:
+            value = stack.pop()
+            self.checked += 1
+            if self.checked > MAX_CHECKED:
+                raise BoundExceeded("too many values to check")
+            kind = type(value)
+            if kind in _PLAIN_TYPES:
+                continue
+            if kind in (list, tuple, set, frozenset):
+                stack.extend(value)  # type: ignore[arg-type]
+            elif kind is dict:
+                stack.extend(value.keys())  # type: ignore[attr-defined]
+                stack.extend(value.values())  # type: ignore[attr-defined]
+            elif not (isinstance(value, Opaque) and value.type_name in _INERT_OBJECTS):
+                raise PeerExecutesCode(f"an operation on {getattr(value, 'name', kind.__name__)}")
+
+    def _truth(self, value: object) -> bool:
+        self._plain(value)
+        return bool(value)
 
     def evaluate(self, node: Node) -> object:
         try:
@@ -877,18 +898,18 @@ class Evaluator:
                 return tuple(items)
             if kind == "list":
                 return items
-            _guard_operands(*items)
+            self._plain(*items)
             return set(items)
         if kind == "dict":
             result: dict[object, object] = {}
             for key_node, value_node in node[1]:  # type: ignore[attr-defined]
                 key = self._eval(key_node)
-                _guard_operands(key)
+                self._plain(key)
                 result[key] = self._eval(value_node)
             return result
         if kind == "unary":
             operand = self._eval(node[2])  # type: ignore[arg-type]
-            _guard_operands(operand)
+            self._plain(operand)
             if node[1] == "-":
                 return -operand  # type: ignore[operator]
             if node[1] == "+":
@@ -896,18 +917,18 @@ class Evaluator:
             return ~operand  # type: ignore[operator]
         if kind == "not":
             operand = self._eval(node[1])  # type: ignore[arg-type]
-            _guard_operands(operand)
+            self._plain(operand)
             return not operand
         if kind == "bin":
             left = self._eval(node[2])  # type: ignore[arg-type]
             right = self._eval(node[3])  # type: ignore[arg-type]
-            _guard_operands(left, right)
+            self._plain(left, right)
             return _BINARY[str(node[1])](left, right)
         if kind in ("and", "or"):
             value: object = None
             for item in node[1]:  # type: ignore[attr-defined]
                 value = self._eval(item)
-                _guard_operands(value)
+                self._plain(value)
                 if (kind == "and") != bool(value):
                     return value
             return value
@@ -916,7 +937,7 @@ class Evaluator:
             outcome: object = True
             for op, right_node in node[2]:  # type: ignore[attr-defined]
                 right = self._eval(right_node)
-                _guard_operands(left, right)
+                self._plain(left, right)
                 outcome = _COMPARE[op](left, right)
                 if not outcome:
                     return outcome
@@ -924,7 +945,7 @@ class Evaluator:
             return outcome
         if kind == "ifexp":
             condition = self._eval(node[1])  # type: ignore[arg-type]
-            _guard_operands(condition)
+            self._plain(condition)
             return self._eval(node[2] if condition else node[3])  # type: ignore[arg-type]
         if kind in ("attr", "call", "subscript"):
             self.used_code = True
@@ -937,7 +958,7 @@ class Evaluator:
         if kind == "subscript":
             container = self._eval(node[1])  # type: ignore[arg-type]
             index = self._eval(node[2])  # type: ignore[arg-type]
-            _guard_operands(container, index)
+            self._plain(container, index)
             if not isinstance(container, (str, list, tuple, dict)):
                 if isinstance(container, (Opaque, Pure)):
                     raise PeerExecutesCode("subscript of an object")
@@ -978,7 +999,7 @@ class Evaluator:
         if kind == "list":
             return results
         if kind == "set":
-            _guard_operands(*results)
+            self._plain(*results)
             return set(results)
         pairs: dict[object, object] = {}
         for pair in results:
@@ -1003,7 +1024,7 @@ class Evaluator:
             if self.iterations > MAX_ITERATIONS:
                 raise BoundExceeded("comprehension too long")
             self.scopes[-1][target] = item
-            if not all(_truth(self._eval(condition)) for condition in conditions):
+            if not all(self._truth(self._eval(condition)) for condition in conditions):
                 continue
             if depth + 1 < len(clauses):
                 self._loop(self._iterable(self._eval(clauses[depth + 1][1])), depth + 1, clauses, elements, results)
@@ -1028,13 +1049,15 @@ class Evaluator:
         reader = _VALUE_ATTRIBUTES.get((type(value), name))
         if reader is not None:
             return reader(value)
+        if type(value) not in _PLAIN_TYPES and type(value) not in (list, tuple, set, frozenset, dict):
+            raise PeerExecutesCode(f"attribute {name} of an object")
         if not hasattr(type(value), name):
             raise PeerRaised("AttributeError", f"{type(value).__name__!r} object has no attribute {name!r}")
         raise PeerExecutesCode(f"method {name}")
 
     def _call(self, function: object, args: list[object]) -> object:
         if isinstance(function, Pure):
-            _guard_operands(*args)
+            self._plain(*args)
             return _check_size(function.function(*args))
         if isinstance(function, (Opaque, Unread)):
             raise PeerExecutesCode(f"calls {getattr(function, 'name', '?')}")
