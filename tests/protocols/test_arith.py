@@ -151,3 +151,21 @@ def test_generated_expressions_agree_with_cpython() -> None:
             expected = _outcome(lambda: _cpython(text))
         assert _outcome(lambda: arith.evaluate(text, {}, {})) == expected, text
     assert decided > 2_500
+
+
+def test_inert_objects_raise_as_cpython_and_others_are_code() -> None:
+    """A module's operators raise TypeError in CPython too; an object finscore only names by type is code."""
+    import types
+
+    real = types.ModuleType("m")
+    with pytest.raises(TypeError):
+        eval("m + 1", {"__builtins__": {}, "m": real})  # noqa: S307 - the oracle, on this file's constant
+    module = arith.Opaque("module", "m")
+    with pytest.raises(arith.PeerRaised) as raised:
+        arith.evaluate("m + 1", {"m": module}, {})
+    assert raised.value.kind == "TypeError"
+    assert arith.evaluate("m == m", {"m": module}, {}) is eval("m == m", {"__builtins__": {}, "m": real})  # noqa: S307
+    scalar = arith.Opaque("int64", "numpy.int64")
+    for text in ("x + 1", "not x", "[x] == [1]", "x.dtype", "abs(x)"):
+        with pytest.raises(arith.PeerExecutesCode):
+            arith.evaluate(text, {"x": scalar}, arith.builtin_namespace())

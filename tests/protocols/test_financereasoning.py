@@ -7,6 +7,7 @@ one-item `eval_cot` result recorded by running the peers' code (vectors/README.m
 from __future__ import annotations
 
 import builtins
+import time
 from typing import Any
 
 import pytest
@@ -72,3 +73,13 @@ def test_whole_file_figures_are_not_decided_line_by_line() -> None:
         protocol = get_protocol(peer)
         decided = {str(protocol.decide_line(line)) for line in vector_lines(peer) if line["kind"] == "file_figure"}
         assert decided == {"{'reason': 'needs_whole_file'}"}
+
+
+@pytest.mark.parametrize("pred", ["1+" * 500_000 + "1", "(" * 1_000 + "1" + ")" * 1_000, "9**9**9", "1" * 5_000])
+def test_bounds_decide_quickly_as_exceeded_bounds(pred: str) -> None:
+    for peer in ("financereasoning", "financemath"):
+        start = time.perf_counter()
+        decided = get_protocol(peer).decide_line({"kind": "edge", "pred": pred, "gt": {"int": "1"}, "gold": "1"})
+        assert time.perf_counter() - start < 1.0
+        assert decided["reason"] == "exceeded_bounds"
+        assert decided["acc"]["undecided"] == "exceeded_bounds"
