@@ -14,7 +14,7 @@ import pytest
 
 from finscore.protocols import get_protocol
 from finscore.protocols.peer_reasons import REASONS
-from finscore.protocols.financemath import compare_two_numbers
+from finscore.protocols.financemath import compare_two_numbers, score_cot_items
 from finscore.protocols.peer_values import PeerValueError, decode
 
 from support.peer_vectors import mismatches, vector_lines
@@ -102,3 +102,19 @@ def test_bad_lines_name_the_field() -> None:
         protocol.decide_line({"kind": "adv", "pred": "5"})
     with pytest.raises(PeerValueError, match="gt: not a tagged value"):
         protocol.decide_line({"kind": "adv", "pred": "5", "gt": {"decimal": "5"}})
+
+
+def test_a_file_s_figure_is_the_peer_s_rounded_mean() -> None:
+    """`score_cot_items` on the stored answers as one file: the mean of the peer's recorded one-item results,
+    in percent rounded to 2 places (`get_result`)."""
+    lines = [line for line in vector_lines("financemath") if line["kind"] == "stored"]
+    items = [{"question_id": f"item-{n}", "topic": "all", "extracted_pred_answer": line["pred"]}
+             for n, line in enumerate(lines)]
+    gold = {f"item-{n}": str(line["gold"]) for n, line in enumerate(lines)}
+    recorded = [line["pipeline"]["value"] for line in lines]
+    figure = score_cot_items(items, gold)
+    expected = round(sum(r["acc"] for r in recorded) / len(recorded) * 100, 2)
+    assert figure["accuracy"] == expected
+    assert figure["topic_accuracy"] == {"all": expected}
+    assert figure["execution_rate"] == round(sum(r["execution_rate"] for r in recorded) / len(recorded) * 100, 2)
+    assert (figure["undecided"], figure["stopped"]) == (0, False)

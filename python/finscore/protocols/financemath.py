@@ -12,7 +12,7 @@ literal and arithmetic subset exactly, and text that is code is decided as `peer
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
@@ -224,6 +224,48 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     result["pipeline"] = _pipeline(prediction, line.get("gold", gt))
     result["reason"] = reason
     return result
+
+
+def score_cot_items(items: Sequence[Mapping[str, Any]], ground_truth: Mapping[str, Any]) -> dict[str, Any]:
+    """`evaluate_cot_pred_file` + `get_result` on a stored output file's items (already extracted answers).
+
+    `items`: the file's examples (`question_id`, `topic`, `extracted_pred_answer`); `ground_truth`:
+    question id -> its `ground_truth` string. Returns the peer's figures (accuracy and execution rate
+    in percent rounded to 2 places, per topic) and `undecided` (answers whose decision needs the text
+    run: the figure is then not reproducible without running model text, and `accuracy` is None), and
+    `stopped` (an answer would stop the peer's run: SystemExit)."""
+    accs: list[int] = []
+    executed: list[int] = []
+    topics: dict[str, list[tuple[int, int]]] = {}
+    undecided = 0
+    for item in items:
+        prediction = item["extracted_pred_answer"]
+        gt = float(ground_truth[item["question_id"]])
+        if "none" in prediction.lower():
+            outcome = (0, 0)
+        else:
+            try:
+                acc, _, _ = get_acc(prediction, gt)
+            except PeerRaised:
+                return {"accuracy": None, "execution_rate": None, "topic_accuracy": None, "undecided": undecided,
+                        "stopped": True}
+            except PeerExecutesCode:
+                undecided += 1
+                acc = 0
+            outcome = (acc, 1)
+        accs.append(outcome[0])
+        executed.append(outcome[1])
+        topics.setdefault(str(item.get("topic")), []).append(outcome)
+    if not accs:
+        raise PeerValueError("a file with no items has no figure (the peer divides by zero)")
+    return {
+        "accuracy": None if undecided else round(sum(accs) / len(accs) * 100, 2),
+        "execution_rate": round(sum(executed) / len(executed) * 100, 2),
+        "topic_accuracy": None if undecided else {
+            topic: round(sum(a for a, _ in pairs) / len(pairs) * 100, 2) for topic, pairs in topics.items()},
+        "undecided": undecided,
+        "stopped": False,
+    }
 
 
 def _normalize_raises(prediction: object) -> str:
