@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from finscore.protocols import get_protocol
+from finscore.protocols.financereasoning import score_cot_records
 from finscore.protocols.peer_reasons import REASONS
+from finscore.protocols.peer_values import decode
 
 from support.peer_vectors import mismatches, vector_lines
 
@@ -83,3 +85,17 @@ def test_bounds_decide_quickly_as_exceeded_bounds(pred: str) -> None:
         assert time.perf_counter() - start < 1.0
         assert decided["reason"] == "exceeded_bounds"
         assert decided["acc"]["undecided"] == "exceeded_bounds"
+
+
+def test_a_file_s_figure_is_the_peer_s_rounded_mean() -> None:
+    """`score_cot_records` on the stored answers as one file: the mean of the peer's recorded one-item results,
+    in percent rounded to 2 places (`get_statistics`)."""
+    lines = [line for line in vector_lines("finmmr") if line["kind"] == "stored"]
+    records = [{"ground_truth": decode(line["gt"], "gt"), "result": {"extracted_answer": line["pred"]}}
+               for line in lines]
+    recorded = [line["pipeline"]["value"] for line in lines]
+    figure = score_cot_records(records)
+    assert figure["avg_accuracy"] == round(sum(r["acc"] for r in recorded) / len(recorded) * 100, 2)
+    assert figure["avg_execution_rate"] == round(
+        sum(r["execution_rate"] for r in recorded) / len(recorded) * 100, 2)
+    assert (figure["undecided"], figure["stopped"]) == (0, False)

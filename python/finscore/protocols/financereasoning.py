@@ -9,7 +9,7 @@ relative tolerance 0.2% inclusive, nothing else. finscore never runs the text (`
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
@@ -169,6 +169,35 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     result["pipeline"] = _pipeline(prediction, gt)
     result["reason"] = reason
     return result
+
+
+def score_cot_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """`eval_cot` (with stored extracted answers) + `get_statistics` on an `evaluation.json` file's records.
+
+    Each record has `ground_truth` and `result.extracted_answer` (what the peer reads when the file
+    exists). Returns `avg_accuracy` and `avg_execution_rate` (percent, rounded to 2 places), `undecided`
+    (answers whose decision needs the text run: `avg_accuracy` is then None) and `stopped`."""
+    total_acc = 0
+    total_execution = 0
+    undecided = 0
+    for record in records:
+        answer = record["result"]["extracted_answer"]
+        if not (answer and "none" not in answer.lower()):
+            continue
+        total_execution += 1
+        try:
+            acc, _, _ = get_acc(answer, record["ground_truth"])
+        except PeerRaised:
+            return {"avg_accuracy": None, "avg_execution_rate": None, "undecided": undecided, "stopped": True}
+        except PeerExecutesCode:
+            undecided += 1
+            continue
+        total_acc += acc
+    if not records:
+        raise PeerValueError("a file with no records has no figure (the peer divides by zero)")
+    return {"avg_accuracy": None if undecided else round(total_acc / len(records) * 100, 2),
+            "avg_execution_rate": round(total_execution / len(records) * 100, 2),
+            "undecided": undecided, "stopped": False}
 
 
 def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
