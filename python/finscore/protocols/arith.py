@@ -316,7 +316,9 @@ def tokenize(text: str) -> list[Token]:
             while j < n and text[j] in _ID_CHARS:
                 j += 1
             if j < n and ord(text[j]) > 127:
-                raise PeerExecutesCode("non-ASCII identifier")
+                if ("a" + text[j]).isidentifier():
+                    raise PeerExecutesCode("non-ASCII identifier")
+                raise _syntax(f"invalid character {text[j]!r}")
             word = text[i:j]
             if j < n and text[j] in "'\"" and word.lower() in _STRING_PREFIXES:
                 i = _skip_string(text, j)
