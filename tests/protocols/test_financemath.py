@@ -118,3 +118,11 @@ def test_a_file_s_figure_is_the_peer_s_rounded_mean() -> None:
     assert figure["topic_accuracy"] == {"all": expected}
     assert figure["execution_rate"] == round(sum(r["execution_rate"] for r in recorded) / len(recorded) * 100, 2)
     assert (figure["undecided"], figure["stopped"]) == (0, False)
+
+
+def test_the_pipeline_drops_none_answers_even_when_the_answer_is_code() -> None:
+    """evaluation.py: an answer containing "none" scores 0, execution rate 0, before any eval()."""
+    line = {"kind": "code", "pred": "open(None)", "gold": "1.0", "gt": {"float": "0x1.0p+0", "repr": "1.0"}}
+    decided = get_protocol("financemath").decide_line(line)
+    assert decided["acc"]["undecided"] == "peer_executes_code"
+    assert decided["pipeline"] == {"value": {"execution_rate": 0, "acc": 0}}

@@ -212,7 +212,12 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
         return {"acc": {"raises": raised.kind}, "normalized": {"raises": raised.kind},
                 "pipeline": _pipeline(prediction, line.get("gold", gt)), "reason": R.PEER_STOPS_RUN}
     except PeerExecutesCode as unread:
-        return _undecided(unread)
+        undecided = _undecided(unread)
+        try:  # an answer containing "none" is dropped by the pipeline before any eval()
+            undecided["pipeline"] = _pipeline(prediction, line.get("gold", gt))
+        except PeerExecutesCode:
+            pass  # the pipeline evaluates the answer too: it stays undecided
+        return undecided
     result: dict[str, Any] = {"acc": {"value": acc}}
     if normalized is None:
         result["normalized"] = {"raises": _normalize_raises(prediction)}
