@@ -90,6 +90,11 @@ def _convert(value: object) -> object:
     try:
         if isinstance(value, (set, tuple)):
             items = list(value)
+            if isinstance(items[0], complex) and any(_stand_in(item) for item in items):
+                raise PeerExecutesCode("the real part of a numpy, sympy or unknown object")
+            if isinstance(items[0], SympyRational) and any(
+                    _stand_in(item) and not isinstance(item, SympyRational) for item in items):
+                raise PeerExecutesCode("float() of a numpy or unknown object")
             if isinstance(items[0], complex):
                 return [item.real for item in items]
             if isinstance(items[0], SympyRational):
@@ -104,6 +109,14 @@ def _convert(value: object) -> object:
         return value
     except (IndexError, AttributeError, TypeError, ValueError) as error:
         raise PeerRaised(type(error).__name__, str(error)) from error
+
+
+def _stand_in(value: object) -> bool:
+    """A value finscore holds only as a stand-in (numpy, sympy, an object known by type): its `.real` or
+    `float()` are the real object's, not the stand-in's."""
+    if isinstance(value, (Float64, NumpyArray, SympyRational)):
+        return True
+    return isinstance(value, Opaque) and value.type_name not in ("module", "function")
 
 
 def _within_eps(pred: Any, gt: Any) -> bool:
