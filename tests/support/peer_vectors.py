@@ -38,3 +38,34 @@ def recorded_commit(vector_file: str) -> str:
             words = row.split("`")
             return next(word for word in words if len(word) == 40 and all(c in "0123456789abcdef" for c in word))
     raise LookupError(f"the vectors README has no row for {vector_file}")
+
+
+#: The fields a decided line carries, each compared with the peer's recorded one.
+DECIDED_FIELDS = ("acc", "normalized", "pipeline")
+
+
+def mismatches(peer: str, reasons: set[str] | None = None) -> tuple[int, list[str]]:
+    """(lines decided, a description of each field that differs from the peer's recording).
+
+    `reasons`, when given, collects the reason of every line decided one by one."""
+    from finscore.protocols import get_protocol
+
+    protocol = get_protocol(peer)
+    differing: list[str] = []
+    count = 0
+    for number, line in enumerate(vector_lines(peer), 1):
+        decided = protocol.decide_line(line)
+        count += 1
+        if line["kind"] == "file_figure":
+            if decided != {"reason": "needs_whole_file"}:
+                differing.append(f"line {number}: file_figure decided as {decided!r}")
+            continue
+        if not isinstance(decided.get("reason"), str):
+            differing.append(f"line {number}: no reason")
+        elif reasons is not None:
+            reasons.add(decided["reason"])
+        for field in DECIDED_FIELDS:
+            if field in line and decided.get(field) != line[field]:
+                differing.append(f"line {number} ({line['kind']}, pred {line['pred']!r}): {field} "
+                                 f"{decided.get(field)!r} != recorded {line[field]!r}")
+    return count, differing
