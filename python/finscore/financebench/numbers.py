@@ -1,0 +1,190 @@
+"""Numbers in FinanceBench text (answers and filing passages), read by one bounded left-to-right scan.
+
+No regular expression: each character is looked at a fixed number of times, so a hostile answer
+costs time linear in its length (and the text is cut at `MAX_TEXT` characters first). A number is
+digits with optional thousands commas and a decimal part; around it the scan records what the text
+says of it: a `$` before it, a minus sign or an opening parenthesis (the accounting negative, when a
+closing one follows), a `%` or the word "percent" after it, and a scale word (thousand, million,
+billion, trillion and their short forms). Text extracted from PDFs splits a cell across lines
+(`$\\n5,363`, `(1,577) \\n`): white space, newlines included, may separate the sign, the dollar and
+the digits. A number glued to letters (`FY2018`, `10-K`, `Q3`, `dg01`) is a name, not a value, and
+is marked so; a four-digit integer between 1900 and 2099 with nothing around it is a year.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import NamedTuple
+
+#: The longest text scanned; the rest is not read (an answer or a filing page is far shorter).
+MAX_TEXT = 200_000
+#: The most digits one number may have (a longer run is not a financial value).
+MAX_DIGITS = 30
+
+#: Scale words after a number, and the power of ten each means.
+SCALE_WORDS: dict[str, int] = {
+    "thousand": 3, "thousands": 3, "k": 3,
+    "million": 6, "millions": 6, "mn": 6, "mm": 6, "m": 6, "mil": 6,
+    "billion": 9, "billions": 9, "bn": 9, "b": 9,
+    "trillion": 12, "trillions": 12, "tn": 12,
+}
+
+_SPACE = " \t\r\n\u00a0"
+_MINUS = "-\u2212\u2013"
+
+
+class Number(NamedTuple):
+    """One number as the text writes it.
+
+    `value` is the number as written (sign applied, no scale, no percent); `decimals` the digits after
+    its point; `start`/`end` its span in the text (sign, `$`, parentheses and suffix included);
+    `digits_start`/`digits_end` the span of its digits alone."""
+
+    value: Decimal
+    decimals: int
+    start: int
+    end: int
+    digits_start: int
+    digits_end: int
+    dollar: bool
+    negative: bool
+    parenthesized: bool
+    percent: bool
+    scale: int
+    commas: bool
+    glued: bool
+    year: bool
+
+    @property
+    def scaled(self) -> Decimal:
+        """The value with its scale word applied (in units)."""
+        return self.value.scaleb(self.scale)
+
+
+def _word_after(text: str, position: int) -> tuple[str, int]:
+    """The lower-case letters starting at `position` (at most 12) and where they end."""
+    end = position
+    while end < len(text) and end - position < 12 and text[end].isalpha() and text[end].isascii():
+        end += 1
+    if end < len(text) and text[end].isalpha():
+        return "", position  # a longer word: not a scale word
+    return text[position:end].lower(), end
+
+
+def _skip_space(text: str, position: int, limit: int = 8) -> int:
+    end = position
+    while end < len(text) and end - position < limit and text[end] in _SPACE:
+        end += 1
+    return end
+
+
+def _back_space(text: str, position: int, limit: int = 8) -> int:
+    start = position
+    while start > 0 and position - start < limit and text[start - 1] in _SPACE:
+        start -= 1
+    return start
+
+
+def scan(text: str) -> list[Number]:
+    """Every number of `text` (cut at MAX_TEXT), in order."""
+    text = text[:MAX_TEXT]
+    numbers: list[Number] = []
+    position = 0
+    length = len(text)
+    while position < length:
+        char = text[position]
+        starts = char.isdigit() and char.isascii() and (position == 0 or not (text[position - 1].isdigit()))
+        if not starts and char == "." and position + 1 < length and text[position + 1].isdigit() \
+                and text[position + 1].isascii() and (position == 0 or not text[position - 1].isalnum()):
+            starts = True
+        if not starts:
+            position += 1
+            continue
+        number, position = _read(text, position)
+        if number is not None:
+            numbers.append(number)
+    return numbers
+
+
+def _read(text: str, begin: int) -> tuple[Number | None, int]:
+    """The number whose digits begin at `begin`, and where the scan goes on."""
+    length = len(text)
+    end = begin
+    integer: list[str] = []
+    commas = False
+    while end < length and len(integer) <= MAX_DIGITS:
+        char = text[end]
+        if char.isdigit() and char.isascii():
+            integer.append(char)
+            end += 1
+        elif char == "," and integer and end + 3 < length + 1 and text[end + 1:end + 4].isdigit() \
+                and text[end + 1:end + 4].isascii() and not (end + 4 < length and text[end + 4].isdigit()):
+            commas = True
+            end += 1
+        else:
+            break
+    fraction: list[str] = []
+    if end + 1 < length and text[end] == "." and text[end + 1].isdigit() and text[end + 1].isascii():
+        end += 1
+        while end < length and text[end].isdigit() and text[end].isascii() and len(fraction) <= MAX_DIGITS:
+            fraction.append(text[end])
+            end += 1
+    if len(integer) + len(fraction) > MAX_DIGITS:
+        while end < length and (text[end].isdigit() or text[end] in ",."):
+            end += 1
+        return None, end
+    digits_end = end
+    glued = (begin > 0 and text[begin - 1].isalpha()) or (end < length and text[end].isalpha()) \
+        or (begin > 0 and text[begin - 1] == "-" and begin > 1 and text[begin - 2].isalpha()) \
+        or (end + 1 < length and text[end] == "-" and text[end + 1].isalpha())
+    value = Decimal("".join(integer or ["0"]) + ("." + "".join(fraction) if fraction else ""))
+    # what precedes: $, then a sign or an opening parenthesis
+    start = begin
+    before = _back_space(text, start)
+    dollar = before > 0 and text[before - 1] == "$"
+    if dollar:
+        start = before - 1
+        before = _back_space(text, start)
+    negative = parenthesized = False
+    if before > 0 and text[before - 1] in _MINUS and (before == 1 or not text[before - 2].isalnum()):
+        negative = True
+        start = before - 1
+        if not dollar:
+            before2 = _back_space(text, start)
+            if before2 > 0 and text[before2 - 1] == "$":
+                dollar = True
+                start = before2 - 1
+    elif before > 0 and text[before - 1] == "(":
+        closing = _skip_space(text, end)
+        if closing < length and text[closing] == ")":
+            parenthesized = negative = True
+            start = before - 1
+            end = closing + 1
+            if not dollar:
+                before2 = _back_space(text, start)
+                if before2 > 0 and text[before2 - 1] == "$":
+                    dollar = True
+                    start = before2 - 1
+    # what follows: %, "percent", or a scale word
+    percent = False
+    scale = 0
+    after = _skip_space(text, end, 2)
+    if after < length and text[after] == "%":
+        percent = True
+        end = after + 1
+    elif not glued or (end < length and text[end].isalpha()):
+        word, word_end = _word_after(text, after if not glued else end)
+        if word in ("percent", "pct", "percentage"):
+            percent = True
+            end = word_end
+            glued = False
+        elif word in SCALE_WORDS and (len(word) > 1 or dollar):
+            scale = SCALE_WORDS[word]
+            end = word_end
+            glued = False
+    if parenthesized and end < length and text[end] == ")" and end == digits_end:
+        end += 1
+    year = (not fraction and not commas and not dollar and not percent and not scale and not negative
+            and len(integer) == 4 and 1900 <= int(value) <= 2099)
+    return Number(-value if negative else value, len(fraction), start, end, begin, digits_end, dollar, negative,
+                  parenthesized, percent, scale, commas, glued, year), digits_end
