@@ -49,6 +49,7 @@ NUMBER_NOT_IN_PASSAGE = "number_not_in_passage"
 ROW_MATCHES = "row_matches"
 ROW_MISMATCH = "row_mismatch"
 NO_LINE_ITEM = "no_line_item"
+ROW_UNCHECKED = "row_unchecked"
 PERIOD_MATCHES = "period_matches"
 PERIOD_MISMATCH = "period_mismatch"
 PERIOD_UNKNOWN = "period_unknown"
@@ -67,6 +68,7 @@ SUPPORT_REASONS: dict[str, str] = {
     ROW_MATCHES: "the number's row label shares the words of the claim's line item",
     ROW_MISMATCH: "the number's row label does not share the words of the claim's line item",
     NO_LINE_ITEM: "the claim names no line item: the row is not checked",
+    ROW_UNCHECKED: "no number of the passage equals the claim: no row or column to check",
     PERIOD_MATCHES: "the number's column is headed by the claim's year",
     PERIOD_MISMATCH: "the number's column is headed by another year",
     PERIOD_UNKNOWN: "the passage has no year header or the claim no period: the column is not checked",
@@ -243,7 +245,7 @@ def locate(claim: Claim, page: str, claim_scale: int, line_item: str | None = No
     """The passage number equal to the claim (in units: the claim's value at `claim_scale`), and its reason.
 
     Of several equal numbers, the first on a row matching `line_item` in the column of `period` is
-    taken, then the first on a matching row, then the first; an exact number before a magnitude."""
+    taken, then the first on a matching row, then the first; on a row, an exact number before a magnitude."""
     header, except_per_share = scale_header(page)
     claimed_units = claim.value.scaleb(claim_scale)
     places = claim.number.decimals - claim_scale
@@ -262,7 +264,7 @@ def locate(claim: Claim, page: str, claim_scale: int, line_item: str | None = No
         located = Located(number, units, _row_label(page, number), _column_year(page, number, amounts, years))
         row_ok = bool(line_item and located.row and row_matches(located.row, line_item))
         year_ok = period is not None and located.year == period.year
-        rank = (0 if exact else 4) + (0 if row_ok else 2) + (0 if year_ok else 1)
+        rank = (0 if row_ok else 4) + (0 if exact else 2) + (0 if year_ok else 1)
         found.append((rank, NUMBER_FOUND if exact else NUMBER_MAGNITUDE, located))
         if rank == 0:
             break
@@ -292,7 +294,7 @@ def check(claim: Claim, evidence: Evidence, claim_scale: int, line_item: str | N
     wanted = period if period is not None else claim.period
     number, located = locate(claim, evidence.full_page, claim_scale, item, wanted)
     if located is None:
-        row = NO_LINE_ITEM if not item else ROW_MISMATCH
+        row = ROW_UNCHECKED
         column = PERIOD_UNKNOWN
     else:
         row = NO_LINE_ITEM if not item else ROW_MATCHES if located.row and row_matches(located.row, item) \

@@ -1,0 +1,77 @@
+"""FinanceBench answers files: the repository's `results/*.jsonl` format, read as predictions.
+
+One JSON object a line: `financebench_id` and `model_answer` (text) are required; `label` (the
+human grader's: "Correct Answer", "Incorrect Answer", "Refusal"), `model_name`, `eval_mode` are kept
+when present; a citation is optional: `doc_name` with `page` (and `page_convention`, "pdf_index" by
+default, or "printed"). Every bad line is named in one error; a repeated id is refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from finscore.financebench.gold import FinancebenchInputError, read_lines
+from finscore.financebench.support import PAGE_CONVENTIONS, Citation
+
+#: The human labels of the results files.
+LABELS = ("Correct Answer", "Incorrect Answer", "Refusal")
+
+
+class Answer(NamedTuple):
+    id: str
+    answer: str
+    label: str | None
+    model: str | None
+    mode: str | None
+    citation: Citation | None
+
+
+def _citation(line: int, record: dict[str, Any], problems: list[str]) -> Citation | None:
+    if "doc_name" not in record and "page" not in record:
+        return None
+    doc_name, page = record.get("doc_name"), record.get("page")
+    convention = record.get("page_convention", "pdf_index")
+    if not isinstance(doc_name, str) or not (isinstance(page, (int, str)) and not isinstance(page, bool)) \
+            or convention not in PAGE_CONVENTIONS:
+        problems.append(f"line {line}: a citation is text doc_name, an integer or text page and a page_convention "
+                        f"of {', '.join(PAGE_CONVENTIONS)}")
+        return None
+    return Citation(doc_name, page, convention)
+
+
+def answers_from(lines: list[tuple[int, Any]]) -> list[Answer]:
+    """Typed answers from (line number, decoded line) pairs, in order; every problem listed in one error."""
+    problems: list[str] = []
+    answers: list[Answer] = []
+    seen: set[str] = set()
+    for line, record in lines:
+        if not isinstance(record, dict):
+            problems.append(f"line {line}: not a JSON object")
+            continue
+        identifier, text = record.get("financebench_id"), record.get("model_answer")
+        if not isinstance(identifier, str) or not isinstance(text, str):
+            problems.append(f"line {line}: needs text financebench_id and model_answer")
+            continue
+        if identifier in seen:
+            problems.append(f"line {line}: financebench_id {identifier!r} repeated")
+            continue
+        seen.add(identifier)
+        label, model, mode = (record.get(key) for key in ("label", "model_name", "eval_mode"))
+        answers.append(Answer(identifier, text, label if isinstance(label, str) else None,
+                              model if isinstance(model, str) else None, mode if isinstance(mode, str) else None,
+                              _citation(line, record, problems)))
+    if problems:
+        raise FinancebenchInputError("the FinanceBench answers file has " + str(len(problems)) + " problem(s): "
+                                     + "; ".join(problems[:20]) + (" ..." if len(problems) > 20 else ""))
+    return answers
+
+
+def read_answers_file(path: str | Path) -> list[Answer]:
+    """The answers of a results file, in file order."""
+    return answers_from(read_lines(path, "answers"))
+
+
+def read_predictions(path: str | Path) -> list[tuple[str, Answer]]:
+    """(financebench_id, answer) pairs: the registry's prediction reader."""
+    return [(answer.id, answer) for answer in read_answers_file(path)]
