@@ -89,7 +89,7 @@ def audit_question(question: GoldQuestion) -> AuditEntry:
         return AuditEntry(question.id, question.answer, NO_NUMERIC_GOLD, "the answer is not one number", None)
     if gold.unit != "USD" or "calculated using" in question.justification.lower():
         return AuditEntry(question.id, question.answer, COMPUTED,
-                          f"a {'amount' if gold.unit == 'USD' else gold.unit} computed from the evidence", None)
+                          f"{'an amount' if gold.unit == 'USD' else 'a ' + gold.unit} computed from the evidence", None)
     written = _best(claim, question, gold.scale)
     if written is not None and written.number == NUMBER_FOUND:
         return AuditEntry(question.id, question.answer, IN_EVIDENCE, _where(written), written)

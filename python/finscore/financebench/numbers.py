@@ -8,7 +8,8 @@ closing one follows), a `%` or the word "percent" after it, and a scale word (th
 billion, trillion and their short forms). Text extracted from PDFs splits a cell across lines
 (`$\\n5,363`, `(1,577) \\n`): white space, newlines included, may separate the sign, the dollar and
 the digits. A number glued to letters (`FY2018`, `10-K`, `Q3`, `dg01`) is a name, not a value, and
-is marked so; a four-digit integer between 1900 and 2099 with nothing around it is a year.
+is marked so; a four-digit integer between 1900 and 2099 with nothing around it is a year, and a
+day of a date (1-31 after a month name, "December 31, 2018") is marked `year` too: a date, not a value.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ SCALE_WORDS: dict[str, int] = {
     "million": 6, "millions": 6, "mn": 6, "mm": 6, "m": 6, "mil": 6,
     "billion": 9, "billions": 9, "bn": 9, "b": 9,
     "trillion": 12, "trillions": 12, "tn": 12,
+    "cents": -2, "cent": -2,
 }
+#: Phrases after a number that give its scale ("$5,466,312 in USD millions").
+SCALE_PHRASES: tuple[tuple[str, int], ...] = (
+    ("in usd thousands", 3), ("in usd millions", 6), ("in usd billions", 9),
+    ("in thousands", 3), ("in millions", 6), ("in billions", 9),
+)
 
 _SPACE = " \t\r\n\u00a0"
 _MINUS = "-\u2212\u2013"
@@ -59,6 +66,21 @@ class Number(NamedTuple):
     def scaled(self) -> Decimal:
         """The value with its scale word applied (in units)."""
         return self.value.scaleb(self.scale)
+
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
+
+
+def _day_of_month(text: str, begin: int, end: int, value: Decimal, marked: bool) -> bool:
+    """A day of a date ("December 31, 2018"): 1-31 after a month name. Marked as a year (a date, not a value)."""
+    if marked or not 1 <= value <= 31 or end - begin > 2:
+        return False
+    before = text[max(0, begin - 11):begin].rstrip(" .").lower()
+    month = next((m for m in MONTHS if before.endswith(m)), None)
+    if month is None:
+        return False
+    return len(before) == len(month) or not before[-len(month) - 1].isalpha()
 
 
 def _word_after(text: str, position: int) -> tuple[str, int]:
@@ -178,13 +200,21 @@ def _read(text: str, begin: int) -> tuple[Number | None, int]:
             percent = True
             end = word_end
             glued = False
-        elif word in SCALE_WORDS and (len(word) > 1 or dollar):
+        elif word in SCALE_WORDS and (len(word) > 1 or dollar) and not (word == "cent" and text[end - 4:end]
+                                                                         .lower() == "per "):
             scale = SCALE_WORDS[word]
             end = word_end
             glued = False
+        elif word == "in" and not glued:
+            following = " ".join(text[after:after + 24].lower().split())
+            phrase = next(((p, power) for p, power in SCALE_PHRASES if following.startswith(p)), None)
+            if phrase is not None:
+                scale = phrase[1]
+                end = after + len(phrase[0])
     if parenthesized and end < length and text[end] == ")" and end == digits_end:
         end += 1
-    year = (not fraction and not commas and not dollar and not percent and not scale and not negative
-            and len(integer) == 4 and 1900 <= int(value) <= 2099)
+    marked = bool(fraction or commas or dollar or percent or scale)
+    year = (not marked and not negative and len(integer) == 4 and 1900 <= int(value) <= 2099) \
+        or _day_of_month(text, begin, digits_end, value, marked)  # a date's day: not a value either
     return Number(-value if negative else value, len(fraction), start, end, begin, digits_end, dollar, negative,
                   parenthesized, percent, scale, commas, glued, year), digits_end

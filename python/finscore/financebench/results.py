@@ -1,6 +1,7 @@
 """FinanceBench answers files: the repository's `results/*.jsonl` format, read as predictions.
 
-One JSON object a line: `financebench_id` and `model_answer` (text) are required; `label` (the
+One JSON object a line: `financebench_id` and `model_answer` (text, or a JSON number, read as the text
+CPython's str() writes of it: one results line answers `0`) are required; `label` (the
 human grader's: "Correct Answer", "Incorrect Answer", "Refusal"), `model_name`, `eval_mode` are kept
 when present; a citation is optional: `doc_name` with `page` (and `page_convention`, "pdf_index" by
 default, or "printed"). Every bad line is named in one error; a repeated id is refused.
@@ -50,6 +51,8 @@ def answers_from(lines: list[tuple[int, Any]]) -> list[Answer]:
             problems.append(f"line {line}: not a JSON object")
             continue
         identifier, text = record.get("financebench_id"), record.get("model_answer")
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            text = str(text)  # a JSON number answer (results/ holds `"model_answer": 0`) is the text it writes
         if not isinstance(identifier, str) or not isinstance(text, str):
             problems.append(f"line {line}: needs text financebench_id and model_answer")
             continue

@@ -169,7 +169,7 @@ def _years_header(page: str) -> list[int]:
     only white space, or a date's month and day ("February 3, 2018"), between them."""
     run: list[Number] = []
     for number in scan(page):
-        if number.year and not number.glued:
+        if number.year and number.value >= 1900 and not number.glued:
             if run and not _same_header(page, run[-1], number):
                 if len(run) >= 2:
                     break
