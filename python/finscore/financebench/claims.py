@@ -279,15 +279,16 @@ def read_claim(answer: str) -> Claim | NoClaim:
     text = answer[:MAX_TEXT]
     spans = sentences(text)
     values_of: list[list[Number]] = []
-    every = [n for n in scan(text) if is_value(text, n)]
+    scanned = [n for n in scan(text) if is_value(text, n)]
     index = 0
     for span in spans:
         mine: list[Number] = []
-        while index < len(every) and every[index].digits_start < span.end:
-            if every[index].digits_start >= span.start:
-                mine.append(every[index])
+        while index < len(scanned) and scanned[index].digits_start < span.end:
+            if scanned[index].digits_start >= span.start:
+                mine.append(scanned[index])
             index += 1
         values_of.append(mine)
+    every = [n for mine in values_of for n in mine]  # a value past MAX_SENTENCES is not read
     lowered = text.lower()
     if not every:
         refusal = next((phrase for phrase in REFUSAL_PHRASES if phrase in lowered), None)

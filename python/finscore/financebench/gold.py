@@ -77,7 +77,8 @@ def numeric_gold(question: GoldQuestion) -> GoldNumber | None:
     number = numbers[0]
     unit = "percent" if number.percent else "USD" if number.dollar else "ratio"
     shown = number.value.normalize() if number.decimals else number.value
-    decimals = max(0, -shown.as_tuple().exponent) if isinstance(shown.as_tuple().exponent, int) else 0
+    exponent = shown.as_tuple().exponent
+    decimals = max(0, -exponent) if isinstance(exponent, int) else 0
     return GoldNumber(number.value, unit, question_scale(question.question) if unit == "USD" else 0, decimals)
 
 
@@ -127,8 +128,9 @@ def gold_questions(lines: list[tuple[int, Any]]) -> dict[str, GoldQuestion]:
         if all(fields) or (fields[0] and all(isinstance(record.get(f), str) for f in ("company", "doc_name",
                                                                                     "question_type", "question",
                                                                                     "answer"))):
-            questions[fields[0]] = GoldQuestion(*fields, justification if isinstance(justification, str) else "",
-                                                evidence)
+            identifier, company, doc_name, question_type, question, answer = fields
+            questions[identifier] = GoldQuestion(identifier, company, doc_name, question_type, question, answer,
+                                                 justification if isinstance(justification, str) else "", evidence)
     if problems:
         raise FinancebenchInputError("the FinanceBench gold file has " + str(len(problems)) + " problem(s): "
                                      + "; ".join(problems[:20]) + (" ..." if len(problems) > 20 else ""))
