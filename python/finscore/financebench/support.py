@@ -16,7 +16,8 @@ on its own line (`$\\n5,363`), negatives in parentheses, the scale once in a hea
    parentheses matching a positive claim is `number_magnitude` (the filing shows an outflow
    negative; the claim states its size);
 4. row: the row label of that number (the nearest line above it holding letters) shares the words
-   of the claim's line item (at least half of the label's words; `no_line_item` when the claim
+   of the claim's line item (more than half of the label's words, "Accounts payable" is not
+   "Accounts receivable"; `no_line_item` when the claim
    names none);
 5. period: the number's column (its place among its row's numbers) is headed by the claim's year
    (the table's first run of years; `period_unknown` when the page has no such header or the claim
@@ -224,7 +225,7 @@ def _compact(text: str) -> str:
 
 
 def row_matches(label: str, line_item: str) -> bool:
-    """At least half of the row label's words are words of the line item (plural s dropped), or one is the
+    """More than half of the row label's words are words of the line item (plural s dropped), or one is the
     other with spaces and punctuation removed (text extraction glues words: "Merchandiseinventories")."""
     if _compact(line_item) and _compact(label) and (_compact(line_item) in _compact(label)
                                                     or _compact(label) in _compact(line_item)):
@@ -233,7 +234,7 @@ def row_matches(label: str, line_item: str) -> bool:
     item_words = _words(line_item)
     if not label_words or not item_words:
         return False
-    return 2 * len(label_words & item_words) >= len(label_words)
+    return 2 * len(label_words & item_words) > len(label_words)
 
 
 def _equal_at(claimed: Decimal, places: int, value: Decimal) -> bool:
