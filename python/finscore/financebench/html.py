@@ -12,7 +12,7 @@ from finscore.financebench.scoring import Scored
 #: The longest passage shown (characters); a longer page is cut around the number.
 SHOWN = 4_000
 
-_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:auto}pre{white-space:pre-wrap;background:#f6f6f6;"
+_PAGE_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:auto}pre{white-space:pre-wrap;background:#f6f6f6;"
           "padding:.5em}mark{background:#ffd54f;font-weight:bold}td,th{padding:.2em .6em;text-align:left}")
 
 
@@ -33,7 +33,7 @@ def _passage(item: Scored) -> str:
 def render_html(scored: Sequence[Scored], title: str = "FinanceBench") -> str:
     """The whole page."""
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
-             f"<style>{_STYLE}</style></head><body><h1>{escape(title)}</h1>"]
+             f"<style>{_PAGE_STYLE}</style></head><body><h1>{escape(title)}</h1>"]
     for item in scored:
         support = item.support
         reasons = "" if support is None else escape(

@@ -18,9 +18,9 @@ from finscore.financebench.correctness import decide_claim
 from finscore.financebench.gold import GoldQuestion
 from finscore.financebench.results import Answer
 from finscore.financebench.support import NUMBER_NOT_IN_PASSAGE, Support, check
-from finscore.scoring.reasons import MISSING_PREDICTION, NOT_SCORED
+from finscore.scoring.reasons import MISSING_PREDICTION, NOT_SCORED, UNPARSEABLE
 
-CORRECT = "correct"
+from finscore.scoring.reasons import CORRECT  # noqa: E402  (the decision word is the vocabulary's)
 INCORRECT = "incorrect"
 NO_CLAIM_DECISION = "no_claim"
 DECISIONS = (CORRECT, INCORRECT, NO_CLAIM_DECISION)
@@ -111,13 +111,24 @@ def score(gold: Mapping[str, GoldQuestion], answers: Sequence[Answer]) -> list[S
 
 def decide(prediction: Any, gold: Any) -> tuple[bool, str]:
     """The registry's decide (generic reward source): an answer (text, or an answers-file record) against a
-    gold question (a GoldQuestion, or a gold-file record with "answer" and "question")."""
+    gold question (a GoldQuestion, a gold-file record with "answer" and "question", or that record's JSON
+    text, or the JSON text of its answer alone: then no question scale). Correctness only: support needs
+    the evidence, which `finscore financebench` reads from the gold file."""
     from finscore.financebench.gold import gold_questions
 
     text = prediction.answer if isinstance(prediction, Answer) else prediction.get("model_answer") \
         if isinstance(prediction, dict) else prediction
     if not isinstance(text, str):
-        return False, "unreadable_prediction"
+        return False, UNPARSEABLE
+    if isinstance(gold, str):  # a reward row's gold: the JSON of a gold-file record, or of its answer alone
+        from finscore.inputs.reading import CPYTHON_UNIQUE_KEYS_SYNTAX, loads
+
+        try:
+            gold = loads(gold, CPYTHON_UNIQUE_KEYS_SYNTAX)
+        except ValueError:
+            return False, NOT_SCORED  # a gold it cannot read is not scored; the other rows are
+        if isinstance(gold, str):
+            gold = {"answer": gold, "question": ""}
     question = gold if isinstance(gold, GoldQuestion) else None
     if question is None and isinstance(gold, dict):
         record = {"financebench_id": "gold", "company": "", "doc_name": "", "question_type": "metrics-generated",
