@@ -13,16 +13,16 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from finscore.financebench.audit import justification_line_item
-from finscore.financebench.claims import Claim, NoClaim, read_claim
+from finscore.financebench.claims import NO_CLAIM, Claim, NoClaim, read_claim
 from finscore.financebench.correctness import decide_claim
 from finscore.financebench.gold import GoldQuestion
 from finscore.financebench.results import Answer
 from finscore.financebench.support import NUMBER_NOT_IN_PASSAGE, Support, check
+from finscore.scoring.reasons import CORRECT as CORRECT  # the decision word is the vocabulary's
 from finscore.scoring.reasons import MISSING_PREDICTION, NOT_SCORED, UNPARSEABLE
 
-from finscore.scoring.reasons import CORRECT  # noqa: E402  (the decision word is the vocabulary's)
 INCORRECT = "incorrect"
-NO_CLAIM_DECISION = "no_claim"
+NO_CLAIM_DECISION = NO_CLAIM  # the decision of an answer without a claim is named by the claim reader's word
 DECISIONS = (CORRECT, INCORRECT, NO_CLAIM_DECISION)
 
 
