@@ -71,3 +71,17 @@ def test_the_descriptor_groups_questions_by_document_and_decides_rewards() -> No
     assert decide("It is $1577.", '"$1577.00"') == (True, "exact")
     assert decide(3, record) == (False, "unparseable")
     assert decide("1", "{not json") == (False, "not_scored")
+
+
+def test_a_json_number_answer_is_read_as_its_text_and_html_escapes_the_data(tmp_path: Path) -> None:
+    from finscore.financebench.html import render_html
+    from finscore.financebench.results import answers_from
+    from finscore.financebench.scoring import score_answer
+
+    # results/gpt-4-1106-preview_inContext_reverse.jsonl line 18 answers financebench_id_01319 with `0`
+    [number] = answers_from([(18, {"financebench_id": "financebench_id_01319", "model_answer": 0})])
+    assert number.answer == "0"
+    hostile = answers_from([(1, {"financebench_id": "financebench_id_03029",
+                                 "model_answer": "<script>x</script> So it is $1,577 million."})])[0]
+    page = render_html([score_answer(question("03029"), hostile)])
+    assert "<script>" not in page and "&lt;script&gt;" in page

@@ -8,12 +8,13 @@ An answer is free text; its claim is the number it concludes with, read under de
 2. a value is a number that is not glued to letters (`FY2018`, `10-K`), not a year, not a list marker
    (`1.` or `2)` opening a line) and not a footnote;
 3. the conclusion is the last sentence holding a value and a conclusion cue ("therefore", "thus",
-   "so", "hence", "in conclusion", "answer", "approximately", "=", ...); failing one, the first
+   "so", "hence", "in conclusion", "answer", "approximately", "rounded", "=", ...); failing one, the first
    sentence holding a value and a verb of statement ("is", "was", "were", "are", "amounted");
    failing that, the last sentence holding a value;
-4. the claim is the last value of the conclusion before a "which is" aside or a later sentence; a
-   conclusion that states two values joined by "or" / "to" / "and" as alternatives ("between 0.65
-   and 0.67") has several numbers.
+4. the claim is the last value of the conclusion outside a parenthesised computation ("0.68
+   (5,121.3 / 7,491.5)": the operands are not the claim); a conclusion that states two values joined
+   by "or" / "to" / "and" as alternatives ("between 0.65 and 0.67") has several numbers, unless they
+   are one value written two ways ("0.54 or 54.00%").
 
 An answer with no value refuses with a typed reason: `no_claim` (no number at all, or only years and
 names), which the refusal wording ("I cannot", "not provided", "don't have access") sharpens into
