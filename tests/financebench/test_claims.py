@@ -89,3 +89,12 @@ def test_real_answers(short: str, results_file: str, value: str, unit: str) -> N
 def test_a_real_refusal() -> None:
     # gpt-4_closedBook answers 10420 (AES ROA) with "The text doesn't provide the necessary information ..."
     assert isinstance(read_claim(answer("10420", "gpt-4_closedBook.jsonl")["model_answer"]), NoClaim)
+
+
+def test_hostile_answers_cost_linear_time() -> None:
+    import time
+
+    for text in ("(1 / " * 20_000, "So = " * 30_000, "A's " * 40_000, "1. " * 40_000, "0.5 or " * 20_000):
+        started = time.perf_counter()
+        read_claim(text)
+        assert time.perf_counter() - started < 10, text[:10]

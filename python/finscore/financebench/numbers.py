@@ -74,7 +74,7 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 
 def _day_of_month(text: str, begin: int, end: int, value: Decimal, marked: bool) -> bool:
     """A day of a date ("December 31, 2018"): 1-31 after a month name. Marked as a year (a date, not a value)."""
-    if marked or not 1 <= value <= 31 or end - begin > 2:
+    if marked or not 1 <= value <= 31 or end - begin > 2 or begin < 2 or not text[begin - 2].isalpha():
         return False
     before = text[max(0, begin - 11):begin].rstrip(" .").lower()
     month = next((m for m in MONTHS if before.endswith(m)), None)
