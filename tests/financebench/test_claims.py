@@ -98,3 +98,11 @@ def test_hostile_answers_cost_linear_time() -> None:
         started = time.perf_counter()
         read_claim(text)
         assert time.perf_counter() - started < 10, text[:10]
+
+
+def test_a_formula_is_not_a_claim() -> None:
+    # "x 100" and "/ 3" are a formula's constants; "$19,815 million - $13,997 million" its inputs
+    refused = read_claim("I'm sorry, I do not have the statements. Margin = (COGS / Revenue) x 100")
+    assert isinstance(refused, NoClaim) and refused.reason == REFUSAL
+    assert _claim("So it is $19,815 million - $13,997 million = $5,818 million.").value == Decimal("5818")
+    assert _claim("Average = (12.6% + 5.7% + 5.2%) / 3 = 7.8%").value == Decimal("7.8")

@@ -61,7 +61,8 @@ def test_numeric_gold_reads_the_answer_and_the_question_scale() -> None:
 
 
 #: The kinds of disagreement benchmarks/financebench.md defends in writing: (finscore's reason, the label).
-DEFENDED = {("wrong_value", "Correct Answer"), ("percent_declared", "Incorrect Answer")}
+DEFENDED = {("wrong_value", "Correct Answer"), ("percent_declared", "Incorrect Answer"),
+            ("within_tolerance", "Incorrect Answer")}
 
 
 def test_agreement_with_the_human_labels_on_the_excerpt() -> None:

@@ -48,11 +48,15 @@ DEFENCES: dict[tuple[str, str], str] = {
         "loosening it to these would also accept answers the graders rejected at the same distance "
         "(42.78 and 42.57 for 42.69, 65.2% for 65.4%, 302 for 303, labelled Incorrect)."),
     ("percent_declared", "Incorrect Answer"): (
-        "the ROA -1.53% for the gold ratio -0.02: the same conclusion is labelled Correct Answer in four "
-        "other results files (gpt-4 oracle and oracle_reverse, gpt-4-1106-preview inContext_reverse and "
-        "oracle_reverse); the graders disagree with themselves, finscore decides it one way everywhere."),
+        "the ROA -0.0153 (-1.53%) for the gold ratio -0.02 (within 0.005 of it): the same conclusion is labelled "
+        "Correct Answer in four other results files (gpt-4 oracle and oracle_reverse, gpt-4-1106-preview "
+        "inContext_reverse and oracle_reverse); the graders disagree with themselves, finscore decides it one "
+        "way everywhere."),
     ("within_tolerance", "Incorrect Answer"): (
-        "the claim is within the declared tolerance of the gold; the graders asked for more."),
+        "the ROA -0.0153 (-1.53%) for the gold ratio -0.02 (within 0.005 of it): the same conclusion is labelled "
+        "Correct Answer in four other results files (gpt-4 oracle and oracle_reverse, gpt-4-1106-preview "
+        "inContext_reverse and oracle_reverse); the graders disagree with themselves, finscore decides it one "
+        "way everywhere."),
 }
 
 DEFAULT_MIRROR = "/work/.mirror/patronus-ai+financebench/repo"

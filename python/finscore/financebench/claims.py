@@ -5,8 +5,9 @@ An answer is free text; its claim is the number it concludes with, read under de
 
 1. the text is cut into sentences (a period, `?` or `!` before white space, or a line break), at most
    `MAX_SENTENCES`; numbers are read by `financebench.numbers.scan` (bounded, no regular expression);
-2. a value is a number that is not glued to letters (`FY2018`, `10-K`), not a year, not a list marker
-   (`1.` or `2)` opening a line) and not a footnote;
+2. a value is a number that is not glued to letters (`FY2018`, `10-K`), not a year or a date's day,
+   not a list marker (`1.` or `2)` opening a line), not a footnote, and not an operand (an arithmetic
+   operator beside it: "x 100", "/ 3", "$19,815 million - $13,997 million");
 3. the conclusion is the last sentence holding a value and a conclusion cue ("therefore", "thus",
    "so", "hence", "in conclusion", "answer", "approximately", "rounded", "=", ...); failing one, the first
    sentence holding a value and a verb of statement ("is", "was", "were", "are", "amounted");
@@ -163,6 +164,27 @@ def is_value(text: str, number: Number) -> bool:
 OPERATORS = "/*+×÷"
 
 
+def is_operand(text: str, number: Number) -> bool:
+    """A number an arithmetic operator stands beside ("x 100", "/ 3", "$19,815 million - $13,997 million"):
+    an input of a formula, not its result (the result follows "=")."""
+    before = number.start
+    while before > 0 and text[before - 1] in " \t":
+        before -= 1
+    if before > 0 and (text[before - 1] in OPERATORS or (text[before - 1] in "xX" and (before < 2 or
+                                                                                       text[before - 2] == " "))):
+        return True
+    if number.negative and not number.parenthesized and before > 0 and (
+            text[before - 1].isdigit() or text[before - 1] in ")%"
+            or text[max(0, before - 8):before].lower().endswith(("thousand", "million", "billion"))):
+        return True  # "million - $13,997": a binary minus read as the number's sign
+    after = number.end
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    if after < len(text) and (text[after] in OPERATORS or (text[after] in "xX" and text[after + 1:after + 2] == " ")):
+        return True
+    return after + 1 < len(text) and text[after] in "-\u2212" and text[after + 1] == " " and after > number.end
+
+
 def _operands(text: str, span: _Sentence) -> list[tuple[int, int]]:
     """The spans of the parenthesised groups of a sentence that hold an operator: their numbers are operands."""
     groups: list[tuple[int, int]] = []
@@ -280,7 +302,7 @@ def read_claim(answer: str) -> Claim | NoClaim:
     text = answer[:MAX_TEXT]
     spans = sentences(text)
     values_of: list[list[Number]] = []
-    scanned = [n for n in scan(text) if is_value(text, n)]
+    scanned = [n for n in scan(text) if is_value(text, n) and not is_operand(text, n)]
     index = 0
     for span in spans:
         mine: list[Number] = []
