@@ -106,3 +106,9 @@ def test_a_formula_is_not_a_claim() -> None:
     assert isinstance(refused, NoClaim) and refused.reason == REFUSAL
     assert _claim("So it is $19,815 million - $13,997 million = $5,818 million.").value == Decimal("5818")
     assert _claim("Average = (12.6% + 5.7% + 5.2%) / 3 = 7.8%").value == Decimal("7.8")
+
+
+def test_entity_after_for_and_a_line_item_without_entity_or_period() -> None:
+    claim = _claim("Therefore, the inventory turnover ratio for Nike for FY2021 is approximately 3.45.")
+    assert (claim.entity, claim.line_item, claim.period) == ("Nike", "inventory turnover ratio", Period(2021, None))
+    assert _claim("Coca Cola's FY2021 COGS margin is 39.7%.").line_item == "COGS margin"

@@ -220,13 +220,33 @@ def periods(text: str) -> list[Period]:
     return found
 
 
+def _entity_after_for(sentence: str) -> str | None:
+    """The capitalised words after " for " ("... amount for 3M is", "for Best Buy"), at most four."""
+    at = sentence.find(" for ")
+    while at >= 0:
+        words = []
+        for word in sentence[at + 5:at + 5 + MAX_LABEL].split()[:4]:
+            clean = word.strip(",.:;()\"'")
+            if not clean or not (clean[0].isupper() or clean[0].isdigit()) or clean.startswith(("FY", "Q")) \
+                    and clean[-4:].isdigit():
+                break
+            words.append(clean)
+            if clean != word:
+                break
+        if words and not words[0].isdigit():
+            return " ".join(words)
+        at = sentence.find(" for ", at + 5)
+    return None
+
+
 def _entity(sentence: str) -> str | None:
-    """The capitalised name before the first "'s" of the sentence (e.g. "3M's", "Coca Cola's")."""
+    """The capitalised name before the first "'s" of the sentence (e.g. "3M's", "Coca Cola's"), else the one
+    after " for " ("the capital expenditure for 3M")."""
     mark = sentence.find("'s ")
     if mark <= 0:
         mark = sentence.find("\u2019s ")
     if mark <= 0:
-        return None
+        return _entity_after_for(sentence)
     start = mark
     words = 0
     while start > 0 and mark - start < MAX_LABEL:
@@ -243,13 +263,20 @@ def _entity(sentence: str) -> str | None:
 
 
 def _line_item(text: str, sentence: _Sentence, number: Number) -> str | None:
-    """The words before the value in its sentence, without leading cue words (at most MAX_LABEL)."""
+    """The words before the value in its sentence, without leading cue words, a possessive's owner, what
+    follows " for " (the entity, the period) or years (at most MAX_LABEL)."""
     piece = text[max(sentence.start, number.start - MAX_LABEL):number.start]
     for stop in ("=", ":", ",", "(", "\""):
         cut = piece.rfind(stop)
         if cut >= 0 and piece[cut + 1:].strip():
             piece = piece[cut + 1:]
-    words = piece.split()
+    possessive = max(piece.rfind("'s "), piece.rfind("\u2019s "))
+    if possessive >= 0:
+        piece = piece[possessive + 3:]  # "Coca Cola's margin": the item is "margin"
+    cut = piece.find(" for ")
+    if cut > 0:
+        piece = piece[:cut]  # "inventory turnover ratio for Nike for FY2021": entity and period follow
+    words = [word for word in piece.split() if not (word[-4:].isdigit() and len(word) <= 8)]  # FY2018, 2018
     while words and words[-1].lower() in ("is", "was", "of", "were", "are", "at", "to", "be", "approximately",
                                           "about", "$", "-", "would", "totaled", "amounted", "equals"):
         words.pop()
