@@ -85,3 +85,17 @@ def test_a_json_number_answer_is_read_as_its_text_and_html_escapes_the_data(tmp_
                                  "model_answer": "<script>x</script> So it is $1,577 million."})])[0]
     page = render_html([score_answer(question("03029"), hostile)])
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_the_python_api_names_load_lazily() -> None:
+    import subprocess
+    import sys
+
+    import finscore.financebench as api
+
+    assert api.read_claim("So it is 5.").value == 5  # type: ignore[union-attr]
+    assert api.score.__module__ == "finscore.financebench.scoring"
+    loaded = subprocess.run([sys.executable, "-c", "import sys, finscore.financebench.benchmark; "
+                             "print(sorted(m for m in sys.modules if m.startswith('finscore.financebench')))"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "['finscore.financebench', 'finscore.financebench.benchmark']"
