@@ -110,3 +110,10 @@ def test_a_real_passage_3m_capex() -> None:
     assert (result.number, result.row, result.period, result.supported) == (
         "number_magnitude", "row_matches", "period_matches", True)
     assert result.located is not None and result.located.row == "Purchases of property, plant and equipment (PP&E)"
+
+
+def test_a_bare_amount_no_question_scales_is_read_in_the_pages_scale() -> None:
+    # "$5,363" with no scale word, no question scale: the page's "(Dollars in millions ...)" header applies
+    result = check(_claim("Net income was $5,363."), EVIDENCE, None, "Net income")
+    assert result.number == "number_found" and result.located is not None
+    assert result.located.units == Decimal("5363E6")

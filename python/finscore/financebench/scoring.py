@@ -15,7 +15,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from finscore.financebench.audit import justification_line_item
 from finscore.financebench.claims import NO_CLAIM, Claim, NoClaim, read_claim
 from finscore.financebench.correctness import decide_claim
-from finscore.financebench.gold import GoldQuestion
+from finscore.financebench.gold import GoldQuestion, question_scale
 from finscore.financebench.results import Answer
 from finscore.financebench.support import NUMBER_NOT_IN_PASSAGE, Support, check
 from finscore.scoring.reasons import CORRECT as CORRECT  # the decision word is the vocabulary's
@@ -57,12 +57,14 @@ class Scored(NamedTuple):
         }
 
 
-def claim_scale(claim: Claim, question: GoldQuestion) -> int:
-    """The power of ten a claim's value is in: its scale word, else the question's for an amount."""
+def claim_scale(claim: Claim, question: GoldQuestion) -> int | None:
+    """The power of ten a claim's value is in: its scale word, else the one its question asks an amount
+    in ("in USD millions"), else None for an amount (read in the evidence page's scale header)."""
     if claim.scale:
         return claim.scale
-    gold = question.number
-    return gold.scale if claim.unit == "USD" and gold is not None else 0
+    if claim.unit != "USD":
+        return 0
+    return question_scale(question.question) or None
 
 
 def support_of(claim: Claim, question: GoldQuestion, answer: Answer | None) -> tuple[Support | None, int | None]:

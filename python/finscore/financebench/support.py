@@ -241,13 +241,15 @@ def _equal_at(claimed: Decimal, places: int, value: Decimal) -> bool:
     return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) == claimed if places >= -12 else False
 
 
-def locate(claim: Claim, page: str, claim_scale: int, line_item: str | None = None,
+def locate(claim: Claim, page: str, claim_scale: int | None, line_item: str | None = None,
            period: Period | None = None) -> tuple[str, Located | None]:
     """The passage number equal to the claim (in units: the claim's value at `claim_scale`), and its reason.
 
     Of several equal numbers, the first on a row matching `line_item` in the column of `period` is
     taken, then the first on a matching row, then the first; on a row, an exact number before a magnitude."""
     header, except_per_share = scale_header(page)
+    if claim_scale is None:  # a bare amount no question scales: read in the page's own scale
+        claim_scale = header if claim.unit == "USD" else 0
     claimed_units = claim.value.scaleb(claim_scale)
     places = claim.number.decimals - claim_scale
     amounts = scan(page)
@@ -275,11 +277,13 @@ def locate(claim: Claim, page: str, claim_scale: int, line_item: str | None = No
     return reason, best
 
 
-def check(claim: Claim, evidence: Evidence, claim_scale: int, line_item: str | None = None,
+def check(claim: Claim, evidence: Evidence, claim_scale: int | None, line_item: str | None = None,
           period: Period | None = None, citation: Citation | None = None) -> Support:
     """The five checks of `claim` against one evidence passage (module docstring).
 
-    `claim_scale` is the power of ten the claim's value is in (its scale word, or the question's);
+    `claim_scale` is the power of ten the claim's value is in (its scale word, or the question's), or
+    None for an amount nothing scales: it is then read in the page's scale header (a bare "$1,577"
+    against a "(Millions)" page);
     `line_item` and `period` default to the claim's own."""
     if citation is None:
         document = page = NOT_CITED
