@@ -99,3 +99,17 @@ def test_the_python_api_names_load_lazily() -> None:
                              "print(sorted(m for m in sys.modules if m.startswith('finscore.financebench')))"],
                             capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "['finscore.financebench', 'finscore.financebench.benchmark']"
+
+
+def test_citations_are_read_and_a_bad_one_is_named() -> None:
+    from finscore.financebench.gold import FinancebenchInputError
+    from finscore.financebench.results import answers_from
+    from finscore.financebench.support import Citation
+
+    base = {"financebench_id": "financebench_id_03029", "model_answer": "1"}
+    [cited] = answers_from([(1, {**base, "doc_name": "3M_2018_10K", "page": 59})])
+    assert cited.citation == Citation("3M_2018_10K", 59, "pdf_index")
+    [printed] = answers_from([(1, {**base, "doc_name": "3M_2018_10K", "page": "60", "page_convention": "printed"})])
+    assert printed.citation == Citation("3M_2018_10K", "60", "printed")
+    with pytest.raises(FinancebenchInputError, match="line 1: a citation is a text doc_name and a page"):
+        answers_from([(1, {**base, "doc_name": "3M_2018_10K", "page": "59"})])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from finscore.financebench.gold import FinancebenchInputError, read_lines
-from finscore.financebench.support import PAGE_CONVENTIONS, Citation
+from finscore.financebench.support import Citation
 
 #: The human labels of the results files.
 LABELS = ("Correct Answer", "Incorrect Answer", "Refusal")
@@ -33,11 +33,13 @@ def _citation(line: int, record: dict[str, Any], problems: list[str]) -> Citatio
         return None
     doc_name, page = record.get("doc_name"), record.get("page")
     convention = record.get("page_convention", "pdf_index")
-    if not isinstance(doc_name, str) or not (isinstance(page, (int, str)) and not isinstance(page, bool)) \
-            or convention not in PAGE_CONVENTIONS:
-        problems.append(f"line {line}: a citation is text doc_name, an integer or text page and a page_convention "
-                        f"of {', '.join(PAGE_CONVENTIONS)}")
+    index_page = convention == "pdf_index" and isinstance(page, int) and not isinstance(page, bool)
+    printed_page = convention == "printed" and isinstance(page, (int, str)) and not isinstance(page, bool)
+    if not isinstance(doc_name, str) or not (index_page or printed_page):
+        problems.append(f"line {line}: a citation is a text doc_name and a page: an integer under page_convention "
+                        f"pdf_index (the default), an integer or text (\"F-4\") under printed")
         return None
+    assert isinstance(page, (int, str))
     return Citation(doc_name, page, convention)
 
 
