@@ -21,7 +21,7 @@ TOY_PREDICTIONS = ROOT / "tests/support/toyqa_files/predictions.json"
 
 
 def test_the_shipped_benchmarks_in_the_order_the_cli_lists_them() -> None:
-    assert registry.benchmark_names() == ("finqa", "convfinqa", "tatqa")
+    assert registry.benchmark_names() == ("finqa", "convfinqa", "tatqa", "financebench")
 
 
 def test_every_reference_of_a_shipped_descriptor_loads() -> None:
@@ -173,7 +173,7 @@ def test_a_registered_benchmark_gets_a_reward_source(toyqa: registry.Benchmark) 
     from finscore.rewards.config import RewardConfig, reward_inputs
     from finscore.rewards.rows import decide_rows
 
-    assert reward_inputs() == ("program", "answer", "tatqa", "toyqa")
+    assert reward_inputs() == ("program", "answer", "tatqa", "financebench", "toyqa")
     config = RewardConfig(input="toyqa")
     assert config.scored_sources() == {"toyqa": "toyqa-decide"}
     rows = decide_rows(["12.5", "3", None, "7"], ['"12.5"', '"-3"', '"7"', '"7"'],

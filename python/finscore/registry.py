@@ -22,6 +22,7 @@ BUILTIN_DESCRIPTORS: tuple[str, ...] = (
     "finscore.finqa.benchmark",
     "finscore.convfinqa.benchmark",
     "finscore.tatqa.benchmark",
+    "finscore.financebench.benchmark",
 )
 
 

@@ -23,6 +23,8 @@ NOT_SCORED = "not_scored"
 EXACT = "exact"
 WITHIN_TOLERANCE = "within_tolerance"
 PERCENT_DECLARED = "percent_declared"
+PARENTHESIZED_AMOUNT = "parenthesized_amount"
+SCALE_UNSTATED = "scale_unstated"
 
 # -- programs that do not run (FinQA)
 MALFORMED_PROGRAM = "malformed_program"
@@ -70,6 +72,8 @@ VOCABULARY: dict[str, str] = {
     EXACT: "the answer read equals the gold exactly",
     WITHIN_TOLERANCE: "the answer read is within the protocol's tolerance of the gold",
     PERCENT_DECLARED: "the answer, declared a percentage, is the gold within tolerance",
+    PARENTHESIZED_AMOUNT: "an amount written in parentheses (an outflow) whose magnitude is the gold",
+    SCALE_UNSTATED: "an amount without a scale word that is the gold written in dollars or thousands",
     MALFORMED_PROGRAM: "a FinQA program whose tokens or steps do not read as op(arg, arg) groups",
     BAD_ARGUMENT: "a FinQA program argument that is not a number or not a valid step reference",
     TABLE_LOOKUP: "a FinQA table step on an unknown row, a non-numeric cell or an empty row",
