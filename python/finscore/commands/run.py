@@ -135,7 +135,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--run-id",
         metavar="ID",
-        help="the run id the seals carry (default: random); give one to reproduce a run byte for byte",
+        help="refused: the runtime chooses every run's id (random), so that runs sealed under one key "
+        "cannot be spliced into one; kept so that a script passing it gets that reason",
     )
     add_statistics_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -206,8 +207,26 @@ def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path,
     return "\n".join(lines) + "\n"
 
 
+RUN_ID_REFUSED = (
+    "--run-id is refused: the runtime chooses every run's id, so that lines of several runs sealed under "
+    "one key cannot be spliced into one run (docs/contracts-format.md section 5.1)"
+)
+
+
+def _run_seal(sealer: TraceSealer, case_set: CaseSet, attempts: int, results: Any) -> tuple[Any, Any]:
+    """The run's sealed header and footer: its case set (SHA-256, size), the kit's version, its attempts."""
+    from finscore import __version__
+    from finscore.contracts.reports.contracts_report import case_set_digest
+
+    kit = f"finscore {__version__}" if case_set.label == KIT_ALIAS else None
+    header = sealer.header(case_set_digest(case_set.cases), len(case_set.cases), kit, attempts)
+    return header, sealer.footer(results)
+
+
 def run_command(args: argparse.Namespace) -> int:
     try:
+        if args.run_id is not None:
+            raise RunnerError(RUN_ID_REFUSED)
         check_replicates(args.bootstrap)
         limits = Limits(deadline_seconds=args.deadline, max_turns=args.max_turns, max_tool_calls=args.max_tool_calls)
         case_set = load_case_set(args.cases)
@@ -218,7 +237,7 @@ def run_command(args: argparse.Namespace) -> int:
         out = Path(args.out)
         if out.resolve() in key_file.resolve().parents:
             raise RunnerError(f"the trace key {key_file} must not be inside the output folder {out}")
-        sealer = TraceSealer(load_or_create_key(key_file), args.run_id or new_run_id())
+        sealer = TraceSealer(load_or_create_key(key_file), new_run_id())
         total = len(case_set.cases) * args.attempts
         progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)
         results = run_cases(
@@ -233,7 +252,7 @@ def run_command(args: argparse.Namespace) -> int:
             producer=_producer(args, agent),  # on every line before its seal: the seal covers it
         )
         progress.close()
-        predictions = write_predictions(out, results)
+        predictions = write_predictions(out, results, run_seal=_run_seal(sealer, case_set, args.attempts, results))
         run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)
         run_manifest["run_id"] = sealer.run_id
         if args.agent:

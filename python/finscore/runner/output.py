@@ -25,20 +25,34 @@ PREDICTIONS_FILE = "predictions.jsonl"
 MANIFEST_FILE = "run.json"
 
 
-def predictions_text(results: Sequence[AttemptResult], producer: Producer | None = None) -> str:
+def predictions_text(
+    results: Sequence[AttemptResult],
+    producer: Producer | None = None,
+    run_seal: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+) -> str:
     """One line per attempt; each carries `producer` so that re-scoring the file keeps what made it.
 
     A sealed line already carries its producer (run_cases writes it before sealing):
-    adding one here would change what the seal covers, so that is refused.
+    adding one here would change what the seal covers, so that is refused. `run_seal`:
+    the run's sealed header and footer, written first and last.
     """
     if producer is not None and any("seal" in result.prediction for result in results):
         raise RunnerError("sealed lines get their producer before sealing (run_cases(producer=...)), not here")
     extra = {} if producer is None else {"producer": producer.as_json()}
-    return "".join(dumps_json(result.prediction | extra) + "\n" for result in results)
+    lines = [dumps_json(result.prediction | extra) + "\n" for result in results]
+    if run_seal is not None:
+        header, footer = run_seal
+        lines = [dumps_json(header) + "\n", *lines, dumps_json(footer) + "\n"]
+    return "".join(lines)
 
 
-def write_predictions(directory: Path, results: Sequence[AttemptResult], producer: Producer | None = None) -> Path:
-    return write_text_atomically(directory / PREDICTIONS_FILE, predictions_text(results, producer))
+def write_predictions(
+    directory: Path,
+    results: Sequence[AttemptResult],
+    producer: Producer | None = None,
+    run_seal: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+) -> Path:
+    return write_text_atomically(directory / PREDICTIONS_FILE, predictions_text(results, producer, run_seal))
 
 
 def manifest(agent: str, cases: str, attempts: int, limits: Limits, results: Sequence[AttemptResult]) -> dict[str, Any]:
