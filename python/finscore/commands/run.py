@@ -219,7 +219,8 @@ def _run_seal(sealer: TraceSealer, case_set: CaseSet, attempts: int, results: An
     from finscore.contracts.reports.contracts_report import case_set_digest
 
     kit = f"finscore {__version__}" if case_set.label == KIT_ALIAS else None
-    header = sealer.header(case_set_digest(case_set.cases), len(case_set.cases), kit, attempts)
+    ids = [case.case_id for case in case_set.cases]
+    header = sealer.header(case_set_digest(case_set.cases), ids, kit, attempts)
     return header, sealer.footer(results)
 
 

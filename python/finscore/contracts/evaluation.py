@@ -69,7 +69,12 @@ class _Verifier:
         if predictions.run_seals or any(line_scope(record, key) == "run" for record in records):
             from finscore.contracts.reports.contracts_report import case_set_digest  # the report's digest
 
-            self.run = check_file_run(predictions, key, case_set_digest(cases), attempts)
+            by_id = {case.case_id: case for case in cases}
+
+            def digest(ids: Sequence[str]) -> str | None:
+                return case_set_digest([by_id[i] for i in ids]) if all(i in by_id for i in ids) else None
+
+            self.run = check_file_run(predictions, key, digest, attempts)
         header = None if self.run is None else self.run.header
         if header is not None:
             self.run_ids = [str(header["run_id"])]
@@ -134,10 +139,11 @@ class _Verifier:
         check = self.run
         if check is None:
             status = "not checked" if self.verification.key is None else "not required (lines sealed on their own)"
-            return {"status": status, "problem": None}
+            return {"status": status, "problem": None, "attempts": None}
+        attempts = self.sealed_attempts
         if check.problem is None:
-            return {"status": "verified", "problem": None}
-        return {"status": "failed", "code": run_failure(check).code.value, "problem": check.problem}
+            return {"status": "verified", "problem": None, "attempts": attempts}
+        return {"status": "failed", "code": run_failure(check).code.value, "problem": check.problem, "attempts": attempts}
 
 
 def evaluate(

@@ -15,13 +15,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from finscore.inputs import JsonValueError
 from finscore.integrity.seal import GENESIS, mac, sealed_bytes
 
 RUN_SEAL_FORMAT = "finscore-run-seal/1"
-HEADER_FIELDS = frozenset({"format", "part", "run_id", "case_set", "cases", "kit", "attempts", "lines", "hmac"})
+HEADER_FIELDS = frozenset(
+    {"format", "part", "run_id", "case_set", "case_ids", "cases", "kit", "attempts", "lines", "hmac"}
+)
 FOOTER_FIELDS = frozenset({"format", "part", "run_id", "lines", "head", "hmac"})
 
 
@@ -38,12 +40,17 @@ def lines_head(seals: Sequence[Any]) -> str:
     return digest.hex()
 
 
-def run_header(key: bytes, run_id: str, case_set: str, cases: int, kit: str | None, attempts: int) -> dict[str, Any]:
+def run_header(
+    key: bytes, run_id: str, case_set: str, case_ids: Sequence[str], kit: str | None, attempts: int
+) -> dict[str, Any]:
+    """The sealed header: `case_set` is the SHA-256 of the cases run, `case_ids` their ids (sorted)."""
+    cases = len(case_ids)
     body = {
         "format": RUN_SEAL_FORMAT,
         "part": "header",
         "run_id": run_id,
         "case_set": case_set,
+        "case_ids": sorted(case_ids),
         "cases": cases,
         "kit": kit,
         "attempts": attempts,
@@ -95,22 +102,27 @@ def check_run(
     seals: Sequence[Any],
     key: bytes,
     *,
-    case_set: str,
+    case_set: Callable[[Sequence[str]], str | None],
     attempts: int | None,
 ) -> RunCheck:
-    """Do the header and footer verify under `key` and bind these line seals, this case set, these attempts?
+    """Do the header and footer verify under `key` and bind these line seals, these cases, these attempts?
 
     `header`/`footer`: the file's first and last run-seal lines (None when absent); `seals`: every
-    prediction line's seal in file order; `attempts`: what the scorer was told (None: not told).
+    prediction line's seal in file order; `case_set`: the SHA-256 of the scored cases with these ids
+    (None if the scored set lacks one), so a run of some cases is scored against a set that holds
+    them unchanged; `attempts`: what the scorer was told (None: not told).
     """
     if header is None:
         return RunCheck("the file has no sealed run header: nothing binds its lines into one run", "unsealed")
     problem = _verified(header, HEADER_FIELDS, "header", key)
     if problem is not None:
         return RunCheck(problem, "unsealed")
-    if header["case_set"] != case_set:
+    ids = header["case_ids"]
+    scored = case_set(ids) if isinstance(ids, list) and all(isinstance(i, str) for i in ids) else None
+    if scored != header["case_set"]:
         return RunCheck(
-            f"the run was sealed for the case set {header['case_set']:.16}…, not the one scored ({case_set:.16}…)",
+            f"the run was sealed for the case set {str(header['case_set'])[:16]}… ({header['cases']} cases), "
+            "which the scored case set does not hold unchanged",
             "mismatch",
             header,
         )
@@ -136,6 +148,7 @@ def check_run(
             f"the run sealed {footer['lines']} line(s) of {header['lines']} announced; the file holds {len(seals)}",
             "mismatch",
             header,
+            lines=True,
         )
     if lines_head(seals) != footer["head"]:
         return RunCheck(

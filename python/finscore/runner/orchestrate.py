@@ -44,9 +44,9 @@ class TraceSealer:
     def seal(self, result: AttemptResult) -> AttemptResult:
         return AttemptResult(seal_prediction(result.prediction, self.key, self.run_id, scope="run"), result.seconds)
 
-    def header(self, case_set: str, cases: int, kit: str | None, attempts: int) -> dict[str, Any]:
-        """The run's sealed first line: its id, case set (SHA-256, size), kit version and attempts."""
-        return run_header(self.key, self.run_id, case_set, cases, kit, attempts)
+    def header(self, case_set: str, case_ids: Sequence[str], kit: str | None, attempts: int) -> dict[str, Any]:
+        """The run's sealed first line: its id, case set (SHA-256, ids), kit version and attempts."""
+        return run_header(self.key, self.run_id, case_set, case_ids, kit, attempts)
 
     def footer(self, results: Sequence[AttemptResult]) -> dict[str, Any]:
         """The run's sealed last line: how many lines it wrote and the chain head over their seals."""

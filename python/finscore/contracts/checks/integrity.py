@@ -13,7 +13,7 @@ accepted without a seal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import Case, PredictionRecord, Trace
@@ -64,7 +64,9 @@ _RUN_CODES = {
 }
 
 
-def check_file_run(predictions: PredictionFile, key: bytes, case_set: str, attempts: int | None) -> RunCheck:
+def check_file_run(
+    predictions: PredictionFile, key: bytes, case_set: Callable[[Sequence[str]], str | None], attempts: int | None
+) -> RunCheck:
     """The run seal of a predictions file: one header as its first line, one footer as its last."""
     headers = [(n, v) for n, v in predictions.run_seals if v.get("part") == "header"]
     footers = [(n, v) for n, v in predictions.run_seals if v.get("part") == "footer"]
