@@ -29,6 +29,7 @@ from finscore.contracts import (
     run_self_check,
     Verification,
 )
+from finscore.contracts.formats.predictions import refuse_interrupted
 from finscore.integrity import TraceKeyError, load_key
 
 
@@ -137,6 +138,7 @@ def run_contracts(args: argparse.Namespace) -> int:
                         "to score without verifying"
                     ) from None
                 verification = Verification(key, replay=True, key_source=str(key_file))
+            refuse_interrupted(Path(args.predictions))
             evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts, verification)
             report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
         emit(report, args.output, args.html, render_report_html)

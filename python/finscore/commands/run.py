@@ -30,6 +30,7 @@ from finscore.inputs import FinscoreError
 from finscore.integrity import load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
 from finscore.runner.isolation import Isolation
+from finscore.runner.output import begin_output, finish_output
 from finscore.runner import (
     SCRIPTED_AGENTS,
     Agent,
@@ -239,6 +240,7 @@ def run_command(args: argparse.Namespace) -> int:
         if out.resolve() in key_file.resolve().parents:
             raise RunnerError(f"the trace key {key_file} must not be inside the output folder {out}")
         sealer = TraceSealer(load_or_create_key(key_file), new_run_id())
+        begin_output(out, sealer.run_id)  # from here until finish_output, the folder says the run is unfinished
         total = len(case_set.cases) * args.attempts
         progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)
         results = run_cases(
@@ -271,6 +273,7 @@ def run_command(args: argparse.Namespace) -> int:
                 verification=Verification(sealer.key, replay=True, key_source=str(key_file)),
             )
             write_report(out, report)
+        finish_output(out)
     except FinscoreError as error:
         print(f"finscore run: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -4,7 +4,11 @@
 manifest `run.json` says how the run was made and keeps wall-clock durations,
 which are not deterministic and therefore never go into the predictions.
 Files are written to a temporary name and renamed, so an interrupted run never
-leaves a half-written file under the final name.
+leaves a half-written file under the final name. A run also marks its folder
+while it runs (`begin_output`: the marker first, then the previous run's files
+removed; `finish_output`: the marker removed once every file is written), so a
+killed run leaves the marker and its own files only, never a mix with an older
+run's, and the scorer refuses a folder that has the marker.
 """
 
 from __future__ import annotations
@@ -14,15 +18,37 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from finscore.contracts.formats.predictions import INCOMPLETE_MARKER
 from finscore.contracts.formats.provenance import Producer
 from finscore.inputs import dumps_json
-from finscore.outputs import write_text_atomically
+from finscore.outputs import OutputError, write_text_atomically
 from finscore.runner.episode import AttemptResult
 from finscore.runner.errors import RunnerError
 from finscore.runner.limits import Limits
 
 PREDICTIONS_FILE = "predictions.jsonl"
 MANIFEST_FILE = "run.json"
+#: Every file a run writes in its folder (the report's two are runner.reporting's names).
+RUN_FILES = (PREDICTIONS_FILE, MANIFEST_FILE, "report.json", "report.html")
+
+
+def begin_output(directory: Path, run_id: str) -> None:
+    """Mark `directory` as holding a run in progress, then remove a previous run's files from it."""
+    write_text_atomically(directory / INCOMPLETE_MARKER, json.dumps({"format": "finscore-run-incomplete/1",
+                                                                     "run_id": run_id}) + "\n")
+    for name in RUN_FILES:
+        try:
+            (directory / name).unlink(missing_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot remove the previous run's {directory / name}: {error.strerror or error}") from None
+
+
+def finish_output(directory: Path) -> None:
+    """Every file of the run is written: remove the in-progress marker."""
+    try:
+        (directory / INCOMPLETE_MARKER).unlink()
+    except OSError as error:
+        raise OutputError(f"cannot remove {directory / INCOMPLETE_MARKER}: {error.strerror or error}") from None
 
 
 def predictions_text(

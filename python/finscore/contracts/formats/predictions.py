@@ -22,6 +22,25 @@ from finscore.integrity.run_seal import is_run_seal
 
 MAX_ATTEMPTS = 100
 PREDICTION_FORMAT = "finscore-prediction/1"
+#: The marker `finscore run` keeps in its output folder while it runs (removed when every file is
+#: written): a folder that still has it holds an interrupted run, which the scorer refuses.
+INCOMPLETE_MARKER = "run.incomplete"
+
+
+class InterruptedRunError(InputFormatError):
+    """The predictions sit beside the marker of a run that did not finish."""
+
+
+def refuse_interrupted(path: Path) -> None:
+    """Raise InterruptedRunError if `path` is in the output folder of a run that never finished."""
+    marker = path.parent / INCOMPLETE_MARKER
+    if marker.exists():
+        raise InterruptedRunError(
+            str(path),
+            "",
+            f"{marker} says the run writing this folder was interrupted (killed, or it failed) before it "
+            "wrote all its files: its files are not one run's; run it again",
+        )
 _RECORD_FIELDS = {
     "format",
     "case_id",
