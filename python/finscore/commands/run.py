@@ -217,7 +217,7 @@ RUN_ID_REFUSED = (
 def _run_seal(sealer: TraceSealer, case_set: CaseSet, attempts: int, results: Any) -> tuple[Any, Any]:
     """The run's sealed header and footer: its case set (SHA-256, size), the kit's version, its attempts."""
     from finscore import __version__
-    from finscore.contracts.reports.contracts_report import case_set_digest
+    from finscore.contracts.formats.models import case_set_digest
 
     kit = f"finscore {__version__}" if case_set.label == KIT_ALIAS else None
     ids = [case.case_id for case in case_set.cases]

@@ -23,7 +23,7 @@ from finscore.contracts.checks.integrity import (
     seal_failures,
 )
 from finscore.contracts.errors import ContractsError, JoinError
-from finscore.contracts.formats.models import Case, PredictionRecord
+from finscore.contracts.formats.models import Case, PredictionRecord, case_set_digest
 from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS, PredictionFile, RejectedLine
 from finscore.integrity import RunCheck
@@ -67,8 +67,6 @@ class _Verifier:
         # A line sealed as part of a run, or any run seal line, makes the run seal required: removing
         # the header and footer cannot turn run lines into lines that stand alone (the scope is sealed).
         if predictions.run_seals or any(line_scope(record, key) == "run" for record in records):
-            from finscore.contracts.reports.contracts_report import case_set_digest  # the report's digest
-
             by_id = {case.case_id: case for case in cases}
 
             def digest(ids: Sequence[str]) -> str | None:
