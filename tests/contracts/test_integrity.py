@@ -431,8 +431,21 @@ def test_a_run_without_its_header_and_footer_or_re_ordered_fails(
     assert report["counts"]["passed"] == 0 and report["integrity"]["run_seal"]["code"] == "integrity_run_mismatch"
 
 
-def test_run_id_is_refused_with_its_reason(tmp_path: Path, key: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["run", "--quiet", "--agent", "oracle", "--out", str(tmp_path / "o"), "--key-file", str(key)]
-    assert main([*argv, "--run-id", "0123abcd"]) == 2
-    assert "--run-id is refused: the runtime chooses every run's id" in capsys.readouterr().err
-    assert not (tmp_path / "o").exists()
+def test_a_run_id_given_by_hand_names_one_run_per_key(
+    tmp_path: Path, key: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The audit spliced four runs sealed under one `--run-id`. An id given by hand is now used once per
+    key; and were the record of used ids deleted, the footer's chain still tells the runs apart."""
+    own_key = tmp_path / "own.key"
+    first = run_agent("oracle", tmp_path / "a", own_key, "--run-id", "0123abcd", "--no-score")
+    argv = ["run", "--quiet", "--agent", "wrong_unit", "--out", str(tmp_path / "b"), "--key-file", str(own_key)]
+    assert main([*argv, "--run-id", "0123abcd", "--no-score"]) == 2
+    assert "the run id '0123abcd' was already used with the key" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+    (tmp_path / "own.key.runs").unlink()  # what an evaluator splicing runs by hand would have to do
+    second = run_agent("wrong_unit", tmp_path / "b", own_key, "--run-id", "0123abcd", "--no-score")
+    assert {line["seal"]["run_id"] for line in first + second} == {"0123abcd"}
+    spliced = [first[0], *second[1:]]  # one line of the other run, same id
+    report = score(write_raw(tmp_path / "p.jsonl", framed(spliced)), "--key-file", str(own_key))
+    assert report["integrity"]["run_seal"]["code"] == "integrity_run_mismatch"
+    assert report["counts"]["passed"] == 0 and report["counts"]["critical"] == 24

@@ -27,7 +27,7 @@ from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.provenance import model as model_producer
 from finscore.contracts.formats.provenance import scripted_agent as scripted_producer
 from finscore.inputs import FinscoreError
-from finscore.integrity import load_or_create_key, new_run_id
+from finscore.integrity import claim_run_id, load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
 from finscore.runner.isolation import Isolation
 from finscore.runner.output import begin_output, finish_output
@@ -136,8 +136,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--run-id",
         metavar="ID",
-        help="refused: the runtime chooses every run's id (random), so that runs sealed under one key "
-        "cannot be spliced into one; kept so that a script passing it gets that reason",
+        help="the run id the seals carry (default: random, chosen by the runtime); an id given here can be "
+        "used once per key (recorded beside it, in KEY.runs), so no two runs share one",
     )
     add_statistics_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -208,12 +208,6 @@ def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path,
     return "\n".join(lines) + "\n"
 
 
-RUN_ID_REFUSED = (
-    "--run-id is refused: the runtime chooses every run's id, so that lines of several runs sealed under "
-    "one key cannot be spliced into one run (docs/contracts-format.md section 5.1)"
-)
-
-
 def _run_seal(sealer: TraceSealer, case_set: CaseSet, attempts: int, results: Any) -> tuple[Any, Any]:
     """The run's sealed header and footer: its case set (SHA-256, size), the kit's version, its attempts."""
     from finscore import __version__
@@ -227,8 +221,6 @@ def _run_seal(sealer: TraceSealer, case_set: CaseSet, attempts: int, results: An
 
 def run_command(args: argparse.Namespace) -> int:
     try:
-        if args.run_id is not None:
-            raise RunnerError(RUN_ID_REFUSED)
         check_replicates(args.bootstrap)
         limits = Limits(deadline_seconds=args.deadline, max_turns=args.max_turns, max_tool_calls=args.max_tool_calls)
         case_set = load_case_set(args.cases)
@@ -239,7 +231,10 @@ def run_command(args: argparse.Namespace) -> int:
         out = Path(args.out)
         if out.resolve() in key_file.resolve().parents:
             raise RunnerError(f"the trace key {key_file} must not be inside the output folder {out}")
-        sealer = TraceSealer(load_or_create_key(key_file), new_run_id())
+        key = load_or_create_key(key_file)
+        if args.run_id is not None:
+            claim_run_id(key_file, args.run_id)  # once per key: no two runs share an id
+        sealer = TraceSealer(key, args.run_id if args.run_id is not None else new_run_id())
         begin_output(out, sealer.run_id)  # from here until finish_output, the folder says the run is unfinished
         total = len(case_set.cases) * args.attempts
         progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)

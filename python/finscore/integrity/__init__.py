@@ -7,7 +7,14 @@ and reads the evaluator's key file. The
 runner seals every prediction line it writes; the scorer verifies them.
 """
 
-from finscore.integrity.key import DEFAULT_KEY_NAME, TraceKeyError, default_key_path, load_key, load_or_create_key
+from finscore.integrity.key import (
+    DEFAULT_KEY_NAME,
+    TraceKeyError,
+    claim_run_id,
+    default_key_path,
+    load_key,
+    load_or_create_key,
+)
 from finscore.integrity.run_seal import RUN_SEAL_FORMAT, RunCheck, check_run, is_run_seal, run_footer, run_header
 from finscore.integrity.seal import (
     SEAL_FORMAT,
@@ -27,6 +34,7 @@ __all__ = [
     "TraceKeyError",
     "chain_head",
     "check_run",
+    "claim_run_id",
     "check_seal",
     "default_key_path",
     "is_run_seal",
