@@ -60,14 +60,37 @@ _CHILDREN = threading.Lock()
 #: socket, then run the agent's side of the pipe. Only the standard library is imported before
 #: sys.path is the runtime's.
 BOOT = """\
-import json, pickle, socket, sys
+import json, pickle, runpy, sys, types
 from multiprocessing.connection import Connection
 connection = Connection(int(sys.argv[1]))
 sys.argv[:] = ["finscore-agent"]
-sys.path[:] = json.loads(connection.recv_bytes())
+boot = json.loads(connection.recv_bytes())
+sys.path[:] = boot["path"]
+if boot["main"] is not None:  # as spawn does: the runtime's main module, so its agents unpickle
+    kind, where = boot["main"]
+    main = types.ModuleType("__mp_main__")
+    sys.modules["__main__"] = sys.modules["__mp_main__"] = main
+    found = runpy.run_module(where, run_name="__mp_main__", alter_sys=True) if kind == "name" else runpy.run_path(
+        where, run_name="__mp_main__")
+    main.__dict__.update(found)
 from finscore.runner.agent_host import host
 host(connection, *pickle.loads(connection.recv_bytes()))
 """
+
+
+def _main_module() -> tuple[str, str] | None:
+    """How the agent's process finds the runtime's main module (an agent may be defined there), as
+    multiprocessing's spawn does: by name for `python -m M`, by path for a script; none for a
+    package's __main__, `-c` or an interactive session."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None:
+        name = str(spec.name)
+        return None if name == "__main__" or name.endswith(".__main__") else ("name", name)
+    path = getattr(main, "__file__", None)
+    if isinstance(path, str) and path.endswith(".py") and os.path.isfile(path):
+        return ("path", os.path.abspath(path))
+    return None
 
 
 class TimedOut:
@@ -106,7 +129,8 @@ class AgentProcess:
         finally:
             theirs.close()
         try:
-            self._connection.send_bytes(json.dumps([os.path.abspath(entry) for entry in sys.path]).encode("utf-8"))
+            boot = {"path": [os.path.abspath(entry) for entry in sys.path], "main": _main_module()}
+            self._connection.send_bytes(json.dumps(boot).encode("utf-8"))
             self._connection.send_bytes(pickle.dumps((payload, self._folder, isolation)))
         except OSError as error:  # it died at once; its exit is read as the start fails
             self.problem = f"the agent's process could not be started: {error}"
