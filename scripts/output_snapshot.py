@@ -62,7 +62,9 @@ FINQA_TABLES = ("--tables", "data/finqa/finqa_train.json", "--tables", "data/fin
                 "--tables", "data/finqa/finqa_test.json")
 EX = "examples"
 PROGRAM = "subtract(34.8, 1.2), divide(#0, 34.8), multiply(#1, const_100)"
-RUN_FIXED = ("--key-file", KEY, "--run-id", "snapshot-run", "--quiet")
+def run_fixed(tag: str) -> tuple[str, ...]:
+    """The fixed key and a fixed run id of one run (an id given by hand is used once per key: issue #31)."""
+    return ("--key-file", KEY, "--run-id", f"snapshot-{tag}", "--quiet")
 
 #: Every case: a name (its folder) and the invocations it makes, in order, in one scratch out/ folder.
 CASES: tuple[tuple[str, tuple[Call, ...]], ...] = (
@@ -159,8 +161,8 @@ CASES: tuple[tuple[str, tuple[Call, ...]], ...] = (
     ("contracts-oracle", (call("contracts", "--oracle", "--output", "out/oracle.json", "--html", "out/oracle.html"),
                           call("contracts", "--oracle"))),
     ("run-oracle-vs-wrong-unit", (
-        call("run", "--agent", "oracle", "--out", "out/oracle", *RUN_FIXED),
-        call("run", "--agent", "wrong_unit", "--out", "out/wrong_unit", *RUN_FIXED),
+        call("run", "--agent", "oracle", "--out", "out/oracle", *run_fixed("oracle")),
+        call("run", "--agent", "wrong_unit", "--out", "out/wrong_unit", *run_fixed("wrong_unit")),
         call("contracts", "@kit", "out/oracle/predictions.jsonl", "--key-file", KEY, "--output", "out/c-oracle.json",
              "--html", "out/c-oracle.html"),
         call("contracts", "@kit", "out/wrong_unit/predictions.jsonl", "--accept-unsealed"),
@@ -169,12 +171,12 @@ CASES: tuple[tuple[str, tuple[Call, ...]], ...] = (
              "--labels", "oracle", "wrong", "--output", "out/cmp.json", "--html", "out/cmp.html", "--bootstrap", "500"),
         call("compare", "out/oracle/report.json", "out/wrong_unit/report.json", "--allow-non-model", "--seed", "7"))),
     ("run-scripted", (
-        call("run", "--agent", "forged_trace", "--out", "out/forged", *RUN_FIXED),
-        call("run", "--agent", "malformed_output", "--out", "out/malformed", "--only", "cg-en", *RUN_FIXED),
-        call("run", "--agent", "crash", "--out", "out/crash", "--only", "cg-en", "--only", "fv-hi", *RUN_FIXED),
-        call("run", "--agent", "out_of_scope", "--out", "out/scope", "--no-score", *RUN_FIXED),
-        call("run", "--agent", "oracle", "--out", "out/attempts", "--attempts", "2", "--only", "sip-ta", *RUN_FIXED),
-        call("run", "--agent", "oracle", "--out", "out/bad", "--bootstrap", "0", *RUN_FIXED))),
+        call("run", "--agent", "forged_trace", "--out", "out/forged", *run_fixed("forged")),
+        call("run", "--agent", "malformed_output", "--out", "out/malformed", "--only", "cg-en", *run_fixed("malformed")),
+        call("run", "--agent", "crash", "--out", "out/crash", "--only", "cg-en", "--only", "fv-hi", *run_fixed("crash")),
+        call("run", "--agent", "out_of_scope", "--out", "out/scope", "--no-score", *run_fixed("scope")),
+        call("run", "--agent", "oracle", "--out", "out/attempts", "--attempts", "2", "--only", "sip-ta", *run_fixed("attempts")),
+        call("run", "--agent", "oracle", "--out", "out/bad", "--bootstrap", "0", *run_fixed("bad")))),
     # rewards: only what needs no Parquet input made up here
     ("rewards-errors", (call("rewards", "missing.parquet", "out/x.parquet"),)),
 )

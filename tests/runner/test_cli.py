@@ -8,6 +8,7 @@ import stat
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,12 +51,21 @@ def test_the_scorer_gives_the_same_counts_on_the_written_file(tmp_path: Path) ->
     assert first["counts"] == second["counts"] and first["failures"] == second["failures"]
 
 
+def unsealed(path: Path) -> list[dict[str, Any]]:
+    """The prediction lines without their seals: what stays the same from run to run (issue #31: the
+    runtime chooses every run's id, so the seals, the run header and the footer differ)."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["part"] == "header" and lines[-1]["part"] == "footer"
+    return [{name: value for name, value in line.items() if name != "seal"} for line in lines[1:-1]]
+
+
 def test_parallel_and_repeated_runs_write_the_same_predictions(tmp_path: Path) -> None:
-    same_run = ("--no-score", "--run-id", "0123abcd")
-    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), *same_run) == 0
-    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), *same_run, "--parallel", "6") == 0
-    first = (tmp_path / "a" / "predictions.jsonl").read_bytes()
-    assert first == (tmp_path / "b" / "predictions.jsonl").read_bytes()
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "a"), "--no-score") == 0
+    assert run("--agent", "out_of_scope", "--out", str(tmp_path / "b"), "--no-score", "--parallel", "6") == 0
+    first, second = (unsealed(tmp_path / name / "predictions.jsonl") for name in ("a", "b"))
+    assert first == second and len(first) == 24
+    run_ids = {json.loads((tmp_path / name / "run.json").read_text(encoding="utf-8"))["run_id"] for name in "ab"}
+    assert len(run_ids) == 2
     assert not (tmp_path / "a" / "report.json").exists()
 
 
@@ -63,7 +73,7 @@ def test_only_and_attempts(tmp_path: Path) -> None:
     assert (
         run("--agent", "oracle", "--only", "fv-en", "--only", "perm-ta", "--attempts", "2", "--out", str(tmp_path)) == 0
     )
-    lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
+    lines = unsealed(tmp_path / "predictions.jsonl")
     assert [(line["case_id"], line["attempt"]) for line in lines] == [
         ("fv-en", 0),
         ("fv-en", 1),
@@ -88,11 +98,12 @@ def test_an_endpoint_from_the_environment_that_is_down_is_recorded_and_said(
     monkeypatch.setenv("FINSCORE_ENDPOINT", f"http://127.0.0.1:{port}/v1")
     monkeypatch.setenv("FINSCORE_MODEL", "test-model")
     assert run("--only", "fv-en", "--only", "perm-ta", "--retries", "0", "--out", str(tmp_path)) == 2
-    lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
+    lines = unsealed(tmp_path / "predictions.jsonl")
     assert [line["status"] for line in lines] == ["crashed", "crashed"]
     assert all("connection failed" in line["status_detail"] for line in lines)
     assert json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))["agent"] == "endpoint:test-model"
     assert not (tmp_path / "report.json").exists()
+    assert not (tmp_path / "run.incomplete").exists()  # the run's files are whole, only unscored
     captured = capsys.readouterr()
     assert captured.out == ""
     error = captured.err.strip()
@@ -187,7 +198,7 @@ def test_the_default_key_is_created_in_the_config_folder_with_mode_0600(
     assert run("--agent", "oracle", "--only", "fv-en", "--out", str(tmp_path / "out"), "--no-score") == 0
     key = tmp_path / "config" / "finscore" / "trace.key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(key.parent.stat().st_mode) == 0o700
-    line = json.loads((tmp_path / "out" / "predictions.jsonl").read_text(encoding="utf-8"))
+    line = json.loads((tmp_path / "out" / "predictions.jsonl").read_text(encoding="utf-8").splitlines()[1])
     assert line["seal"]["run_id"] == json.loads((tmp_path / "out" / "run.json").read_text(encoding="utf-8"))["run_id"]
 
 

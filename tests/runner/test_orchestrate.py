@@ -37,7 +37,7 @@ def test_sealed_parallel_runs_write_what_sealed_serial_runs_write(small_cases: l
     sealer = TraceSealer(b"k" * 32, "run-1")
     serial = run_text(small_cases, "out_of_scope", parallel=1, attempts=2, sealer=sealer)
     assert serial == run_text(small_cases, "out_of_scope", parallel=4, attempts=2, sealer=sealer)
-    assert all('"seal":{"format":"finscore-seal/1","run_id":"run-1"' in line for line in serial.splitlines())
+    assert all('"seal":{"format":"finscore-seal/2","run_id":"run-1","scope":"run"' in line for line in serial.splitlines())
 
 
 def test_rerunning_a_deterministic_agent_gives_the_same_bytes(small_cases: list[dict[str, Any]]) -> None:

@@ -29,6 +29,7 @@ from finscore.contracts import (
     run_self_check,
     Verification,
 )
+from finscore.contracts.formats.predictions import refuse_interrupted
 from finscore.integrity import TraceKeyError, load_key
 
 
@@ -56,7 +57,8 @@ def register(subparsers: Any) -> None:
         "--attempts",
         type=int,
         metavar="K",
-        help="attempts per case (default: the highest attempt index + 1); missing attempts fail",
+        help="attempts per case (default: what the run's sealed header declares, else the highest attempt "
+        "index + 1); missing attempts fail",
     )
     add_key_option(parser, "to verify the seal of every attempt")
     parser.add_argument(
@@ -136,11 +138,13 @@ def run_contracts(args: argparse.Namespace) -> int:
                         "to score without verifying"
                     ) from None
                 verification = Verification(key, replay=True, key_source=str(key_file))
+            refuse_interrupted(Path(args.predictions))
             evaluation = evaluate(cases, read_predictions(Path(args.predictions)), args.attempts, verification)
             report = build_report(evaluation, seed=args.seed, replicates=args.bootstrap)
         emit(report, args.output, args.html, render_report_html)
         summary = _summary(report)
-        if not args.oracle and args.attempts is None and report["attempts_per_case"] > 1:
+        sealed_attempts = None if args.oracle else report["integrity"].get("run_seal", {}).get("attempts")
+        if not args.oracle and args.attempts is None and report["attempts_per_case"] > 1 and sealed_attempts is None:
             summary += (
                 f"note: {report['attempts_per_case']} attempts per case, inferred from the highest attempt index; "
                 "give --attempts K to declare it (an index at or beyond K is then refused by name)\n"

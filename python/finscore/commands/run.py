@@ -27,10 +27,11 @@ from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.provenance import model as model_producer
 from finscore.contracts.formats.provenance import scripted_agent as scripted_producer
 from finscore.inputs import FinscoreError
-from finscore.integrity import load_or_create_key, new_run_id
+from finscore.integrity import claim_run_id, load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
 from finscore.runner.http_json import CONNECTION_FAILED
 from finscore.runner.isolation import Isolation
+from finscore.runner.output import begin_output, finish_output
 from finscore.runner import (
     SCRIPTED_AGENTS,
     Agent,
@@ -138,7 +139,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--run-id",
         metavar="ID",
-        help="the run id the seals carry (default: random); give one to reproduce a run byte for byte",
+        help="the run id the seals carry (default: random, chosen by the runtime); an id given here can be "
+        "used once per key (recorded beside it, in KEY.runs), so no two runs share one",
     )
     add_statistics_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -221,6 +223,17 @@ def unreachable_endpoint(results: list[AttemptResult], base_url: str) -> str | N
             "check --endpoint (the run is written to predictions.jsonl and run.json, not scored)")
 
 
+def _run_seal(sealer: TraceSealer, case_set: CaseSet, attempts: int, results: Any) -> tuple[Any, Any]:
+    """The run's sealed header and footer: its case set (SHA-256, size), the kit's version, its attempts."""
+    from finscore import __version__
+    from finscore.contracts.formats.models import case_set_digest
+
+    kit = f"finscore {__version__}" if case_set.label == KIT_ALIAS else None
+    ids = [case.case_id for case in case_set.cases]
+    header = sealer.header(case_set_digest(case_set.cases), ids, kit, attempts)
+    return header, sealer.footer(results)
+
+
 def run_command(args: argparse.Namespace) -> int:
     try:
         check_replicates(args.bootstrap)
@@ -233,7 +246,11 @@ def run_command(args: argparse.Namespace) -> int:
         out = Path(args.out)
         if out.resolve() in key_file.resolve().parents:
             raise RunnerError(f"the trace key {key_file} must not be inside the output folder {out}")
-        sealer = TraceSealer(load_or_create_key(key_file), args.run_id or new_run_id())
+        key = load_or_create_key(key_file)
+        if args.run_id is not None:
+            claim_run_id(key_file, args.run_id)  # once per key: no two runs share an id
+        sealer = TraceSealer(key, args.run_id if args.run_id is not None else new_run_id())
+        begin_output(out, sealer.run_id)  # from here until finish_output, the folder says the run is unfinished
         total = len(case_set.cases) * args.attempts
         progress = ProgressBar(sys.stderr, total=total, enabled=False if args.quiet else None)
         results = run_cases(
@@ -248,7 +265,7 @@ def run_command(args: argparse.Namespace) -> int:
             producer=_producer(args, agent),  # on every line before its seal: the seal covers it
         )
         progress.close()
-        predictions = write_predictions(out, results)
+        predictions = write_predictions(out, results, run_seal=_run_seal(sealer, case_set, args.attempts, results))
         run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)
         run_manifest["run_id"] = sealer.run_id
         if args.agent:
@@ -257,6 +274,7 @@ def run_command(args: argparse.Namespace) -> int:
         if isinstance(agent, ChatCompletionsAgent):
             unreachable = unreachable_endpoint(results, agent.endpoint.base_url)
             if unreachable is not None:
+                finish_output(out)  # the run's files are whole; only the report is not written
                 raise RunnerError(unreachable)
         report = None
         if not args.no_score:
@@ -270,6 +288,7 @@ def run_command(args: argparse.Namespace) -> int:
                 verification=Verification(sealer.key, replay=True, key_source=str(key_file)),
             )
             write_report(out, report)
+        finish_output(out)
     except FinscoreError as error:
         print(f"finscore run: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -13,11 +13,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from finscore.contracts.checks.attempt import AttemptResult, not_attempted, score_attempt
-from finscore.contracts.checks.integrity import Verification, other_run_failure, replay_failures, seal_failures
+from finscore.contracts.checks.integrity import (
+    Verification,
+    check_file_run,
+    line_scope,
+    other_run_failure,
+    replay_failures,
+    run_failure,
+    seal_failures,
+)
 from finscore.contracts.errors import ContractsError, JoinError
-from finscore.contracts.formats.models import Case, PredictionRecord
+from finscore.contracts.formats.models import Case, PredictionRecord, case_set_digest
 from finscore.contracts.formats.provenance import Producer
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS, PredictionFile, RejectedLine
+from finscore.integrity import RunCheck
 
 
 @dataclass(frozen=True)
@@ -33,14 +42,64 @@ class Evaluation:
     integrity: dict[str, Any] = field(default_factory=dict)
 
 
-class _Verifier:
-    """Adds integrity failures to scored attempts; remembers the file's run id (its first sealed line)."""
+def _has_integrity_failure(result: AttemptResult) -> bool:
+    return any(item.code.value.startswith("integrity_") for item in result.failures)
 
-    def __init__(self, verification: Verification, records: Sequence[PredictionRecord]) -> None:
+
+class _Verifier:
+    """Adds integrity failures to scored attempts; knows the file's run (its sealed header, else its first
+    sealed line) and whether the run seal binds the file's lines."""
+
+    def __init__(
+        self,
+        verification: Verification,
+        predictions: PredictionFile,
+        cases: Sequence[Case],
+        attempts: int | None,
+    ) -> None:
         self.verification = verification
         self.run_ids: list[str] = []
-        if verification.key is not None:  # in file order: the first line that verifies names the run
-            self.run_ids = [run for run in (seal_failures(r, verification.key)[1] for r in records) if run][:1]
+        self.run: RunCheck | None = None
+        key = verification.key
+        if key is None:
+            return
+        records = predictions.records
+        # A line sealed as part of a run, or any run seal line, makes the run seal required: removing
+        # the header and footer cannot turn run lines into lines that stand alone (the scope is sealed).
+        if predictions.run_seals or any(line_scope(record, key) == "run" for record in records):
+            by_id = {case.case_id: case for case in cases}
+
+            def digest(ids: Sequence[str]) -> str | None:
+                return case_set_digest([by_id[i] for i in ids]) if all(i in by_id for i in ids) else None
+
+            self.run = check_file_run(predictions, key, digest, attempts)
+        header = None if self.run is None else self.run.header
+        if header is not None:
+            self.run_ids = [str(header["run_id"])]
+        else:  # in file order: the first line that verifies names the run
+            self.run_ids = [run for run in (seal_failures(r, key)[1] for r in records) if run][:1]
+
+    @property
+    def sealed_attempts(self) -> int | None:
+        """The attempts per case the run's verified header declares."""
+        header = None if self.run is None else self.run.header
+        return None if header is None else int(header["attempts"])
+
+    def bind_run(self, results: list[AttemptResult], present: set[tuple[str, int]]) -> list[AttemptResult]:
+        """Add the run seal's failure: to every attempt without an integrity failure, or, when only the
+        lines differ and the lines' own checks or missing attempts already explain it, to the missing ones."""
+        check = self.run
+        if check is None or check.problem is None:
+            return results
+        missing = [(r.case_id, r.attempt) not in present for r in results]
+        explained = check.lines and (any(missing) or any(_has_integrity_failure(r) for r in results))
+        item = run_failure(check)
+        return [
+            replace(result, failures=result.failures + (item,))
+            if (gone if explained else not _has_integrity_failure(result))
+            else result
+            for result, gone in zip(results, missing)
+        ]
 
     def check(self, case: Case, record: PredictionRecord, result: AttemptResult) -> AttemptResult:
         extra = []
@@ -70,8 +129,19 @@ class _Verifier:
             "key_file": self.verification.key_source,
             "replay": self.verification.replay,
             "run_ids": list(self.run_ids),
+            "run_seal": self._run_summary(),
             "attempts_failing_integrity": failing,
         }
+
+    def _run_summary(self) -> dict[str, Any]:
+        check = self.run
+        if check is None:
+            status = "not checked" if self.verification.key is None else "not required (lines sealed on their own)"
+            return {"status": status, "problem": None, "attempts": None}
+        attempts = self.sealed_attempts
+        if check.problem is None:
+            return {"status": "verified", "problem": None, "attempts": attempts}
+        return {"status": "failed", "code": run_failure(check).code.value, "problem": check.problem, "attempts": attempts}
 
 
 def evaluate(
@@ -98,9 +168,13 @@ def evaluate(
         )
     if unknown or duplicates:
         raise JoinError(unknown, duplicates)
-    count = attempts or max((record.attempt + 1 for record in records), default=1)
+    verifier = _Verifier(
+        verification if verification is not None else Verification(key=None, replay=False), predictions, cases, attempts
+    )
+    sealed = verifier.sealed_attempts
+    # The sealed header's attempts count even when a file lost its last attempts; a line beyond them is kept.
+    count = attempts or max(sealed or 1, max((record.attempt + 1 for record in records), default=1))
     by_key = {(record.case_id, record.attempt): record for record in records}
-    verifier = _Verifier(verification if verification is not None else Verification(key=None, replay=False), records)
     results = []
     for case in sorted(cases, key=lambda item: item.case_id):
         for attempt in range(count):
@@ -109,6 +183,7 @@ def evaluate(
                 results.append(not_attempted(case, attempt))
             else:
                 results.append(verifier.check(case, record, score_attempt(case, record, predictions.source)))
+    results = verifier.bind_run(results, set(by_key))
     ordered = tuple(sorted(cases, key=lambda item: item.case_id))
     return Evaluation(
         ordered,

@@ -8,6 +8,7 @@ $XDG_CONFIG_HOME/finscore/trace.key, else ~/.config/finscore/trace.key.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import stat
@@ -59,3 +60,32 @@ def load_or_create_key(path: Path) -> bytes:
     with os.fdopen(descriptor, "w", encoding="ascii") as handle:
         handle.write(secrets.token_hex(KEY_BYTES) + "\n")
     return load_key(path)
+
+
+def used_run_ids_path(key_path: Path) -> Path:
+    """Where the run ids given by hand (`finscore run --run-id`) under this key are recorded."""
+    return key_path.with_name(key_path.name + ".runs")
+
+
+def claim_run_id(key_path: Path, run_id: str) -> None:
+    """Record `run_id` as used under this key; TraceKeyError if it was used before.
+
+    A run id names one run: two runs sealed under one key and one id could otherwise be told
+    apart only by their footers. The record (KEY.runs, mode 0600) is read and appended under a lock.
+    """
+    if not run_id or len(run_id) > 128 or not run_id.isprintable() or "\n" in run_id:
+        raise TraceKeyError(f"a run id is 1 to 128 printable characters, not {run_id!r:.80}")
+    path = used_run_ids_path(key_path)
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+    except OSError as error:
+        raise TraceKeyError(f"cannot open the record of used run ids {path}: {error.strerror or error}") from None
+    with os.fdopen(descriptor, "r+", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        if run_id in handle.read().splitlines():
+            raise TraceKeyError(
+                f"the run id {run_id!r} was already used with the key {key_path} (recorded in {path}): "
+                "a run id names one run; give another, or none (the runtime then chooses one)"
+            )
+        handle.write(run_id + "\n")

@@ -1,8 +1,13 @@
 """The runtime's handle on one attempt's agent process: start, one turn at a time, kill.
 
 Every agent (scripted, a Python callable, the chat adapter) is pickled and
-started with multiprocessing `spawn` in a fresh interpreter; from then on
-only JSON messages cross the pipe (finscore.runner.wire). The runtime waits
+started in a fresh interpreter (`python -I -c BOOT FD`, a socket inherited as FD),
+with an environment made from the isolation's variables only and an argv of its
+own: nothing of the runtime's command line or environment (the trace key's path,
+$XDG_CONFIG_HOME, keys of other services) reaches the agent's process, not even
+its /proc/self/environ. multiprocessing's `spawn` would hand it both. The
+interpreter gets the runtime's sys.path and the pickled agent over the socket;
+from then on only JSON messages cross it (finscore.runner.wire). The runtime waits
 for each reply no longer than the attempt's deadline and then kills the
 process, so an agent that never returns costs its deadline and nothing else.
 Start-up (a new interpreter importing the agent) is not charged to the
@@ -11,17 +16,21 @@ deadline; it has its own, generous limit.
 
 from __future__ import annotations
 
-import multiprocessing
+import json
+import multiprocessing.connection
+import os
 import pickle
 import shutil
+import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from typing import Any, Sequence
 
 from finscore.runner.agent import Agent, CaseView, TurnRecord
-from finscore.runner.agent_host import host
-from finscore.runner.isolation import Isolation
+from finscore.runner.isolation import Isolation, child_environment
 from finscore.runner.limits import Deadline, call_before_deadline
 from finscore.runner.wire import (
     MAX_REPLY_BYTES,
@@ -43,12 +52,45 @@ STARTUP_SECONDS = 300.0
 EXIT_GRACE_SECONDS = 5.0
 EXIT_POLL_SECONDS = 0.005
 
-#: multiprocessing reaps ended children from whichever thread starts the next one
-#: (Process.start polls every child), and CPython's poll reads "no such child" as
-#: "still running": a join racing that reap in another thread can return before the exit
-#: status is recorded, and close() then refuses. Every call that starts, signals, polls or
-#: reaps a child holds this lock.
+#: Starting, signalling, polling and reaping children is serialized: a poll racing a reap in
+#: another thread must not read "no such child" as "still running".
 _CHILDREN = threading.Lock()
+
+#: The agent's interpreter: read sys.path (JSON) and the start message (pickle) from the inherited
+#: socket, then run the agent's side of the pipe. Only the standard library is imported before
+#: sys.path is the runtime's.
+BOOT = """\
+import json, pickle, runpy, sys, types
+from multiprocessing.connection import Connection
+connection = Connection(int(sys.argv[1]))
+sys.argv[:] = ["finscore-agent"]
+boot = json.loads(connection.recv_bytes())
+sys.path[:] = boot["path"]
+if boot["main"] is not None:  # as spawn does: the runtime's main module, so its agents unpickle
+    kind, where = boot["main"]
+    main = types.ModuleType("__mp_main__")
+    sys.modules["__main__"] = sys.modules["__mp_main__"] = main
+    found = runpy.run_module(where, run_name="__mp_main__", alter_sys=True) if kind == "name" else runpy.run_path(
+        where, run_name="__mp_main__")
+    main.__dict__.update(found)
+from finscore.runner.agent_host import host
+host(connection, *pickle.loads(connection.recv_bytes()))
+"""
+
+
+def _main_module() -> tuple[str, str] | None:
+    """How the agent's process finds the runtime's main module (an agent may be defined there), as
+    multiprocessing's spawn does: by name for `python -m M`, by path for a script; none for a
+    package's __main__, `-c` or an interactive session."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None:
+        name = str(spec.name)
+        return None if name == "__main__" or name.endswith(".__main__") else ("name", name)
+    path = getattr(main, "__file__", None)
+    if isinstance(path, str) and path.endswith(".py") and os.path.isfile(path):
+        return ("path", os.path.abspath(path))
+    return None
 
 
 class TimedOut:
@@ -71,15 +113,27 @@ class AgentProcess:
                 "give a module-level function or an instance of a module-level class"
             )
             return
-        context = multiprocessing.get_context("spawn")
-        self._connection, child_end = context.Pipe()
+        ours, theirs = socket.socketpair()
+        self._connection = multiprocessing.connection.Connection(ours.detach())
         self._folder = tempfile.mkdtemp(prefix="finscore-agent-")
-        self._process = context.Process(
-            target=host, args=(child_end, payload, self._folder, isolation), name="finscore-agent", daemon=True
-        )
-        with _CHILDREN:
-            self._process.start()
-        child_end.close()
+        descriptor = theirs.fileno()
+        try:
+            with _CHILDREN:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-I", "-c", BOOT, str(descriptor)],
+                    env=child_environment(isolation, os.environ),
+                    pass_fds=(descriptor,),
+                    stdin=subprocess.DEVNULL,
+                    cwd=self._folder,
+                )
+        finally:
+            theirs.close()
+        try:
+            boot = {"path": [os.path.abspath(entry) for entry in sys.path], "main": _main_module()}
+            self._connection.send_bytes(json.dumps(boot).encode("utf-8"))
+            self._connection.send_bytes(pickle.dumps((payload, self._folder, isolation)))
+        except OSError as error:  # it died at once; its exit is read as the start fails
+            self.problem = f"the agent's process could not be started: {error}"
 
     def __enter__(self) -> "AgentProcess":
         return self
@@ -91,14 +145,13 @@ class AgentProcess:
         if self.problem is not None and not hasattr(self, "_process"):
             return
         self._end(grace=0.0)
-        with _CHILDREN:
-            self._process.close()
         self._connection.close()
         shutil.rmtree(self._folder, ignore_errors=True)
 
     def _kill(self) -> None:
         with _CHILDREN:
-            self._process.kill()
+            if self._process.returncode is None:
+                self._process.kill()
 
     def _end(self, grace: float) -> int:
         """Give the process up to `grace` seconds to exit, kill it if it has not; its exit code.
@@ -111,7 +164,7 @@ class AgentProcess:
         killed = False
         while True:
             with _CHILDREN:
-                code = self._process.exitcode
+                code = self._process.poll()
                 if code is not None:
                     return code
                 if not killed and time.monotonic() >= give_up:
@@ -136,7 +189,7 @@ class AgentProcess:
 
     def start(self) -> AgentFault | None:
         """Wait until the agent is ready; a fault if it could not start."""
-        if self.problem is not None:
+        if self.problem is not None and not hasattr(self, "_process"):
             return AgentFault("crashed", self.problem)
         message = self._receive(Deadline(STARTUP_SECONDS))
         if isinstance(message, TimedOut):

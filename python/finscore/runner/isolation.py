@@ -28,7 +28,7 @@ import resource
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 #: Variables an agent may need whatever it is: how to reach the network and trust its certificates.
 NETWORK_VARIABLES = (
@@ -44,6 +44,8 @@ NETWORK_VARIABLES = (
     "SSL_CERT_DIR",
     "REQUESTS_CA_BUNDLE",
 )
+#: Variables an interpreter may need to start and find its libraries; none names a secret.
+START_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "LD_LIBRARY_PATH", "TZ")
 #: CPU seconds allowed on top of the deadline, for starting Python and unpickling the agent.
 STARTUP_CPU_SECONDS = 60
 _BLOCKED_EVENTS = frozenset(
@@ -191,6 +193,16 @@ def _set_limit(kind: int, value: int) -> None:
     soft, hard = resource.getrlimit(kind)
     limit = value if hard == resource.RLIM_INFINITY else min(value, hard)
     resource.setrlimit(kind, (limit, limit))
+
+
+def child_environment(isolation: Isolation, environment: Mapping[str, str]) -> dict[str, str]:
+    """The whole environment the agent's process starts with: the isolation's variables, nothing else.
+
+    Built before the interpreter starts (not cleared inside it), so that its /proc/self/environ
+    holds no more than this either.
+    """
+    names = START_VARIABLES + NETWORK_VARIABLES + isolation.keep_environment
+    return {name: environment[name] for name in names if name in environment}
 
 
 def enter(isolation: Isolation, folder: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from finscore.contracts.formats.predictions import MAX_ATTEMPTS as MAX_ATTEMPTS  # the prediction format owns it
 from finscore.contracts.formats.provenance import Producer
-from finscore.integrity import new_run_id, seal_prediction
+from finscore.integrity import new_run_id, run_footer, run_header, seal_prediction
 from finscore.runner.agent import Agent
 from finscore.runner.episode import AttemptResult, prediction_line, run_attempt
 from finscore.runner.errors import RunnerError
@@ -28,7 +28,8 @@ Job = tuple[Mapping[str, Any], int]
 
 @dataclass(frozen=True)
 class TraceSealer:
-    """The evaluator's key and this run's id: every line the run writes is sealed with them.
+    """The evaluator's key and this run's id: every line the run writes is sealed with them, and the
+    run's header and footer (finscore.integrity.run_seal) bind those lines into one run.
 
     The key stays in the runtime's process: agents run in their own processes and never get it.
     """
@@ -41,7 +42,15 @@ class TraceSealer:
         return cls(key, new_run_id())
 
     def seal(self, result: AttemptResult) -> AttemptResult:
-        return AttemptResult(seal_prediction(result.prediction, self.key, self.run_id), result.seconds)
+        return AttemptResult(seal_prediction(result.prediction, self.key, self.run_id, scope="run"), result.seconds)
+
+    def header(self, case_set: str, case_ids: Sequence[str], kit: str | None, attempts: int) -> dict[str, Any]:
+        """The run's sealed first line: its id, case set (SHA-256, ids), kit version and attempts."""
+        return run_header(self.key, self.run_id, case_set, case_ids, kit, attempts)
+
+    def footer(self, results: Sequence[AttemptResult]) -> dict[str, Any]:
+        """The run's sealed last line: how many lines it wrote and the chain head over their seals."""
+        return run_footer(self.key, self.run_id, [result.prediction.get("seal") for result in results])
 
 
 def _guarded(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from finscore.inputs import JsonValueError, dumps_json, loads_json, to_json_value
+from finscore.integrity.jcs import canonical_numbers
 from finscore.runner.agent import (
     CallTools,
     CaseView,
@@ -60,8 +61,10 @@ def encode(message: Mapping[str, Any]) -> bytes:
 
 
 def decode(data: bytes) -> dict[str, Any]:
+    """A message as JSON data, its numbers in the canonical form a seal covers (RFC 8785: `5.0` is 5),
+    so the runtime executes exactly what it records and seals."""
     try:
-        value = loads_json(data.decode("utf-8"))
+        value = canonical_numbers(loads_json(data.decode("utf-8")))
     except (UnicodeDecodeError, JsonValueError) as error:
         raise WireError(f"not a JSON message: {error}") from None
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):

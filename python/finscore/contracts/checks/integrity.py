@@ -2,20 +2,23 @@
 
 Scoring trusts the trace only as far as it is the runtime's own record. The
 seal (finscore.integrity) shows that nobody without the key changed a line
-after the runtime wrote it; one run id per file stops attempts being picked
-from several runs; replay re-runs every recorded call of a deterministic tool
-against the case's fixtures and must get the recorded result back, which also
-covers traces accepted without a seal.
+after the runtime wrote it; the run's sealed header and footer bind which
+lines the run wrote (its run id, case set, attempts, count and order), which
+stops attempts being picked from several runs, deleted or cut off; replay
+re-runs every recorded call of a deterministic tool against the case's
+fixtures and must get the recorded result back, which also covers traces
+accepted without a seal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from finscore.contracts.failures import Code, Failure, failure
 from finscore.contracts.formats.models import Case, PredictionRecord, Trace
-from finscore.integrity import check_seal
+from finscore.contracts.formats.predictions import PredictionFile
+from finscore.integrity import RunCheck, check_run, check_seal
 from finscore.integrity.seal import canonical_bytes
 from finscore.world import CATALOGUE, ToolState, decide_call
 
@@ -39,8 +42,63 @@ def seal_failures(record: PredictionRecord, key: bytes) -> tuple[list[Failure], 
     verdict = check_seal(line, key)
     if verdict.problem is None:
         return [], verdict.run_id
-    code = Code.INTEGRITY_UNSEALED if verdict.missing else Code.INTEGRITY_SEAL_MISMATCH
+    code = (
+        Code.INTEGRITY_UNSEALED
+        if verdict.missing
+        else Code.INTEGRITY_SEAL_RETIRED
+        if verdict.retired
+        else Code.INTEGRITY_SEAL_MISMATCH
+    )
     return [failure(code, "seal", expected="a seal that verifies under the evaluator's key", message=verdict.problem)], None
+
+
+def line_scope(record: PredictionRecord, key: bytes) -> str | None:
+    """The scope ("run" or "line") the line's seal declares, when it verifies."""
+    return check_seal(record.raw if record.raw is not None else {}, key).scope
+
+
+_RUN_CODES = {
+    "unsealed": Code.INTEGRITY_RUN_UNSEALED,
+    "truncated": Code.INTEGRITY_RUN_TRUNCATED,
+    "mismatch": Code.INTEGRITY_RUN_MISMATCH,
+}
+
+
+def check_file_run(
+    predictions: PredictionFile, key: bytes, case_set: Callable[[Sequence[str]], str | None], attempts: int | None
+) -> RunCheck:
+    """The run seal of a predictions file: one header as its first line, one footer as its last."""
+    headers = [(n, v) for n, v in predictions.run_seals if v.get("part") == "header"]
+    footers = [(n, v) for n, v in predictions.run_seals if v.get("part") == "footer"]
+    others = [n for n, v in predictions.run_seals if v.get("part") not in ("header", "footer")]
+    if len(headers) > 1 or len(footers) > 1 or others:
+        return RunCheck("the file holds more than one run header or footer (runs spliced together)", "mismatch")
+    body = [r.line for r in predictions.records] + [r.line for r in predictions.rejected]
+    header = headers[0] if headers else None
+    footer = footers[0] if footers else None
+    if header is not None and body and header[0] > min(body):
+        return RunCheck("the run header is not the file's first line", "mismatch")
+    if footer is not None and (footer[0] != predictions.last_line or (body and footer[0] < max(body))):
+        return RunCheck("the run footer is not the file's last line", "mismatch")
+    seals = [(r.raw or {}).get("seal") for r in sorted(predictions.records, key=lambda r: r.line)]
+    return check_run(
+        None if header is None else header[1],
+        None if footer is None else footer[1],
+        seals,
+        key,
+        case_set=case_set,
+        attempts=attempts,
+    )
+
+
+def run_failure(check: RunCheck) -> Failure:
+    """The failure a run-seal problem gives an attempt (`check.problem` must be set)."""
+    return failure(
+        _RUN_CODES[check.kind or "mismatch"],
+        "run_seal",
+        expected="a sealed run header and footer that bind exactly the file's lines",
+        message=check.problem or "the run seal does not verify",
+    )
 
 
 def other_run_failure(run_id: str, file_run_id: str) -> Failure:
@@ -49,7 +107,7 @@ def other_run_failure(run_id: str, file_run_id: str) -> Failure:
         "seal.run_id",
         expected=file_run_id,
         actual=run_id,
-        message="this attempt was sealed in another run than the file's first sealed line",
+        message="this attempt was sealed in another run than the file's (its run header, else its first sealed line)",
     )
 
 

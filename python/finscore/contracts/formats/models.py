@@ -6,12 +6,14 @@ validated, immutable values and never re-reads raw JSON.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal, Mapping, Union
+from typing import Any, Literal, Mapping, Sequence, Union
 
 from finscore.contracts.failures import Category
 from finscore.contracts.formats.provenance import Producer
+from finscore.inputs.jsonfiles import dumps_canonical
 from finscore.world import World
 
 ArgumentType = Literal["decimal", "integer", "date", "string"]
@@ -190,3 +192,10 @@ class PredictionRecord:
     #: The line ended inside its object: only its complete leading members were read, so a
     #: missing trace is the cut's doing (the parser failure), not the runtime's.
     cut_short: bool = False
+
+
+def case_set_digest(cases: Sequence[Case]) -> str:
+    """SHA-256 of the cases' canonical JSON: two reports pair only on the same cases, and a run's
+    sealed header names the cases it ran by it."""
+    text = dumps_canonical([case.raw for case in sorted(cases, key=lambda case: case.case_id)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -18,9 +18,29 @@ from finscore.contracts.formats.provenance import Producer, read_producer
 from finscore.inputs.fields import is_identifier
 from finscore.inputs.errors import InputFormatError
 from finscore.inputs.jsonfiles import JsonLine, read_json_lines
+from finscore.integrity.run_seal import is_run_seal
 
 MAX_ATTEMPTS = 100
 PREDICTION_FORMAT = "finscore-prediction/1"
+#: The marker `finscore run` keeps in its output folder while it runs (removed when every file is
+#: written): a folder that still has it holds an interrupted run, which the scorer refuses.
+INCOMPLETE_MARKER = "run.incomplete"
+
+
+class InterruptedRunError(InputFormatError):
+    """The predictions sit beside the marker of a run that did not finish."""
+
+
+def refuse_interrupted(path: Path) -> None:
+    """Raise InterruptedRunError if `path` is in the output folder of a run that never finished."""
+    marker = path.parent / INCOMPLETE_MARKER
+    if marker.exists():
+        raise InterruptedRunError(
+            str(path),
+            "",
+            f"{marker} says the run writing this folder was interrupted (killed, or it failed) before it "
+            "wrote all its files: its files are not one run's; run it again",
+        )
 _RECORD_FIELDS = {
     "format",
     "case_id",
@@ -46,6 +66,11 @@ class PredictionFile:
     source: str
     records: tuple[PredictionRecord, ...]
     rejected: tuple[RejectedLine, ...]
+    #: The run's sealed header and footer lines (line number, value), as `finscore run` writes them
+    #: first and last (finscore.integrity.run_seal); the scorer checks them, they are no predictions.
+    run_seals: tuple[tuple[int, dict[str, Any]], ...] = ()
+    #: The number of the file's last line (0 for an empty file).
+    last_line: int = 0
 
     @property
     def producers(self) -> tuple[Producer, ...]:
@@ -183,8 +208,14 @@ def read_predictions(path: Path) -> PredictionFile:
     """
     records: list[PredictionRecord] = []
     rejected: list[RejectedLine] = []
+    run_seals: list[tuple[int, dict[str, Any]]] = []
+    last_line = 0
     for line in read_json_lines(path):
         item: PredictionRecord | RejectedLine
+        last_line = line.number
+        if line.problem is None and is_run_seal(line.value):
+            run_seals.append((line.number, line.value))
+            continue
         if line.problem is None:
             item = record_from_value(line.value, line.number)
         else:
@@ -201,4 +232,4 @@ def read_predictions(path: Path) -> PredictionFile:
             f"no prediction could be read ({found}); predictions are JSON Lines, one JSON object per "
             "line (not one JSON array)",
         )
-    return PredictionFile(str(path), tuple(records), tuple(rejected))
+    return PredictionFile(str(path), tuple(records), tuple(rejected), tuple(run_seals), last_line)

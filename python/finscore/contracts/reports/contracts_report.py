@@ -9,7 +9,6 @@ trace entry under `traces`, or a cited cached item or document passage under
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter, defaultdict
 from dataclasses import asdict
 from typing import Any, Callable, Iterable, Sequence
@@ -18,7 +17,7 @@ from finscore.contracts.checks.attempt import AttemptResult
 from finscore.contracts.checks.claims import ClaimCheck
 from finscore.contracts.evaluation import Evaluation
 from finscore.contracts.failures import PRECEDENCE, Failure
-from finscore.contracts.formats.models import Case, TraceEntry
+from finscore.contracts.formats.models import Case, TraceEntry, case_set_digest
 from finscore.contracts.formats.provenance import (
     MODEL_KIND,
     SCRIPTED_KIND,
@@ -34,7 +33,6 @@ from finscore.contracts.stats.inference import (
     pass_hat_k,
     summarize_rate,
 )
-from finscore.inputs.jsonfiles import dumps_canonical
 
 REPORT_FORMAT = "finscore-contracts-report/1"
 EVALUATION_STATEMENT = (
@@ -74,12 +72,6 @@ def _kind_and_statement(producers: Sequence[Producer], self_check: bool, scripte
         UNRECORDED_KIND: EVALUATION_STATEMENT,
     }
     return kind, statements[kind].format(producers=named)
-
-
-def case_set_digest(cases: Sequence[Case]) -> str:
-    """SHA-256 of the cases' canonical JSON: two reports pair only on the same cases."""
-    text = dumps_canonical([case.raw for case in sorted(cases, key=lambda case: case.case_id)])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def trace_ref(result: AttemptResult, entry_id: str | None) -> str | None:
