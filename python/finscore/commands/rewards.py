@@ -15,6 +15,8 @@ from finscore import registry
 from finscore.exit_status import EXIT_OK
 
 EXIT_BAD_INPUT = 2
+#: serve-reward could not open its socket (uvicorn's STARTUP_FAILURE, the status `uvicorn.run` exits with).
+EXIT_SERVER_DID_NOT_START = 3
 
 
 #: The data sources each input scores, from the benchmark registry as finscore.rewards.config reads it
@@ -89,15 +91,19 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--body-timeout", type=float, default=60.0, metavar="SECONDS",
                        help="seconds a request has to send its whole body, from its headers (default 60); "
                             "then 408 and the connection closed")
+    serve.add_argument("--strip-tokens", default=None, metavar="TOKENS",
+                       help="comma-separated special tokens removed from a response's end before it is read "
+                            "(OpenRLHF keeps the EOS token; default </s>,<|im_end|>,<|eot_id|>,<|endoftext|>; "
+                            "'' for none); named in the stamp")
     _add_rule_options(serve)
     serve.set_defaults(handler=run_serve)
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace, strip_tokens: tuple[str, ...] = ()) -> Any:
     from finscore.rewards import RewardConfig
 
     return RewardConfig(input=args.input, format=args.format, match=args.match, python=args.python,
-                        data_source=args.data_source)
+                        data_source=args.data_source, strip_tokens=strip_tokens)
 
 
 def run_rewards(args: argparse.Namespace) -> int:
@@ -137,9 +143,10 @@ def run_rewards(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the extra's own module: missing, the message below names the extra)
 
-        from finscore.rewards.adapters.server import MAX_BODY_BYTES, create_app
+        from finscore.rewards.adapters.openrlhf import strip_tokens_of
+        from finscore.rewards.adapters.server import MAX_BODY_BYTES, create_app, serve
         from finscore.rewards.adapters.server_guard import guarded_protocol
     except ImportError as error:
         print(f"finscore serve-reward: needs finscore[serve] ({error.name} is missing)", file=sys.stderr)
@@ -154,10 +161,10 @@ def run_serve(args: argparse.Namespace) -> int:
               f"the largest body, --max-body-bytes ({max_body:,})", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        app = create_app(_config(args), max_body_bytes=max_body, max_concurrent_bytes=args.max_concurrent_bytes)
+        app = create_app(_config(args, strip_tokens_of(args.strip_tokens)), max_body_bytes=max_body, max_concurrent_bytes=args.max_concurrent_bytes)
     except ValueError as error:  # RewardInputError is a ValueError too: a bad rule or a bad limit
         print(f"finscore serve-reward: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                http=guarded_protocol(args.header_timeout, args.body_timeout))
+    if not serve(app, host=args.host, port=args.port, http=guarded_protocol(args.header_timeout, args.body_timeout)):
+        return EXIT_SERVER_DID_NOT_START
     return EXIT_OK
