@@ -187,3 +187,12 @@ def test_the_help_says_the_default_tokens(capsys: pytest.CaptureFixture[str]) ->
 
 def test_no_environment_leaks_into_the_other_tests() -> None:
     assert "FINSCORE_REWARD_STRIP_TOKENS" not in os.environ
+
+
+def test_a_taken_port_is_exit_status_3() -> None:
+    with reward_server() as server:
+        finished = subprocess.run([sys.executable, "-m", "finscore", "serve-reward", "--host", "127.0.0.1",
+                                   "--port", str(server.port)], env=reward_environment(), capture_output=True,
+                                  timeout=60)
+    assert finished.returncode == 3
+    assert b"listening on" not in finished.stderr and b"Traceback" not in finished.stderr
