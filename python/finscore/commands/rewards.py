@@ -54,7 +54,8 @@ def register(subparsers: Any) -> None:
             "--input answer), gold (JSON text: {\"exe_ans\", \"table\", \"program\"} for FinQA and ConvFinQA, "
             "{\"answer\", \"scale\"} for TAT-QA answers) and optionally data_source; write OUT with the "
             "same rows and five columns added: score, passed, reason, protocol, detail. Exit status: "
-            "0 written, 2 bad input (named)."
+            "0 written, 2 bad input (named) or a missing extra (named: finscore[rewards], with --ray "
+            "finscore[ray])."
         ),
         epilog="Example: finscore rewards rollouts.parquet scored.parquet --ray --workers 2",
     )
@@ -106,15 +107,29 @@ def _config(args: argparse.Namespace, strip_tokens: tuple[str, ...] = ()) -> Any
                         data_source=args.data_source, strip_tokens=strip_tokens)
 
 
-def run_rewards(args: argparse.Namespace) -> int:
-    from finscore.rewards import RewardInputError
+def _missing_extra(command: str, extra: str, modules: tuple[str, ...]) -> bool:
+    """True, having said which extra to install, when one of its modules cannot be imported."""
+    import importlib
 
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        print("finscore rewards: needs pyarrow: pip install 'finscore[rewards]'", file=sys.stderr)
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            print(f"finscore {command}: needs finscore[{extra}] ({error.name or module} is missing): "
+                  f"pip install 'finscore[{extra}]'", file=sys.stderr)
+            return True
+    return False
+
+
+def run_rewards(args: argparse.Namespace) -> int:
+    if _missing_extra("rewards", "rewards", ("pyarrow", "pyarrow.parquet")):
         return EXIT_BAD_INPUT
+    if args.ray and _missing_extra("rewards --ray", "ray", ("ray", "ray.data")):
+        return EXIT_BAD_INPUT
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from finscore.rewards import RewardInputError
     if args.batch_rows < 1 or args.workers < 1:
         print("finscore rewards: --batch-rows and --workers must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
