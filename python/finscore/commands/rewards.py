@@ -143,7 +143,9 @@ def run_rewards(args: argparse.Namespace) -> int:
             from finscore.rewards.adapters.ray_files import score_parquet_on_ray
 
             rows = score_parquet_on_ray(Path(args.source), Path(args.output), config, workers=args.workers,
-                                        address=args.address, batch_rows=args.batch_rows)
+                                        address=args.address, batch_rows=args.batch_rows,
+                                        warn=lambda message: print(f"finscore rewards: warning: {message}",
+                                                                   file=sys.stderr))
         else:
             from finscore.rewards.parquet_files import score_parquet
 
