@@ -282,5 +282,9 @@ def test_the_options_say_the_server_defaults(capsys: pytest.CaptureFixture[str])
 
 
 def test_no_traceback(quick_timeouts: Server, byte_cap: Server) -> None:
-    """Runs last: whatever the clients did, neither server wrote a word (a traceback, a warning)."""
-    assert (quick_timeouts.stderr(), byte_cap.stderr()) == (b"", b"")
+    """Runs last: whatever the clients did, neither server wrote a word (a traceback, a warning) but
+    its "listening on" line and one line per refused request (issue #35: refusals are loud)."""
+    for running in (quick_timeouts, byte_cap):
+        lines = running.stderr().decode().splitlines()
+        assert lines[0] == f"finscore serve-reward: listening on http://127.0.0.1:{running.port}"
+        assert lines[1:] and all(line.startswith("finscore serve-reward: refused ") for line in lines[1:]), lines

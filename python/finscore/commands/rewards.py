@@ -15,6 +15,8 @@ from finscore import registry
 from finscore.exit_status import EXIT_OK
 
 EXIT_BAD_INPUT = 2
+#: serve-reward could not open its socket (uvicorn's STARTUP_FAILURE, the status `uvicorn.run` exits with).
+EXIT_SERVER_DID_NOT_START = 3
 
 
 #: The data sources each input scores, from the benchmark registry as finscore.rewards.config reads it
@@ -53,7 +55,8 @@ def register(subparsers: Any) -> None:
             "--input answer), gold (JSON text: {\"exe_ans\", \"table\", \"program\"} for FinQA and ConvFinQA, "
             "{\"answer\", \"scale\"} for TAT-QA answers) and optionally data_source; write OUT with the "
             "same rows and five columns added: score, passed, reason, protocol, detail. Exit status: "
-            "0 written, 2 bad input (named)."
+            "0 written, 2 bad input (named) or a missing extra (named: finscore[rewards], with --ray "
+            "finscore[ray])."
         ),
         epilog="Example: finscore rewards rollouts.parquet scored.parquet --ray --workers 2",
     )
@@ -90,26 +93,44 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--body-timeout", type=float, default=60.0, metavar="SECONDS",
                        help="seconds a request has to send its whole body, from its headers (default 60); "
                             "then 408 and the connection closed")
+    serve.add_argument("--strip-tokens", default=None, metavar="TOKENS",
+                       help="comma-separated special tokens removed from a response's end before it is read "
+                            "(OpenRLHF keeps the EOS token; default </s>,<|im_end|>,<|eot_id|>,<|endoftext|>; "
+                            "'' for none); named in the stamp")
     _add_rule_options(serve)
     serve.set_defaults(handler=run_serve)
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace, strip_tokens: tuple[str, ...] = ()) -> Any:
     from finscore.rewards import RewardConfig
 
     return RewardConfig(input=args.input, format=args.format, match=args.match, python=args.python,
-                        data_source=args.data_source)
+                        data_source=args.data_source, strip_tokens=strip_tokens)
+
+
+def _missing_extra(command: str, extra: str, modules: tuple[str, ...]) -> bool:
+    """True, having said which extra to install, when one of its modules cannot be imported."""
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            print(f"finscore {command}: needs finscore[{extra}] ({error.name or module} is missing): "
+                  f"pip install 'finscore[{extra}]'", file=sys.stderr)
+            return True
+    return False
 
 
 def run_rewards(args: argparse.Namespace) -> int:
-    from finscore.rewards import RewardInputError
-
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        print("finscore rewards: needs pyarrow: pip install 'finscore[rewards]'", file=sys.stderr)
+    if _missing_extra("rewards", "rewards", ("pyarrow", "pyarrow.parquet")):
         return EXIT_BAD_INPUT
+    if args.ray and _missing_extra("rewards --ray", "ray", ("ray", "ray.data")):
+        return EXIT_BAD_INPUT
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from finscore.rewards import RewardInputError
     if args.batch_rows < 1 or args.workers < 1:
         print("finscore rewards: --batch-rows and --workers must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -123,7 +144,9 @@ def run_rewards(args: argparse.Namespace) -> int:
             from finscore.rewards.adapters.ray_files import score_parquet_on_ray
 
             rows = score_parquet_on_ray(Path(args.source), Path(args.output), config, workers=args.workers,
-                                        address=args.address, batch_rows=args.batch_rows)
+                                        address=args.address, batch_rows=args.batch_rows,
+                                        warn=lambda message: print(f"finscore rewards: warning: {message}",
+                                                                   file=sys.stderr))
         else:
             from finscore.rewards.parquet_files import score_parquet
 
@@ -138,9 +161,10 @@ def run_rewards(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the extra's own module: missing, the message below names the extra)
 
-        from finscore.rewards.adapters.server import MAX_BODY_BYTES, create_app
+        from finscore.rewards.adapters.openrlhf import strip_tokens_of
+        from finscore.rewards.adapters.server import MAX_BODY_BYTES, create_app, serve
         from finscore.rewards.adapters.server_guard import guarded_protocol
     except ImportError as error:
         print(f"finscore serve-reward: needs finscore[serve] ({error.name} is missing)", file=sys.stderr)
@@ -155,10 +179,10 @@ def run_serve(args: argparse.Namespace) -> int:
               f"the largest body, --max-body-bytes ({max_body:,})", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        app = create_app(_config(args), max_body_bytes=max_body, max_concurrent_bytes=args.max_concurrent_bytes)
+        app = create_app(_config(args, strip_tokens_of(args.strip_tokens)), max_body_bytes=max_body, max_concurrent_bytes=args.max_concurrent_bytes)
     except ValueError as error:  # RewardInputError is a ValueError too: a bad rule or a bad limit
         print(f"finscore serve-reward: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                http=guarded_protocol(args.header_timeout, args.body_timeout))
+    if not serve(app, host=args.host, port=args.port, http=guarded_protocol(args.header_timeout, args.body_timeout)):
+        return EXIT_SERVER_DID_NOT_START
     return EXIT_OK

@@ -45,7 +45,10 @@ class RewardConfig:
     Answers: `format`, where the final answer is (answer-line, boxed, json, whole).
     "tatqa": the completion is a TAT-QA prediction, JSON `[answer, scale]`, decided by the
     official metric; `tatqa_score` is "f1" (the official F1) or "em" (the exact match).
-    Column names say where each field is; `data_source` fills rows without a source."""
+    Column names say where each field is; `data_source` fills rows without a source.
+    `strip_tokens`: special tokens removed from the end of a text completion before it is read
+    (OpenRLHF decodes with the EOS token kept: `divide(1, 2)</s>`); none by default, named in
+    the stamp when declared."""
 
     input: str = "program"
     match: str = "execution"
@@ -56,8 +59,13 @@ class RewardConfig:
     gold_column: str = "gold"
     data_source_column: str = "data_source"
     data_source: str = "finqa"
+    strip_tokens: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        tokens: Any = self.strip_tokens  # a caller may pass any value: checked here
+        if isinstance(tokens, str) or not all(isinstance(token, str) and token for token in tokens):
+            raise RewardInputError(f"strip_tokens must be a list of non-empty texts, not {tokens!r}")
+        object.__setattr__(self, "strip_tokens", tuple(tokens))  # a list given stays hashable and frozen
         inputs = reward_inputs()
         if self.input not in inputs:
             raise RewardInputError(f"input must be one of {', '.join(inputs)}, not {self.input!r}")
@@ -79,15 +87,29 @@ class RewardConfig:
         return PROGRAM_PROFILES if self.input == "program" else ANSWER_PROTOCOLS
 
     def stamp(self, data_source: str) -> str:
-        """The protocol stamp of a row from `data_source`."""
+        """The protocol stamp of a row from `data_source` (with the stripped tokens, when declared)."""
+        stripped = f" strip_tokens={','.join(self.strip_tokens)}" if self.strip_tokens else ""
         if self.input not in GENERAL_INPUTS:
-            return prediction_reward(self.input).stamp(self)
+            return prediction_reward(self.input).stamp(self) + stripped
         if self.input == "answer":
             stamp = make_stamp(get_protocol(ANSWER_PROTOCOLS[data_source]), self.format)
             return (f"{stamp['protocol']} format={self.format}{' lenient' if 'lenient' in stamp else ''} "
-                    f"finscore={stamp['finscore']} conformance_sha256={stamp['conformance_sha256']}")
+                    f"finscore={stamp['finscore']} conformance_sha256={stamp['conformance_sha256']}{stripped}")
         return (f"{data_source}-{self.input}/1 match={self.match} profile={PROGRAM_PROFILES[data_source]} "
-                f"python={self.python} max_chars={MAX_REWARD_PROGRAM_CHARS} finscore={__version__}")
+                f"python={self.python} max_chars={MAX_REWARD_PROGRAM_CHARS} finscore={__version__}{stripped}")
+
+    def without_special_tokens(self, completion: Any) -> Any:
+        """A text completion with the declared special tokens (and the white space between them)
+        removed from its end; unchanged when it ends with none, or is not text."""
+        if not self.strip_tokens or not isinstance(completion, str):
+            return completion
+        text, stripped = completion, False
+        while True:
+            trimmed = text.rstrip()
+            token = next((t for t in self.strip_tokens if trimmed.endswith(t)), None)
+            if token is None:
+                return trimmed if stripped else text
+            text, stripped = trimmed[:-len(token)], True
 
 
 def reward_inputs() -> tuple[str, ...]:

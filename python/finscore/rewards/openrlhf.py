@@ -4,6 +4,6 @@ OpenRLHF loads the reward function from a file path, and docs/rewards.md gives t
 the adapter itself is `finscore.rewards.adapters.openrlhf`.
 """
 
-from finscore.rewards.adapters.openrlhf import config_from_environment, reward_func, rewards_of
+from finscore.rewards.adapters.openrlhf import DEFAULT_STRIP_TOKENS, config_from_environment, reward_func, rewards_of
 
-__all__ = ["config_from_environment", "reward_func", "rewards_of"]
+__all__ = ["DEFAULT_STRIP_TOKENS", "config_from_environment", "reward_func", "rewards_of"]

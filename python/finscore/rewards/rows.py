@@ -43,6 +43,8 @@ def decide_columns(completions: Sequence[Any], golds: Sequence[Any], data_source
     if not len(completions) == len(golds) == len(data_sources):
         raise ValueError(f"completions, golds and data sources differ in length: "
                          f"{len(completions)}, {len(golds)}, {len(data_sources)}")
+    if config.strip_tokens:
+        completions = [config.without_special_tokens(completion) for completion in completions]
     count = len(completions)
     groups: dict[str, list[int]] = {}
     unscored: list[tuple[int, str | None]] = []

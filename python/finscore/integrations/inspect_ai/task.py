@@ -23,6 +23,7 @@ from finscore.integrations.inspect_ai.benchmark_dataset import answer_benchmark,
 from finscore.integrations.inspect_ai.contracts_scorer import contracts
 from finscore.integrations.inspect_ai.dataset import kit_dataset
 from finscore.integrations.inspect_ai.metrics import attempts
+from finscore.integrations.inspect_ai.offline_model import finscore_mock  # noqa: F401  (registers finscore-mock/)
 
 
 @task

@@ -14,6 +14,7 @@ never shared between threads or processes. Spark's `mapInArrow` and Dask's
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any, Iterator
 
 import pyarrow as pa
@@ -63,6 +64,33 @@ class RewardMapper:
         """Spark's mapInArrow shape: an iterator of record batches in, one out."""
         for batch in batches:
             yield score_arrow(batch, self.config)
+
+
+class RewardParallelismWarning(UserWarning):
+    """Fewer reward workers than asked for can run (the cluster's CPUs, or the rows, are too few)."""
+
+
+def cluster_cpus() -> int:
+    """The CPUs of the Ray cluster this process is connected to."""
+    import ray
+
+    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]  # untyped in Ray
+    return int(resources.get("CPU", 0))
+
+
+def reward_pool_size(workers: int | None = None, *, reading_cpus: int = 1) -> int:
+    """A size for the reward actor pool that leaves `reading_cpus` of the cluster's CPUs to Ray Data's
+    own tasks: an actor holds its CPU for the whole run, and when the pool holds every CPU the task
+    that lists or reads the files waits for one forever. `workers` caps it (default: all the room);
+    RewardParallelismWarning when fewer than asked, or only one, can run. Needs `ray.init()` first."""
+    cpus = cluster_cpus()
+    room = max(1, cpus - reading_cpus)
+    size = room if workers is None else max(1, min(workers, room))
+    if size < (workers if workers is not None else 2):
+        warnings.warn(f"{size} reward worker{'s' if size > 1 else ''} of {workers or size} asked for: the "
+                      f"cluster has {cpus} CPUs and {reading_cpus} stay free for Ray Data's read tasks",
+                      RewardParallelismWarning, stacklevel=2)
+    return size
 
 
 def reward_worker_class() -> Any:

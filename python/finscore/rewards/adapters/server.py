@@ -11,11 +11,19 @@ free to accept, refuse and answer `/health` meanwhile.
 The limits a client cannot stretch: the size of one body (413), the body bytes held
 at once by all requests together (503, with Retry-After), and the time to send a
 request's headers and body (408, `server_guard`, on the connection itself).
+
+A refused request is loud on the server's side: OpenRLHF logs a failed reward request at
+INFO and trains on with a None reward, so each refusal is a WARNING line on the
+`finscore.rewards.server` logger (status, client, message) and `/health` counts the
+requests answered, the rows scored and the refusals by status.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
@@ -40,6 +48,8 @@ CONCURRENT_BODIES = 4
 HEADER_TIMEOUT = 10.0
 #: Seconds a request has to send its whole body, from its headers (64 MiB at about 1 MiB/s).
 BODY_TIMEOUT = 60.0
+
+LOG = logging.getLogger(__name__)
 
 
 class BadRequest(Exception):
@@ -132,6 +142,14 @@ def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="finscore-reward")
     parser = ThreadPoolExecutor(max_workers=2, thread_name_prefix="finscore-parse")
     budget = ByteBudget(max_concurrent_bytes)
+    counts = {"scored_requests": 0, "scored_rows": 0}
+    refused: Counter[int] = Counter()  # touched on the event loop only, as the counts are
+
+    def refuse(request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+        refused[status] += 1
+        client = f"{request.client.host}:{request.client.port}" if request.client else "an unknown client"
+        LOG.warning("refused POST /get_reward from %s with %d: %s", client, status, message)
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
 
     async def get_reward(request: Request) -> JSONResponse:
         taken = [0]
@@ -140,18 +158,23 @@ def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_
             loop = asyncio.get_running_loop()
             queries, prompts, labels = await loop.run_in_executor(parser, _parse, body)
             del body
-            return await loop.run_in_executor(worker, _score, queries, prompts, labels, chosen)
+            answer = await loop.run_in_executor(worker, _score, queries, prompts, labels, chosen)
+            counts["scored_requests"] += 1
+            counts["scored_rows"] += len(queries)
+            return answer
         except BadRequest as error:
-            return JSONResponse({"error": str(error)}, status_code=error.status, headers=error.headers)
+            return refuse(request, error.status, str(error), error.headers)
         except RewardInputError as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
+            return refuse(request, 400, str(error))
         except ClientDisconnect:  # gone (or timed out) before its body arrived: nobody reads this answer
-            return JSONResponse({"error": "the client went away before its body arrived"}, status_code=400)
+            return refuse(request, 400, "the client went away before its body arrived")
         finally:
             budget.give_back(taken)  # the parsed rows go with the request, so the bytes count until its end
 
     async def health(request: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok", "protocol": chosen.stamp(chosen.data_source)})
+        return JSONResponse({"status": "ok", "protocol": chosen.stamp(chosen.data_source), **counts,
+                             "refused_requests": sum(refused.values()),
+                             "refused_by_status": {str(status): n for status, n in sorted(refused.items())}})
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -162,3 +185,31 @@ def create_app(config: RewardConfig | None = None, *, max_body_bytes: int = MAX_
     return Starlette(routes=[Route("/get_reward", get_reward, methods=["POST"]),
                              Route("/health", health, methods=["GET"])],
                      lifespan=lifespan)
+
+
+def serve(app: Starlette, *, host: str, port: int, http: Any) -> bool:
+    """uvicorn serving `app`, saying "listening on http://HOST:PORT" on standard error once its socket
+    is open (the port the system chose for port 0), and each refusal logged there. False when it
+    never started (uvicorn has logged why: the port taken, say), as `uvicorn.run` exits then."""
+    import uvicorn
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("finscore serve-reward: %(message)s"))
+    LOG.addHandler(handler)
+    LOG.setLevel(logging.WARNING)
+    LOG.propagate = False
+
+    class AnnouncingServer(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                bound = self.servers[0].sockets[0].getsockname() if self.servers else (host, port)
+                where = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
+                print(f"finscore serve-reward: listening on http://{where}:{bound[1]}", file=sys.stderr, flush=True)
+
+    server = AnnouncingServer(uvicorn.Config(app, host=host, port=port, log_level="warning", http=http))
+    try:
+        server.run()
+    except KeyboardInterrupt:  # Ctrl+C before uvicorn's own handler is in place: the documented stop, as uvicorn.run
+        pass
+    return bool(server.started)

@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: The server's logger (finscore.rewards.adapters.server's): a 408 is a refusal, logged as the others are.
+LOG = logging.getLogger("finscore.rewards.adapters.server")
 
 
 def timeout_response(message: str, default_headers: list[tuple[bytes, bytes]]) -> bytes:
@@ -112,12 +116,19 @@ class GuardedH11Protocol(H11Protocol):
         if part == "headers" and self._started:
             message = f"the request's headers did not arrive within {self.header_timeout:g} s"
             self.transport.write(timeout_response(message, self.server_state.default_headers))
+            LOG.warning("refused a request from %s with 408: %s", self._client(), message)
         elif cycle is not None and not cycle.response_started:
             message = f"the request's body did not arrive within {self.body_timeout:g} s of its headers"
             self.transport.write(timeout_response(message, self.server_state.default_headers))
+            LOG.warning("refused POST %s from %s with 408: %s", cycle.scope["path"], self._client(), message)
             cycle.disconnected = True  # the application now sees the client gone, and writes nothing more
             cycle.message_event.set()
         self.transport.close()
+
+
+    def _client(self) -> str:
+        peer = self.client
+        return f"{peer[0]}:{peer[1]}" if peer else "an unknown client"
 
 
 def guarded_protocol(header_seconds: float, body_seconds: float) -> type[GuardedH11Protocol]:
