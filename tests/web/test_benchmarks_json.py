@@ -30,3 +30,16 @@ def test_the_page_names_no_benchmark_by_hand() -> None:
     select = re.search(r'<select id="score-benchmark">(.*?)</select>', page, re.S)
     assert select is not None
     assert re.findall(r'value="([^"]+)"', select.group(1)) == ["auto"]
+
+
+def test_the_menu_lists_only_what_the_page_scores() -> None:
+    """A registered benchmark the page's Python side has no file scorer for (FinanceBench) is listed with
+    file_scorer false, and app.js skips it: choosing it could only give an error."""
+    sys.path.insert(0, str(ROOT / "web" / "py"))
+    from finscore_playground import BENCHMARKS
+
+    listed = json.loads((ROOT / "web/src/benchmarks.json").read_text(encoding="utf-8"))["benchmarks"]
+    assert {b["name"] for b in listed if b["file_scorer"]} == set(BENCHMARKS)
+    assert [b["name"] for b in listed if not b["file_scorer"]] == ["financebench"]
+    app = (ROOT / "web/src/app.js").read_text(encoding="utf-8")
+    assert "if (!benchmark.file_scorer) continue;" in app

@@ -21,10 +21,15 @@ TARGET = ROOT / "web" / "src" / "benchmarks.json"
 def document() -> str:
     """The file's text, from the shipped descriptors."""
     sys.path.insert(0, str(ROOT / "python"))
+    sys.path.insert(0, str(ROOT / "web" / "py"))
     from finscore import registry
+    from finscore_playground import BENCHMARKS as FILE_SCORERS
 
+    # `file_scorer`: whether the page's Python side scores this benchmark's files (the menu lists
+    # only those; another registered benchmark is named here but scored by its command)
     benchmarks = [{"name": b.name, "title": b.title, "official_scorer": b.official_scorer,
-                   "answer_protocols": list(b.answer_protocols), "program_profile": b.program_profile}
+                   "answer_protocols": list(b.answer_protocols), "program_profile": b.program_profile,
+                   "file_scorer": b.name in FILE_SCORERS}
                   for b in registry.benchmarks()]
     return json.dumps({"generated_by": "tools/registry/make_web_benchmarks.py (from finscore.registry)",
                        "benchmarks": benchmarks,

@@ -498,6 +498,7 @@ async function loadBenchmarks() {
   if (!response.ok) throw new Error(`could not fetch benchmarks.json: HTTP ${response.status}`);
   const select = $("#score-benchmark");
   for (const benchmark of (await response.json()).benchmarks) {
+    if (!benchmark.file_scorer) continue; // scored by its own command, not by the page
     const option = document.createElement("option");
     option.value = benchmark.name;
     option.textContent = `${benchmark.title} (${benchmark.official_scorer})`;
