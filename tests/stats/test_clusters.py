@@ -78,17 +78,20 @@ def test_same_seed_same_draws_other_seed_other_draws() -> None:
     assert bootstrap_draws(clusters, 5, 300) != bootstrap_draws(clusters, 6, 300)
 
 
-def test_the_documented_generator_is_the_one_used() -> None:
-    """Module docstring: clusters in key order, cluster int(u * G) for u from random.Random(seed).random()."""
-    values, keys = [1, 0, 1, 1, 0], ["k2", "k1", "k1", "k3", "k3"]
+@pytest.mark.parametrize("seed", [0, 99, 20260901, -7, 2**64 + 3])
+@pytest.mark.parametrize("values", [[1, 0, 1, 1, 0], [0.5, 0.25, 1.0, 0.75, 0.0]])
+def test_the_documented_generator_is_the_one_used(seed: int, values: list[float]) -> None:
+    """Module docstring: clusters in key order, cluster int(u * G) for u from random.Random(seed).random()
+    (the stdlib's class itself here; the module draws from its C base without importing `random`)."""
+    keys = ["k2", "k1", "k1", "k3", "k3"]
     order = sorted(set(keys))
-    u = random.Random(99).random
+    u = random.Random(seed).random
     expected = []
     for _ in range(50):
         picked = [order[int(u() * len(order))] for _ in order]
-        passed = sum(v for k in picked for v, key in zip(values, keys) if key == k)
+        passed = math.fsum(v for k in picked for v, key in zip(values, keys) if key == k)
         expected.append(passed / sum(keys.count(k) for k in picked))
-    assert bootstrap_draws(group(values, keys), 99, 50) == expected
+    assert bootstrap_draws(group(values, keys), seed, 50) == expected
 
 
 def test_singleton_clusters_agree_with_scipys_percentile_bootstrap() -> None:
