@@ -6,18 +6,15 @@ one-item `evaluate_cot_pred_file` result recorded by running yale-nlp's code (ve
 
 from __future__ import annotations
 
-import builtins
 import math
-from typing import Any
 
 import pytest
 
 from finscore.protocols import get_protocol
-from finscore.protocols.peer_reasons import REASONS
 from finscore.protocols.financemath import compare_two_numbers, score_cot_items
 from finscore.protocols.peer_values import PeerValueError, decode
 
-from support.peer_vectors import mismatches, vector_lines
+from support.peer_vectors import check_every_recorded_line, check_no_text_is_executed, vector_lines
 
 #: Rows per file, as tests/data/vectors/README.md lists them.
 ROWS = {"financemath": 15_334, "docmath": 5_207}
@@ -32,27 +29,12 @@ _RULES_SEEN = {"sign_ignored", "power_of_ten_ratio", "percent_scale", "three_dec
 
 @pytest.mark.parametrize("peer", sorted(ROWS))
 def test_every_recorded_line_matches(peer: str) -> None:
-    reasons: set[str] = set()
-    count, differing = mismatches(peer, reasons)
-    assert count == ROWS[peer]
-    assert differing == []
-    assert reasons <= set(REASONS)
-    assert _RULES_SEEN <= reasons
-
-
-def _refuse(*args: Any, **kwargs: Any) -> Any:
-    raise AssertionError("a protocol tried to run text as code")
+    check_every_recorded_line(peer, ROWS[peer], _RULES_SEEN)
 
 
 @pytest.mark.parametrize("peer", sorted(ROWS))
 def test_no_text_is_ever_executed(peer: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The whole file decides the same with eval, exec and compile made to fail."""
-    get_protocol(peer)  # imported before the builtins are taken away
-    for name in ("eval", "exec", "compile"):
-        monkeypatch.setattr(builtins, name, _refuse)
-    count, differing = mismatches(peer)
-    monkeypatch.undo()
-    assert (count, differing) == (ROWS[peer], [])
+    check_no_text_is_executed(peer, ROWS[peer], monkeypatch)
 
 
 

@@ -6,18 +6,15 @@ one-item `eval_cot` result recorded by running the peers' code (vectors/README.m
 
 from __future__ import annotations
 
-import builtins
 import time
-from typing import Any
 
 import pytest
 
 from finscore.protocols import get_protocol
 from finscore.protocols.financereasoning import score_cot_records
-from finscore.protocols.peer_reasons import REASONS
 from finscore.protocols.peer_values import decode
 
-from support.peer_vectors import mismatches, vector_lines
+from support.peer_vectors import check_every_recorded_line, check_no_text_is_executed, vector_lines
 
 #: Rows per file, as tests/data/vectors/README.md lists them.
 ROWS = {"financereasoning": 10_131, "finmmr": 12_958}
@@ -31,26 +28,12 @@ _RULES_SEEN = {"exact", "within_relative_tolerance", "outside_tolerance", "tuple
 
 @pytest.mark.parametrize("peer", sorted(ROWS))
 def test_every_recorded_line_matches(peer: str) -> None:
-    reasons: set[str] = set()
-    count, differing = mismatches(peer, reasons)
-    assert count == ROWS[peer]
-    assert differing == []
-    assert reasons <= set(REASONS)
-    assert _RULES_SEEN <= reasons
-
-
-def _refuse(*args: Any, **kwargs: Any) -> Any:
-    raise AssertionError("a protocol tried to run text as code")
+    check_every_recorded_line(peer, ROWS[peer], _RULES_SEEN)
 
 
 @pytest.mark.parametrize("peer", sorted(ROWS))
 def test_no_text_is_ever_executed(peer: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    get_protocol(peer)
-    for name in ("eval", "exec", "compile"):
-        monkeypatch.setattr(builtins, name, _refuse)
-    count, differing = mismatches(peer)
-    monkeypatch.undo()
-    assert (count, differing) == (ROWS[peer], [])
+    check_no_text_is_executed(peer, ROWS[peer], monkeypatch)
 
 
 

@@ -69,3 +69,34 @@ def mismatches(peer: str, reasons: set[str] | None = None) -> tuple[int, list[st
                 differing.append(f"line {number} ({line['kind']}, pred {line['pred']!r}): {field} "
                                  f"{decided.get(field)!r} != recorded {line[field]!r}")
     return count, differing
+
+
+def check_every_recorded_line(peer: str, rows: int, rules_seen: set[str]) -> None:
+    """Every line of a peer's vector file decides as recorded: `rows` lines, each reason a documented
+    one, and every rule in `rules_seen` (the README's quirk list) deciding some line."""
+    from finscore.protocols.peer_reasons import REASONS
+
+    reasons: set[str] = set()
+    count, differing = mismatches(peer, reasons)
+    assert count == rows
+    assert differing == []
+    assert reasons <= set(REASONS)
+    assert rules_seen <= reasons
+
+
+def _refuse(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a protocol tried to run text as code")
+
+
+def check_no_text_is_executed(peer: str, rows: int, monkeypatch: Any) -> None:
+    """The whole file decides the same with eval, exec and compile made to fail (`monkeypatch`: pytest's)."""
+    import builtins
+
+    from finscore.protocols import get_protocol
+
+    get_protocol(peer)  # imported before the builtins are taken away
+    for name in ("eval", "exec", "compile"):
+        monkeypatch.setattr(builtins, name, _refuse)
+    count, differing = mismatches(peer)
+    monkeypatch.undo()
+    assert (count, differing) == (rows, [])

@@ -8,7 +8,8 @@ Expected answers and notes come from the finscore package under CPython in this 
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from finscore import execute
 from finscore.engine.text_input import program_notes, read_program_text
@@ -36,13 +37,23 @@ def _notes(program: str) -> list[str]:
     return program_notes(read_program_text(program), execute(read_program_text(program)))
 
 
-def test_a_previous_result_is_never_shown_for_a_program_waiting_for_python(browser_context: Any, server: Any) -> None:
+@contextmanager
+def _ready_held_page(browser_context: Any, server: Any) -> Iterator[Any]:
+    """A page whose Python is held back, loaded until the core has given its first answer; closed after."""
     watched = _held_page(browser_context, server)
     page = watched.page
     try:
         page.set_default_timeout(PYTHON_READY_MS)
         page.goto(server.base_url)
         page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+        yield watched
+    finally:
+        page.close()
+
+
+def test_a_previous_result_is_never_shown_for_a_program_waiting_for_python(browser_context: Any, server: Any) -> None:
+    with _ready_held_page(browser_context, server) as watched:
+        page = watched.page
         page.evaluate(RECORDER)
         page.fill("#program", PLAIN)
         page.wait_for_function(f"() => !document.querySelector('#outcome').hidden && "
@@ -64,17 +75,11 @@ def test_a_previous_result_is_never_shown_for_a_program_waiting_for_python(brows
         assert shown_for_b and first not in shown_for_b
         assert all(repr(execute(NEEDS_PYTHON).result) in answer for answer in shown_for_b)
         assert not watched.console_errors
-    finally:
-        page.close()
 
 
 def test_the_waiting_line_shows_pythons_progress(browser_context: Any, server: Any) -> None:
-    watched = _held_page(browser_context, server)
-    page = watched.page
-    try:
-        page.set_default_timeout(PYTHON_READY_MS)
-        page.goto(server.base_url)
-        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+    with _ready_held_page(browser_context, server) as watched:
+        page = watched.page
         page.fill("#program", NEEDS_PYTHON)
         page.wait_for_selector("body[data-queued=run]")
         _release_python(page)
@@ -83,8 +88,6 @@ def test_the_waiting_line_shows_pythons_progress(browser_context: Any, server: A
                                "!document.querySelector('body').dataset.queued")
         page.wait_for_selector("#outcome[data-path=python]")
         assert page.is_hidden("#run-status")
-    finally:
-        page.close()
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:

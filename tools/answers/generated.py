@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import sys
 from pathlib import Path
+from typing import Any, Iterable
 
 
 def write_or_check(outputs: dict[Path, bytes], root: Path, *, check: bool) -> int:
@@ -22,3 +25,11 @@ def write_or_check(outputs: dict[Path, bytes], root: Path, *, check: bool) -> in
         print("differs from the generator's output: " + ", ".join(differ), file=sys.stderr)
         return 1
     return 0
+
+
+def conformance_bytes(rows: Iterable[dict[str, Any]]) -> bytes:
+    """A conformance file: the rows numbered from 0 in order (`row`), one JSON line each with sorted keys,
+    gzip-compressed without a timestamp so the same rows give the same bytes."""
+    lines = [json.dumps({"row": number, **row}, ensure_ascii=False, sort_keys=True)
+             for number, row in enumerate(rows)]
+    return gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), compresslevel=9, mtime=0)

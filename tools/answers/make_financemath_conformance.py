@@ -14,8 +14,6 @@ construction whose outcome is not certain is skipped.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import random
 import sys
 from decimal import Decimal
@@ -24,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generated import write_or_check  # noqa: E402
+from generated import conformance_bytes, write_or_check  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 OUT = REPOSITORY / "python" / "finscore" / "answers" / "conformance" / "financemath-answer-1.jsonl.gz"
@@ -148,14 +146,10 @@ def rows_for(g: G, rng: random.Random) -> Iterator[tuple[str, str, dict[str, Any
 
 
 def build() -> bytes:
-    rng = random.Random(32)
-    lines: list[str] = []
-    for g in golds(rng):
-        for fmt, completion, outcome, label in rows_for(g, rng):
-            row = {"row": len(lines), "protocol": NAME, "source": "written", "label": label, "format": fmt,
-                   "completion": completion, "gold": g.mapping, "expect": outcome}
-            lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))
-    return gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), compresslevel=9, mtime=0)
+    rng = random.Random(32)  # one stream: the golds and their rows draw from it in turn
+    return conformance_bytes({"protocol": NAME, "source": "written", "label": label, "format": fmt,
+                              "completion": completion, "gold": g.mapping, "expect": outcome}
+                             for g in golds(rng) for fmt, completion, outcome, label in rows_for(g, rng))
 
 
 def main(argv: list[str] | None = None) -> int:

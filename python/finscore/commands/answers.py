@@ -167,7 +167,7 @@ def run_answers(args: argparse.Namespace) -> int:
         print(f"finscore answers: {failure}", file=sys.stderr)
         return EXIT_USAGE
     from finscore.stats.benchmarks import headline_intervals
-    from finscore.stats.headline import intervals_html
+    from finscore.stats.headline import intervals_html, intervals_text
 
     intervals = headline_intervals("answers", report, gold, seed=args.seed, resamples=args.resamples)
     try:
@@ -183,8 +183,7 @@ def run_answers(args: argparse.Namespace) -> int:
         print(f"finscore answers: {error}", file=sys.stderr)
         return EXIT_USAGE
     if "-" not in (args.json, args.html):
-        lines = [line for interval in intervals for line in [f"{interval.figure}, {interval.confidence:.0%} "
-                                                            "intervals:", *interval.lines()]]
+        lines = intervals_text(intervals, indent="")
         print(render_report(report, examples=args.examples) + "\n\n" + "\n".join(lines))
     return EXIT_OK
 

@@ -81,16 +81,28 @@ def with_intervals(benchmark: str, report: Any, gold: Any, args: argparse.Namesp
         raise input_error(str(error)) from error
 
 
-def write_json_report(report: Any, destination: str) -> None:
-    """report.to_json() to a file, or to standard output for '-' (OutputError when it cannot be written)."""
-    from finscore.outputs import write_output  # loaded only when a JSON report is asked for
-
-    write_output(destination, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
-
-
 #: Exit statuses of a scoring command.
 from finscore.exit_status import EXIT_OK as EXIT_OK  # noqa: E402  (re-exported: commands import it from here too)
 from finscore.exit_status import EXIT_USAGE as EXIT_USAGE  # noqa: E402
+
+
+def print_report(command: str, args: argparse.Namespace, document: Callable[[], Any],
+                 text: Callable[[], str]) -> int:
+    """A command's report out: --json OUT writes `document()` as indented JSON ('-': standard output,
+    instead of the text); otherwise, and beside a JSON file, `text()` is printed. `command` opens the
+    error message when OUT cannot be written (exit status 2)."""
+    if args.json is not None:
+        from finscore.outputs import OutputError, write_output  # loaded only when a JSON report is asked for
+
+        try:
+            write_output(args.json, json.dumps(document(), ensure_ascii=False, indent=1) + "\n")
+        except OutputError as error:
+            print(f"{command}: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json == "-":
+            return EXIT_OK
+    print(text())
+    return EXIT_OK
 
 
 def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], Any],
@@ -122,15 +134,4 @@ def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], A
     if failure is not None:
         print(f"finscore {command}: {failure}", file=sys.stderr)
         return EXIT_USAGE
-    if args.json is not None:
-        from finscore.outputs import OutputError
-
-        try:
-            write_json_report(report, args.json)
-        except OutputError as error:
-            print(f"finscore {command}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render(report, args.examples))
-    return EXIT_OK
+    return print_report(f"finscore {command}", args, report.to_json, lambda: render(report, args.examples))

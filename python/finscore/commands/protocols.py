@@ -144,10 +144,8 @@ def run_decide_jsonl(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    import json
-
+    from finscore.commands.forms import print_report
     from finscore.finqa.inputs import FinqaInputError
-    from finscore.outputs import OutputError, write_output
     from finscore.protocols.compare import CompareInputError, compare, read_completions, read_finqa_gold, render
 
     command = "finscore protocols compare"
@@ -165,13 +163,4 @@ def run_compare(args: argparse.Namespace) -> int:
         print(f"{command}: {error}", file=sys.stderr)
         return EXIT_USAGE
     report = compare(completions, gold, args.benchmark)
-    if args.json is not None:
-        try:
-            write_output(args.json, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
-        except OutputError as error:
-            print(f"{command}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.json == "-":
-            return EXIT_OK
-    print(render(report, args.examples))
-    return EXIT_OK
+    return print_report(command, args, lambda: report, lambda: render(report, args.examples))

@@ -10,32 +10,27 @@ answer), `report` and `html` (the outputs), `benchmark` (the registry descriptor
 
 from typing import Any
 
+import finscore.lazy_names as _lazy
+
 #: The Python API, each name imported from its module on first use (the registry descriptor imports
 #: this package, and a command must not pay for modules it does not run).
 _HOME = {
-    "read_claim": "claims", "Claim": "claims", "NoClaim": "claims",
-    "decide_answer": "correctness", "decide_claim": "correctness",
-    "check": "support", "Citation": "support",
-    "audit": "audit", "audit_question": "audit",
-    "read_gold_file": "gold", "read_answers_file": "results",
-    "score": "scoring", "score_answer": "scoring",
-    "report_json": "report", "render_html": "html",
+    "read_claim": ".claims", "Claim": ".claims", "NoClaim": ".claims",
+    "decide_answer": ".correctness", "decide_claim": ".correctness",
+    "check": ".support", "Citation": ".support",
+    "audit": ".audit", "audit_question": ".audit",
+    "read_gold_file": ".gold", "read_answers_file": ".results",
+    "score": ".scoring", "score_answer": ".scoring",
+    "report_json": ".report", "render_html": ".html",
 }
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+    return _lazy.load_name(__name__, _HOME, name, globals())
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOME))
+    return _lazy.listed_names(globals(), _HOME)
 
 
 __all__ = sorted(_HOME)

@@ -94,12 +94,12 @@ def _header(report: FinqaReport) -> list[str]:
 
 
 def _uncertainty(report: FinqaReport) -> list[str]:
-    """The honest execution accuracy's intervals, when the report has them."""
-    lines = []
-    for interval in report.uncertainty:
-        lines.append(f"  {interval.figure} per gold example, {interval.confidence:.0%} intervals:")
-        lines += interval.lines("    ")
-    return lines
+    """The honest execution accuracy's intervals, when the report has them (statistics load only then)."""
+    if not report.uncertainty:
+        return []
+    from finscore.stats.headline import intervals_text
+
+    return intervals_text(report.uncertainty, " per gold example")
 
 
 def _accounting(report: FinqaReport) -> list[str]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import finscore.lazy_names as _lazy
+
 if TYPE_CHECKING:
     from finscore.inputs.errors import FinscoreError, InputFormatError, JsonValueError
     from finscore.inputs.fields import FieldReader, canonical_decimal, is_date, is_identifier, json_decimal
@@ -37,29 +39,22 @@ if TYPE_CHECKING:
 
 #: Which submodule defines each public name.
 _HOME = {
-    "FinscoreError": "errors", "InputFormatError": "errors", "JsonValueError": "errors",
-    "FieldReader": "fields", "canonical_decimal": "fields", "is_date": "fields", "is_identifier": "fields",
-    "json_decimal": "fields",
-    "EXACT": "jsonfiles", "PYTHON": "jsonfiles", "JsonFileError": "jsonfiles", "JsonLine": "jsonfiles",
-    "JsonRules": "jsonfiles", "dumps_canonical": "jsonfiles", "dumps_pretty": "jsonfiles",
-    "loads_exact": "jsonfiles", "read_json_document": "jsonfiles", "read_json_lines": "jsonfiles",
-    "dumps_json": "jsonvalues", "loads_json": "jsonvalues", "to_json_value": "jsonvalues",
+    "FinscoreError": ".errors", "InputFormatError": ".errors", "JsonValueError": ".errors",
+    "FieldReader": ".fields", "canonical_decimal": ".fields", "is_date": ".fields", "is_identifier": ".fields",
+    "json_decimal": ".fields",
+    "EXACT": ".jsonfiles", "PYTHON": ".jsonfiles", "JsonFileError": ".jsonfiles", "JsonLine": ".jsonfiles",
+    "JsonRules": ".jsonfiles", "dumps_canonical": ".jsonfiles", "dumps_pretty": ".jsonfiles",
+    "loads_exact": ".jsonfiles", "read_json_document": ".jsonfiles", "read_json_lines": ".jsonfiles",
+    "dumps_json": ".jsonvalues", "loads_json": ".jsonvalues", "to_json_value": ".jsonvalues",
 }
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+    return _lazy.load_name(__name__, _HOME, name, globals())
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOME))
+    return _lazy.listed_names(globals(), _HOME)
 
 
 __all__ = [

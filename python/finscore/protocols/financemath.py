@@ -16,11 +16,11 @@ from typing import Any, Mapping, Sequence
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.arith import BoundExceeded, Opaque, PeerExecutesCode, PeerRaised, Unread
+from finscore.protocols.acc_lines import decide_acc_line, pipeline_item
+from finscore.protocols.arith import Opaque, PeerExecutesCode, PeerRaised, Unread
 from finscore.protocols.cleaning import clean_answer
 from finscore.protocols.peer_values import (
-    NUMPY_MODULE, RATIONAL, SYS_MODULE, Float64, NumpyArray, PeerValueError, SympyRational, decode,
-    describe, function, module)
+    NUMPY_MODULE, RATIONAL, SYS_MODULE, Float64, NumpyArray, PeerValueError, SympyRational, function, module)
 from finscore.protocols.registry import PeerProtocol
 
 _UNITS = ("£", "€", "¥", "million", "billion", "thousand", "US", "USD", "RMB")
@@ -199,49 +199,12 @@ def _pipeline(prediction: object, gold: object) -> dict[str, Any]:
         gt = float(gold)  # type: ignore[arg-type]
     except (TypeError, ValueError) as error:
         return {"raises": type(error).__name__}
-    if not isinstance(prediction, str):
-        return {"raises": "AttributeError"}
-    if "none" in prediction.lower():
-        return {"value": {"execution_rate": 0, "acc": 0}}
-    try:
-        acc, _, _ = get_acc(prediction, gt)
-    except PeerRaised as raised:
-        return {"raises": raised.kind}
-    return {"value": {"execution_rate": 1, "acc": acc}}
+    return pipeline_item(prediction, gt, get_acc)
 
 
 def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     """A FinanceMath / DocMath-Eval vector line -> `acc`, `normalized`, `pipeline`, `reason` (never runs its text)."""
-    if line.get("kind") == "file_figure":
-        return {"reason": R.NEEDS_WHOLE_FILE}
-    for field in ("pred", "gt"):
-        if field not in line:
-            raise PeerValueError(f"line has no {field!r} (kind {line.get('kind')!r})")
-    prediction = decode(line["pred"], "pred")
-    gt = decode(line["gt"], "gt")
-    try:
-        acc, reason, normalized = get_acc(prediction, gt)
-    except PeerRaised as raised:
-        return {"acc": {"raises": raised.kind}, "normalized": {"raises": raised.kind},
-                "pipeline": _pipeline(prediction, line.get("gold", gt)), "reason": R.PEER_STOPS_RUN}
-    except PeerExecutesCode as unread:
-        undecided = _undecided(unread)
-        try:  # an answer containing "none" is dropped by the pipeline before any eval()
-            undecided["pipeline"] = _pipeline(prediction, line.get("gold", gt))
-        except PeerExecutesCode:
-            pass  # the pipeline evaluates the answer too: it stays undecided
-        return undecided
-    result: dict[str, Any] = {"acc": {"value": acc}}
-    if normalized is None:
-        result["normalized"] = {"raises": _normalize_raises(prediction)}
-    else:
-        try:
-            result["normalized"] = {"value": describe(normalized.value)}
-        except PeerExecutesCode as unread:
-            result["normalized"] = {"undecided": R.PEER_EXECUTES_CODE, "detail": str(unread)}
-    result["pipeline"] = _pipeline(prediction, line.get("gold", gt))
-    result["reason"] = reason
-    return result
+    return decide_acc_line(line, get_acc, _pipeline, pipeline_gold="gold", normalize_raises=_normalize_raises)
 
 
 def score_cot_items(items: Sequence[Mapping[str, Any]], ground_truth: Mapping[str, Any]) -> dict[str, Any]:
@@ -292,13 +255,6 @@ def _normalize_raises(prediction: object) -> str:
     except PeerRaised as raised:
         return raised.kind
     return ""
-
-
-def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
-    """A line whose outcome is not certain without running its text: every field says so, and why."""
-    reason = R.EXCEEDED_BOUNDS if isinstance(unread, BoundExceeded) else R.PEER_EXECUTES_CODE
-    undecided = {"undecided": reason, "detail": str(unread)}
-    return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": reason}
 
 
 _MATH_READING = ("strip, strip trailing dots; delete £ € ¥ million billion thousand US USD RMB, backticks, %, $, °; "

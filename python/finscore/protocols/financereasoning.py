@@ -13,9 +13,10 @@ from typing import Any, Mapping, Sequence
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.arith import BoundExceeded, Opaque, PeerExecutesCode, PeerRaised
+from finscore.protocols.acc_lines import decide_acc_line, pipeline_item
+from finscore.protocols.arith import Opaque, PeerExecutesCode, PeerRaised
 from finscore.protocols.cleaning import clean_answer
-from finscore.protocols.peer_values import PeerValueError, decode, describe, function, module
+from finscore.protocols.peer_values import PeerValueError, function, module
 from finscore.protocols.registry import PeerProtocol
 
 _UNITS = ("£", "€", "¥", "million", "billion", "thousand", "us", "usd", "rmb")
@@ -133,47 +134,12 @@ def _pipeline(prediction: object, gt: object) -> dict[str, Any]:
     """`eval_cot` on a one-item file: an empty answer or one containing "none" scores 0 unexecuted."""
     if not prediction:
         return {"value": {"execution_rate": 0, "acc": 0}}
-    if not isinstance(prediction, str):
-        return {"raises": "AttributeError"}
-    if "none" in prediction.lower():
-        return {"value": {"execution_rate": 0, "acc": 0}}
-    try:
-        acc, _, _ = get_acc(prediction, gt)
-    except PeerRaised as raised:
-        return {"raises": raised.kind}
-    return {"value": {"execution_rate": 1, "acc": acc}}
+    return pipeline_item(prediction, gt, get_acc)
 
 
 def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     """A FinanceReasoning / FinMMR vector line -> `acc`, `normalized` (string answers), `pipeline`, `reason`."""
-    if line.get("kind") == "file_figure":
-        return {"reason": R.NEEDS_WHOLE_FILE}
-    for field in ("pred", "gt"):
-        if field not in line:
-            raise PeerValueError(f"line has no {field!r} (kind {line.get('kind')!r})")
-    prediction = decode(line["pred"], "pred")
-    gt = decode(line["gt"], "gt")
-    try:
-        acc, reason, normalized = get_acc(prediction, gt)
-    except PeerRaised as raised:
-        return {"acc": {"raises": raised.kind}, "normalized": {"raises": raised.kind},
-                "pipeline": _pipeline(prediction, gt), "reason": R.PEER_STOPS_RUN}
-    except PeerExecutesCode as unread:
-        undecided = _undecided(unread)
-        try:  # an answer containing "none" is dropped by the pipeline before any eval()
-            undecided["pipeline"] = _pipeline(prediction, gt)
-        except PeerExecutesCode:
-            pass  # the pipeline evaluates the answer too: it stays undecided
-        return undecided
-    result: dict[str, Any] = {"acc": {"value": acc}}
-    if normalized is not None:
-        try:
-            result["normalized"] = {"value": describe(normalized.value)}
-        except PeerExecutesCode as unread:
-            result["normalized"] = {"undecided": R.PEER_EXECUTES_CODE, "detail": str(unread)}
-    result["pipeline"] = _pipeline(prediction, gt)
-    result["reason"] = reason
-    return result
+    return decide_acc_line(line, get_acc, _pipeline)
 
 
 def score_cot_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -203,13 +169,6 @@ def score_cot_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {"avg_accuracy": None if undecided else round(total_acc / len(records) * 100, 2),
             "avg_execution_rate": round(total_execution / len(records) * 100, 2),
             "undecided": undecided, "stopped": False}
-
-
-def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:
-    """A line whose outcome is not certain without running its text: every field says so, and why."""
-    reason = R.EXCEEDED_BOUNDS if isinstance(unread, BoundExceeded) else R.PEER_EXECUTES_CODE
-    undecided = {"undecided": reason, "detail": str(unread)}
-    return {"acc": undecided, "normalized": undecided, "pipeline": undecided, "reason": reason}
 
 
 _REASONING_READING = ("eval() of the raw text first (finscore: a bounded safe evaluator); if it fails: strip, lower-case, "

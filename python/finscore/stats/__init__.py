@@ -4,8 +4,9 @@ on first use (PEP 562): a command imports only the modules it needs."""
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+import finscore.lazy_names as _lazy
 
 if TYPE_CHECKING:
     from finscore.stats.binomial import (
@@ -63,16 +64,11 @@ _OWNERS = {
 
 
 def __getattr__(name: str) -> Any:
-    owner = _OWNERS.get(name)
-    if owner is None:
-        raise AttributeError(f"module 'finscore.stats' has no attribute {name!r}")
-    value = getattr(importlib.import_module(owner), name)
-    globals()[name] = value
-    return value
+    return _lazy.load_name(__name__, _OWNERS, name, globals())
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_OWNERS})
+    return _lazy.listed_names(globals(), _OWNERS)
 
 
 __all__ = [

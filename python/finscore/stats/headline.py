@@ -108,6 +108,16 @@ def headline_interval(figure: str, values: Sequence[float], keys: Sequence[str],
                             effect.design_effect, effect.effective_rows, failure_upper, success_upper)
 
 
+def intervals_text(intervals: Sequence[HeadlineInterval], qualifier: str = "", indent: str = "  ") -> list[str]:
+    """The intervals as a report's text lines: each figure's heading (`qualifier` after its name) at
+    `indent`, its lines two spaces further in."""
+    lines: list[str] = []
+    for interval in intervals:
+        lines.append(f"{indent}{interval.figure}{qualifier}, {interval.confidence:.0%} intervals:")
+        lines += interval.lines(indent + "  ")
+    return lines
+
+
 def intervals_html(intervals: Sequence[HeadlineInterval]) -> str:
     """The intervals as an HTML section (escaped text lines), for a report page."""
     from html import escape

@@ -15,6 +15,8 @@ Pure Python: no numpy, scipy or pandas at run time. Each module does one job.
 
 from typing import TYPE_CHECKING, Any
 
+import finscore.lazy_names as _lazy
+
 if TYPE_CHECKING:  # the names, for type checkers; at run time each module loads on first use
     from finscore.tatqa.alignment import optimal_assignment
     from finscore.tatqa.files import TatqaInputError, decode_gold, decode_predictions
@@ -85,11 +87,4 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Import a public name's module when the name is first asked for (PEP 562)."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'finscore.tatqa' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return _lazy.load_name(__name__, _MODULE_OF, name, globals())

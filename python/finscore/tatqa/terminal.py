@@ -51,12 +51,12 @@ def _official(report: TatqaReport) -> list[str]:
 
 
 def _uncertainty(report: TatqaReport) -> list[str]:
-    """The honest figures' intervals, when the report has them."""
-    lines = []
-    for interval in report.uncertainty:
-        lines.append(f"  {interval.figure}, {interval.confidence:.0%} intervals:")
-        lines += interval.lines("    ")
-    return lines
+    """The honest figures' intervals, when the report has them (statistics load only then)."""
+    if not report.uncertainty:
+        return []
+    from finscore.stats.headline import intervals_text
+
+    return intervals_text(report.uncertainty)
 
 
 def _accounting(report: TatqaReport) -> list[str]:
