@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from decimal import Decimal
 
-from finscore.financebench.numbers import MAX_DIGITS, MAX_TEXT, scan
+from finscore.financebench.numbers import MAX_DIGITS, MAX_SCANNED_CHARS, scan
 
 
 def _values(text: str) -> list[tuple[Decimal, int, bool]]:
@@ -52,7 +52,7 @@ def test_years_and_the_days_of_dates_are_marked() -> None:
 
 def test_bounds_a_run_of_digits_too_long_is_no_number_and_text_is_cut() -> None:
     assert [n.value for n in scan("1" * (MAX_DIGITS + 1) + " and 7")] == [Decimal("7")]
-    assert scan("x" * MAX_TEXT + " 5") == []
+    assert scan("x" * MAX_SCANNED_CHARS + " 5") == []
 
 
 def test_a_hostile_text_costs_linear_time() -> None:

@@ -191,7 +191,7 @@ def test_the_signature_follows_the_documented_grammar(protocol_id: str) -> None:
     assert [field.split(":", 1)[0] for field in fields[1:]] == ["peer", "tol", "read", "finscore"]
     assert fields[0] == f"{protocol_id}/{record.version}"
     assert re.fullmatch(r"[0-9a-f]{40}", record.commit)
-    assert fields[1] == f"peer:{record.repository}@{record.commit[:7]}:{record.path}"
+    assert fields[1] == f"peer:{record.repository}@{record.commit[:7]}:{documented_word(record.path)}"
     assert fields[4] == f"finscore:{version}"
     assert not any(character.isspace() for character in text)
     assert fields[2] == f"tol:{documented_word(record.tolerance)}"

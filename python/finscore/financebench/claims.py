@@ -28,7 +28,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
-from finscore.financebench.numbers import MAX_TEXT, Number, scan
+from finscore.financebench.numbers import MAX_SCANNED_CHARS, Number, scan
 
 #: At most this many sentences are read (a longer answer's tail is not).
 MAX_SENTENCES = 2_000
@@ -326,7 +326,7 @@ def _alternatives(text: str, values: list[Number]) -> bool:
 
 def read_claim(answer: str) -> Claim | NoClaim:
     """The claim of an answer under financebench-answer/1 (module docstring), or why it has none."""
-    text = answer[:MAX_TEXT]
+    text = answer[:MAX_SCANNED_CHARS]
     spans = sentences(text)
     values_of: list[list[Number]] = []
     scanned = [n for n in scan(text) if is_value(text, n) and not is_operand(text, n)]

@@ -1,7 +1,7 @@
 """Numbers in FinanceBench text (answers and filing passages), read by one bounded left-to-right scan.
 
 No regular expression: each character is looked at a fixed number of times, so a hostile answer
-costs time linear in its length (and the text is cut at `MAX_TEXT` characters first). A number is
+costs time linear in its length (and the text is cut at `MAX_SCANNED_CHARS` characters first). A number is
 digits with optional thousands commas and a decimal part; around it the scan records what the text
 says of it: a `$` before it, a minus sign or an opening parenthesis (the accounting negative, when a
 closing one follows), a `%` or the word "percent" after it, and a scale word (thousand, million,
@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 #: The longest text scanned; the rest is not read (an answer or a filing page is far shorter).
-MAX_TEXT = 200_000
+MAX_SCANNED_CHARS = 200_000
 #: The most digits one number may have (a longer run is not a financial value).
 MAX_DIGITS = 30
 
@@ -108,8 +108,8 @@ def _back_space(text: str, position: int, limit: int = 8) -> int:
 
 
 def scan(text: str) -> list[Number]:
-    """Every number of `text` (cut at MAX_TEXT), in order."""
-    text = text[:MAX_TEXT]
+    """Every number of `text` (cut at MAX_SCANNED_CHARS), in order."""
+    text = text[:MAX_SCANNED_CHARS]
     numbers: list[Number] = []
     position = 0
     length = len(text)

@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from finscore.financebench.claims import Claim, Period
 from finscore.financebench.gold import Evidence
-from finscore.financebench.numbers import MAX_TEXT, Number, scan
+from finscore.financebench.numbers import MAX_SCANNED_CHARS, Number, scan
 
 PAGE_CONVENTIONS = ("pdf_index", "printed")
 
@@ -113,7 +113,7 @@ class Support(NamedTuple):
 def scale_header(page: str) -> tuple[int, bool]:
     """The power of ten of the passage's scale header ((Millions), (In thousands, except ...), $ in millions)
     and whether it excludes per-share figures; (0, False) without one."""
-    lowered = page[:MAX_TEXT].lower()
+    lowered = page[:MAX_SCANNED_CHARS].lower()
     best = -1
     power = 0
     for word, exponent in (("thousand", 3), ("million", 6), ("billion", 9)):

@@ -24,7 +24,7 @@ import re
 from typing import Callable, Mapping
 
 #: Text longer than this is not read (a `BoundExceeded`).
-MAX_TEXT = 10_000
+MAX_EXPRESSION_CHARS = 10_000
 #: Nesting of brackets, unary operators and right-associative powers.
 MAX_NESTING = 60
 #: Depth of the expression tree (a chain `1+1+...` is as deep as it is long).
@@ -185,7 +185,7 @@ def _number(text: str, start: int) -> tuple[Token, int]:
         i += 1
         if i < n and text[i] in _ID_CHARS:
             _after_number(text, i)
-        if len(literal) > MAX_TEXT:
+        if len(literal) > MAX_EXPRESSION_CHARS:
             raise BoundExceeded("literal too long")
         return ("num", text[start:i], complex(0.0, float(literal.replace("_", "")))), i
     if i < n and text[i] in _ID_CHARS:
@@ -254,8 +254,8 @@ def _skip_string(text: str, start: int) -> int:
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of `text` as `eval()` reads it (leading spaces and tabs stripped, one logical line)."""
-    if len(text) > MAX_TEXT:
-        raise BoundExceeded(f"text longer than {MAX_TEXT} characters")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise BoundExceeded(f"text longer than {MAX_EXPRESSION_CHARS} characters")
     if "\x00" in text:
         raise PeerRaised("SyntaxError", "source code string cannot contain null bytes")
     tokens: list[Token] = []
