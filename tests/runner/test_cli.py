@@ -147,7 +147,7 @@ def test_an_endpoint_that_answers_some_trials_is_scored_as_before(
     finally:
         thread.join(30)
     assert status == 0
-    lines = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
+    lines = unsealed(tmp_path / "predictions.jsonl")
     assert "connection failed" not in (lines[0]["status_detail"] or "")
     assert lines[1]["status"] == "crashed" and "connection failed" in lines[1]["status_detail"]
     assert (tmp_path / "report.json").exists() and "passed 0 of 2" in capsys.readouterr().out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 import struct
 import zlib
 from typing import Any
@@ -24,6 +25,10 @@ from support.shared import table_of
 from .conftest import PYTHON_READY_MS, WEB, artifact_path, finqa_examples, screenshot, vector_rows, watch
 
 EXAMPLES = json.loads((WEB / "src" / "examples.json").read_text(encoding="utf-8"))["examples"]
+#: The pause after typing before a live run starts (the page's own constant).
+_LIVE_DELAY = re.search(r"const LIVE_DELAY_MS = (\d+);", (WEB / "src" / "app.js").read_text(encoding="utf-8"))
+assert _LIVE_DELAY is not None
+LIVE_DELAY_MS = int(_LIVE_DELAY.group(1))
 
 #: Appended to the real worker.js: the worker holds Python's start until the test releases it
 #: on a BroadcastChannel (same origin, nothing leaves the page), so "Python is still loading"
@@ -143,6 +148,18 @@ def test_a_python_call_that_fails_is_said_on_the_page(browser_context: Any, serv
         assert page.text_content("#program-error") == "Python could not answer: a test broke run_program"
         assert page.is_visible("#program-error") and not page.is_visible("#outcome") and not page.is_visible("#run-status")
         assert page.get_attribute("body", "data-queued") is None
+        # the live run the fill scheduled is dropped by the explicit run: past its delay, nothing
+        # starts again over the error (under load it used to, showing "Python is reading..." again)
+        page.evaluate("""() => {
+          window.__statusSeen = [];
+          const status = document.querySelector("#run-status");
+          new MutationObserver(() => { if (status.textContent) window.__statusSeen.push(status.textContent); })
+            .observe(status, {childList: true, characterData: true, subtree: true, attributes: true});
+        }""")
+        page.wait_for_timeout(LIVE_DELAY_MS + 500)
+        assert page.evaluate("() => window.__statusSeen") == []
+        assert page.text_content("#program-error") == "Python could not answer: a test broke run_program"
+        assert not page.is_visible("#run-status")
         assert not watched.console_errors
     finally:
         page.close()

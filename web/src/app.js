@@ -209,6 +209,7 @@ function failedCall(kind, statusSelector, errorElement, panel, failure, what = "
 
 function runFromForm(event) {
   if (event) event.preventDefault();
+  clearTimeout(liveTimer); // a live run still pending would only run this input again, after this one's outcome
   const request = programRequest();
   const number = ++runNumber;
   delete document.body.dataset.notes; // an earlier run's notes, still asked of Python, are not this one's
@@ -598,6 +599,7 @@ let answerChoicesSettled = false; // loadAnswerOptions has ended (with the lists
 
 function decideFromForm(event) {
   if (event) event.preventDefault();
+  clearTimeout(answerTimer); // as runFromForm: a pending live decision would only decide this input again
   const number = ++answerNumber;
   return busy("answer", async () => {
     if (!answerChoicesSettled) {
