@@ -37,9 +37,18 @@ def test_zero_failures_bound_is_the_exact_one_sided_bound(trials: int) -> None:
 
 @pytest.mark.parametrize(("only_a", "only_b"), [(0, 0), (0, 1), (3, 9), (12, 12), (40, 17), (0, 25)])
 def test_mcnemar_exact_is_the_binomial_test_on_discordant_pairs(only_a: int, only_b: int) -> None:
-    # statsmodels is not in the test environment; its exact McNemar is this sign test on the
-    # discordant pairs, which scipy computes
+    # the exact McNemar is the sign test on the discordant pairs, which scipy computes
     expected = 1.0 if only_a + only_b == 0 else scipy_stats.binomtest(only_a, only_a + only_b, 0.5).pvalue
+    assert mcnemar_exact(only_a, only_b) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(("both_right", "only_a", "only_b", "both_wrong"),
+                         [(5, 0, 1, 2), (700, 3, 9, 400), (10, 12, 12, 10), (600, 40, 17, 490), (1, 0, 25, 0)])
+def test_mcnemar_exact_agrees_with_statsmodels(both_right: int, only_a: int, only_b: int, both_wrong: int) -> None:
+    """statsmodels' own exact McNemar on the paired 2x2 table (rows: A right / wrong; columns: B)."""
+    contingency = pytest.importorskip("statsmodels.stats.contingency_tables")
+    table = [[both_right, only_a], [only_b, both_wrong]]
+    expected = contingency.mcnemar(table, exact=True).pvalue
     assert mcnemar_exact(only_a, only_b) == pytest.approx(expected, rel=1e-12)
 
 
