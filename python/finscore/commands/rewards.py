@@ -27,9 +27,11 @@ ANSWER_SOURCES = tuple(registry.answer_protocols())
 
 
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--input", choices=("program", "answer"), default="program",
+    parser.add_argument("--input", choices=("program", "answer", "financebench"), default="program",
                         help="program: the completion is a FinQA program (default); answer: free text, "
-                             "decided by the data source's answer protocol (finqa-answer/1, ...)")
+                             "decided by the data source's answer protocol (finqa-answer/1, ...); "
+                             "financebench: a FinanceBench answer against its gold record, every row of "
+                             "source financebench, with the columns support and support_reason added")
     parser.add_argument("--format", choices=("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number"),
                         default="answer-line",
                         help="for --input answer: where the final answer is (default answer-line)")
@@ -54,7 +56,8 @@ def register(subparsers: Any) -> None:
             "Read IN (Parquet) with columns completion (a program, as text or tokens, or free text with "
             "--input answer), gold (JSON text: {\"exe_ans\", \"table\", \"program\"} for FinQA and ConvFinQA, "
             "{\"answer\", \"scale\"} for TAT-QA answers) and optionally data_source; write OUT with the "
-            "same rows and five columns added: score, passed, reason, protocol, detail. Exit status: "
+            "same rows and five columns added: score, passed, reason, protocol, detail (with --input "
+            "financebench, whose gold is a FinanceBench gold-file line, also support and support_reason). Exit status: "
             "0 written, 2 bad input (named) or a missing extra (named: finscore[rewards], with --ray "
             "finscore[ray])."
         ),
@@ -104,8 +107,9 @@ def register(subparsers: Any) -> None:
 def _config(args: argparse.Namespace, strip_tokens: tuple[str, ...] = ()) -> Any:
     from finscore.rewards import RewardConfig
 
+    source = "financebench" if args.input == "financebench" else args.data_source  # the one source it scores
     return RewardConfig(input=args.input, format=args.format, match=args.match, python=args.python,
-                        data_source=args.data_source, strip_tokens=strip_tokens)
+                        data_source=source, strip_tokens=strip_tokens)
 
 
 def _missing_extra(command: str, extra: str, modules: tuple[str, ...]) -> bool:

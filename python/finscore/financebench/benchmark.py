@@ -28,4 +28,5 @@ BENCHMARK = Benchmark(
                           Ref("finscore.financebench.benchmark:units")),
     command="finscore.commands.financebench",
     decide=Ref("finscore.financebench.scoring:decide"),
+    prediction_reward=Ref("finscore.financebench.reward:FINANCEBENCH_REWARD"),
 )

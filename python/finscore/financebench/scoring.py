@@ -135,7 +135,9 @@ def decide(prediction: Any, gold: Any) -> tuple[bool, str]:
     if question is None and isinstance(gold, dict):
         record = {"financebench_id": "gold", "company": "", "doc_name": "", "question_type": "metrics-generated",
                   "evidence": [], **gold}
-        question = gold_questions([(1, record)])["gold"] if isinstance(record.get("financebench_id"), str) else None
+        # the record's own financebench_id, when it has one, names the one question read
+        question = next(iter(gold_questions([(1, record)]).values()), None) \
+            if isinstance(record.get("financebench_id"), str) else None
     if question is None or question.number is None:
         return False, NOT_SCORED
     result = decide_claim(read_claim(text), question.number)

@@ -3,7 +3,8 @@
 A `pyarrow.Table` or `RecordBatch` comes in; the same rows go out with five
 columns added: `score` (float64, null where finscore does not score the row's
 source), `passed` (bool), `reason` (the typed reason), `protocol` (the stamp) and
-`detail` (canonical JSON text). The CLI, the trainer adapters and Ray all call
+`detail` (canonical JSON text); a reward source may add its own after them (FinanceBench:
+`support`, float64, and `support_reason`, a second axis beside correctness). The CLI, the trainer adapters and Ray all call
 this, so their decisions cannot drift apart.
 """
 
@@ -25,6 +26,17 @@ CHUNK_ROWS = 1024
 REWARD_SCHEMA = pa.schema([("score", pa.float64()), ("passed", pa.bool_()), ("reason", pa.string()),
                            ("protocol", pa.string()), ("detail", pa.string())])
 ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
+#: The Arrow types a reward source's own further columns may have (RewardConfig.extra_columns).
+EXTRA_TYPES = {"float64": pa.float64(), "string": pa.string()}
+
+
+def reward_schema(config: RewardConfig) -> pa.Schema:
+    """The columns `score_arrow` adds under `config`: the five, then its reward source's own (FinanceBench's
+    `support`, `support_reason`); the five alone for every other source."""
+    extra = config.extra_columns()
+    if not extra:
+        return REWARD_SCHEMA
+    return pa.schema([*REWARD_SCHEMA, *((name, EXTRA_TYPES[kind]) for name, kind in extra)])
 
 
 def _check_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> None:
@@ -55,13 +67,14 @@ def _check_types(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> None:
 
 
 def reward_columns(data: pa.Table | pa.RecordBatch, config: RewardConfig) -> pa.RecordBatch:
-    """The five reward columns of `data`'s rows, as one record batch."""
+    """The reward columns of `data`'s rows (`reward_schema(config)`), as one record batch."""
     _check_columns(data, config)
     _check_types(data, config)
+    schema = reward_schema(config)
     pieces = [_chunk_columns(data.slice(start, CHUNK_ROWS), start, config)
               for start in range(0, max(data.num_rows, 1), CHUNK_ROWS)]  # an empty batch: one empty chunk
-    return pa.RecordBatch.from_arrays([pa.concat_arrays([piece[k] for piece in pieces]) for k in range(5)],
-                                      schema=REWARD_SCHEMA)
+    return pa.RecordBatch.from_arrays([pa.concat_arrays([piece[k] for piece in pieces])
+                                       for k in range(len(schema))], schema=schema)
 
 
 def _chunk_columns(part: pa.Table | pa.RecordBatch, start: int, config: RewardConfig) -> list[pa.Array]:
@@ -85,21 +98,20 @@ def _chunk_columns(part: pa.Table | pa.RecordBatch, start: int, config: RewardCo
         pa.array(decided.reasons, pa.string()),
         pa.array(stamps, pa.string()),
         pa.array(decided.detail_texts(), pa.string()),
+        *(pa.array(decided.extra.get(name, [None] * len(decided)), EXTRA_TYPES[kind])
+          for name, kind in config.extra_columns()),
     ]
 
 
 def score_arrow(data: ArrowData, config: RewardConfig | None = None) -> ArrowData:
     """`data` with the reward columns appended (an existing column of those names is an error)."""
     config = config or RewardConfig()
-    clashing = [name for name in REWARD_COLUMNS if name in data.schema.names]
+    output: pa.Schema = reward_schema(config)
+    clashing = [name for name in output.names if name in data.schema.names]
     if clashing:
         raise RewardInputError(f"the batch already has the output column(s) {', '.join(clashing)}")
     added: Any = reward_columns(data, config)
+    joined = pa.schema([*data.schema, *output])
     if isinstance(data, pa.RecordBatch):
-        return pa.RecordBatch.from_arrays([*data.columns, *added.columns],
-                                          schema=_joined(data.schema))
-    return pa.Table.from_arrays([*data.columns, *added.columns], schema=_joined(data.schema))
-
-
-def _joined(schema: pa.Schema) -> pa.Schema:
-    return pa.schema([*schema, *REWARD_SCHEMA])
+        return pa.RecordBatch.from_arrays([*data.columns, *added.columns], schema=joined)
+    return pa.Table.from_arrays([*data.columns, *added.columns], schema=joined)

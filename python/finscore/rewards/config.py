@@ -98,6 +98,14 @@ class RewardConfig:
         return (f"{data_source}-{self.input}/1 match={self.match} profile={PROGRAM_PROFILES[data_source]} "
                 f"python={self.python} max_chars={MAX_REWARD_PROGRAM_CHARS} finscore={__version__}{stripped}")
 
+    def extra_columns(self) -> tuple[tuple[str, str], ...]:
+        """The columns this input's reward source writes beside the five, as (name, Arrow type name):
+        FinanceBench's `support` and `support_reason`; none for every other input."""
+        if self.input in GENERAL_INPUTS:
+            return ()
+        columns: tuple[tuple[str, str], ...] = getattr(prediction_reward(self.input), "columns", ())
+        return tuple(columns)
+
     def without_special_tokens(self, completion: Any) -> Any:
         """A text completion with the declared special tokens (and the white space between them)
         removed from its end; unchanged when it ends with none, or is not text."""
@@ -143,6 +151,9 @@ class PredictionReward(Protocol):
 
     def decide(self, completions: Sequence[Any], golds: Sequence[Any], config: RewardConfig) -> DecidedRows:
         """One decision per completion (None when missing)."""
+
+    # A source may also name `columns`, ((name, Arrow type name), ...), that its decisions fill in
+    # DecidedRows.extra beside the five (RewardConfig.extra_columns reads it).
 
 
 def reward_source(descriptor: registry.Benchmark) -> PredictionReward:

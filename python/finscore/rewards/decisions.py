@@ -42,7 +42,7 @@ class DecidedRows:
     only such values, are not tracked. A row's detail is kept as a dict, or only as its
     canonical JSON text where the decider wrote that (`details[i]` is then None)."""
 
-    __slots__ = ("scores", "passed", "reasons", "details", "texts")
+    __slots__ = ("scores", "passed", "reasons", "details", "texts", "extra")
 
     def __init__(self, count: int) -> None:
         self.scores: list[float | None] = [0.0] * count
@@ -50,6 +50,9 @@ class DecidedRows:
         self.reasons: list[str] = [""] * count
         self.details: list[dict[str, Any] | None] = [None] * count
         self.texts: list[str | None] = [None] * count
+        #: the further columns a reward source declares (FinanceBench's `support`), by name: one value
+        #: per row, None where the source does not fill it; empty for every other source
+        self.extra: dict[str, list[Any]] = {}
 
     @classmethod
     def from_texts(cls, scores: list[float | None], passed: list[bool | None], reasons: list[str],
@@ -73,6 +76,10 @@ class DecidedRows:
         """`part`'s row k becomes this run's row rows[k] (a data source's rows among others)."""
         for k, row in enumerate(rows):
             self.put(row, part.scores[k], part.passed[k], part.reasons[k], part.details[k], part.texts[k])
+        for name, values in part.extra.items():
+            column = self.extra.setdefault(name, [None] * len(self))
+            for k, row in enumerate(rows):
+                column[row] = values[k]
 
     def __len__(self) -> int:
         return len(self.reasons)

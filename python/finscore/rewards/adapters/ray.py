@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pyarrow as pa
 
 from finscore.engine.core.binding import get_core
-from finscore.rewards.arrow_batches import REWARD_SCHEMA, score_arrow
+from finscore.rewards.arrow_batches import reward_schema, score_arrow
 from finscore.rewards.config import RewardConfig
 from finscore.rewards.errors import RewardInputError
 
@@ -55,9 +55,10 @@ class RewardMapper:
         except RewardInputError as error:
             shifted = error.shifted(first)
             failed = json.dumps({"message": shifted.message, "column": shifted.column, "row": shifted.row})
-            rewards = [pa.nulls(rows.num_rows, field.type) for field in REWARD_SCHEMA]
+            schema = reward_schema(self.config)  # the five, and a reward source's own (FinanceBench's support)
+            rewards = [pa.nulls(rows.num_rows, field.type) for field in schema]
             return pa.Table.from_arrays([*rows.columns, *rewards, pa.array([failed] * rows.num_rows, pa.string())],
-                                        names=[*rows.schema.names, *REWARD_SCHEMA.names, ERROR_COLUMN])
+                                        names=[*rows.schema.names, *schema.names, ERROR_COLUMN])
         return scored.append_column(ERROR_COLUMN, pa.nulls(scored.num_rows, pa.string()))
 
     def batches(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

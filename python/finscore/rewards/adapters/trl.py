@@ -4,6 +4,8 @@ TRL calls it with `prompts`, `completions` (text, or lists of chat messages for 
 conversational dataset), `completion_ids`, `trainer_state` and every other dataset
 column as a keyword list; it returns a float per row, or None where the row's data
 source is not one finscore scores (TRL then leaves that reward out for the row).
+`column` picks which float: `score` (default), or a reward source's own float column
+(FinanceBench's `support`), so that two reward functions give TRL the two axes apart.
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ from finscore.rewards.rows import decide_columns
 class FinscoreReward:
     """A TRL reward function; `__name__` is what TRL logs the reward under."""
 
-    def __init__(self, config: RewardConfig | None = None, *, name: str = "finscore") -> None:
+    def __init__(self, config: RewardConfig | None = None, *, name: str = "finscore", column: str = "score") -> None:
         self.config = config or RewardConfig()
+        floats = ["score", *(n for n, kind in self.config.extra_columns() if kind == "float64")]
+        if column not in floats:
+            raise RewardInputError(f"a TRL reward is one of the float columns {', '.join(floats)}, not {column!r}")
+        self.column = column
         self.__name__ = name
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
@@ -34,9 +40,13 @@ class FinscoreReward:
         sources = columns.get(self.config.data_source_column) or [None] * len(completions)
         texts = [completion_text(c, row=i) for i, c in enumerate(completions)]
         decided, _ = decide_columns(texts, list(golds), list(sources), self.config)
-        return decided.scores
+        if self.column == "score":
+            return decided.scores
+        values: list[float | None] = decided.extra.get(self.column, [None] * len(decided))
+        return values
 
 
-def finscore_reward(config: RewardConfig | None = None, *, name: str = "finscore") -> FinscoreReward:
-    """A reward function for `GRPOTrainer(reward_funcs=[...])`."""
-    return FinscoreReward(config, name=name)
+def finscore_reward(config: RewardConfig | None = None, *, name: str = "finscore",
+                    column: str = "score") -> FinscoreReward:
+    """A reward function for `GRPOTrainer(reward_funcs=[...])`; `column` as the module says."""
+    return FinscoreReward(config, name=name, column=column)

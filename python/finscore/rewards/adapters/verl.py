@@ -57,7 +57,7 @@ def _as_dict(decided: DecidedRows, stamp: str | None, row: int, source: Any) -> 
     if decided.reasons[row] == NOT_SCORED:
         raise RewardInputError(f"finscore does not score data source {source!r}", column="data_source", row=row)
     return {"score": decided.scores[row], "passed": bool(decided.passed[row]), "reason": decided.reasons[row],
-            "protocol": stamp}
+            "protocol": stamp, **{name: values[row] for name, values in decided.extra.items()}}
 
 
 def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any], ground_truths: Sequence[Any],
