@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from finscore.answers import reasons as R
 from finscore.answers.decide import Decision, decide_batch, reader_for
-from finscore.answers.gold_files import AnswerGoldFile, GoldEntry, read_answer_golds
+from finscore.answers.gold_files import FINQA, AnswerGoldFile, GoldEntry, read_answer_golds
 from finscore.answers.predictions import (
     ANSWER,
     join_answer_predictions,
@@ -53,6 +53,8 @@ class AnswerReport:
     out_of_protocol: tuple[GoldEntry, ...]
     prediction_lines: int
     stamp: dict[str, Any]
+    #: FinQA citations (finscore.answers.citations), one per row, only when some answer cites evidence
+    citations: tuple[Any, ...] | None = None
 
     @property
     def passed(self) -> int:
@@ -83,7 +85,15 @@ class AnswerReport:
             "decisions": [{"id": row.id, "source": row.source, **row.decision.to_json(),
                            **({"question": row.question, "text": row.text} if with_text else {})}
                           for row in self.rows],
+            **({"evidence": self.citations_json()} if self.citations is not None else {}),
         }
+
+    def citations_json(self) -> dict[str, Any]:
+        """The citation axis, apart from correctness: its reasons' counts and each row's check."""
+        from finscore.answers.citations import citation_counts
+
+        assert self.citations is not None
+        return {"reasons": citation_counts(self.citations), "checks": [c.to_json() for c in self.citations]}
 
 
 def _rows(golds: AnswerGoldFile, kept: dict[str, Any], protocol: Protocol, format: str,
@@ -121,4 +131,21 @@ def score_answers(raw_predictions: bytes, gold_data: Any, protocol: Protocol, fo
     outside = tuple(entry for entry in golds.entries if entry.gold is None)
     rows = _rows(golds, kept, protocol, format, progress)
     return AnswerReport(protocol, format, golds.kind, tuple(rows), tuple(exclusions), outside, lines,
-                        make_stamp(protocol, format))
+                        make_stamp(protocol, format), _citations(golds.kind, gold_data, rows, format))
+
+
+def _citations(kind: str, gold_data: Any, rows: list[AnswerRow], format: str) -> tuple[Any, ...] | None:
+    """Each row's FinQA citation check, when the answers are in the JSON format and one names evidence;
+    None otherwise (the report then has no citation axis at all)."""
+    if kind != FINQA or format != "json" or not any(row.source == "completion" and row.text is not None
+                                                    and '"evidence"' in row.text for row in rows):
+        return None
+    from finscore.answers.citations import NO_CITATION, CitationCheck, check_citations, cited_evidence
+
+    if not any(row.source == "completion" and row.text is not None and cited_evidence(row.text) is not None
+               for row in rows):
+        return None
+    examples = {example["id"]: example for example in gold_data}  # read_answer_golds checked each has an id
+    return tuple(check_citations(row.id, row.text, examples[row.id])
+                 if row.source == "completion" and row.text is not None
+                 else CitationCheck(row.id, NO_CITATION, (), (), None) for row in rows)

@@ -33,6 +33,12 @@ def render_report(report: AnswerReport, *, examples: int = 10) -> str:
     for reason in R.ALL_REASONS:
         side = "pass" if reason in R.PASS_REASONS else "miss"
         lines.append(f"  {side} {reason:<18} {reasons[reason]:>6}")
+    if report.citations is not None:
+        from finscore.answers.citations import CITATION_REASONS, citation_counts
+
+        cited = citation_counts(report.citations)
+        lines += ["", "evidence cited (against qa.gold_inds; apart from correctness):"]
+        lines += [f"  {reason:<23} {cited[reason]:>6}" for reason in CITATION_REASONS]
     if report.exclusions:
         lines += ["", f"excluded prediction lines: {len(report.exclusions)}"]
         lines += [f"  {e.describe()}" for e in report.exclusions[:examples]]
