@@ -5,7 +5,8 @@ agreement with the human graders' labels. Deterministic: no model is called.
 Modules: `numbers` (the bounded number scan), `claims` (the claim of an answer), `gold` (the gold
 file), `correctness` (the numeric decision), `support` (the evidence checks), `audit` (each gold
 against its own evidence), `results` (the results files as predictions), `scoring` (both axes per
-answer), `report` and `html` (the outputs), `benchmark` (the registry descriptor).
+answer), `report` and `html` (the outputs), `reward` (the reward source: correctness and support as
+separate columns), `benchmark` (the registry descriptor).
 """
 
 from typing import Any
