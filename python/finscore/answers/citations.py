@@ -25,11 +25,11 @@ from typing import Any, NamedTuple, Sequence
 CITED_SUPPORTING = "cited_supporting"
 CITED_UNRELATED = "cited_unrelated"
 NO_CITATION = "no_citation"
-UNKNOWN_ID = "unknown_id"
+CITED_UNKNOWN_ID = "unknown_id"
 CITATION_REASONS: dict[str, str] = {
     CITED_SUPPORTING: "every cited id is a row or line of the example and one at least is in qa.gold_inds",
     CITED_UNRELATED: "every cited id is a row or line of the example and none is in qa.gold_inds",
-    UNKNOWN_ID: "a cited id is no table row or text line of the example",
+    CITED_UNKNOWN_ID: "a cited id is no table row or text line of the example",
     NO_CITATION: "the answer names no evidence",
 }
 #: The most ids read from one answer's "evidence" (a FinQA example has a few dozen rows and lines).
@@ -112,7 +112,7 @@ def check_citations(identifier: str, completion: str, example: dict[str, Any]) -
     gold = example.get("qa", {}).get("gold_inds", {})
     supporting = tuple(c for c in cited if c in gold)
     if any(not isinstance(item, str) or item not in passages for item in evidence[:MAX_CITED]):
-        return CitationCheck(identifier, UNKNOWN_ID, cited, supporting, None)
+        return CitationCheck(identifier, CITED_UNKNOWN_ID, cited, supporting, None)
     number = _number_reason(answer, [passages[c] for c in cited]) if answer is not None else None
     return CitationCheck(identifier, CITED_SUPPORTING if supporting else CITED_UNRELATED, cited, supporting, number)
 
