@@ -163,8 +163,9 @@ def test_help_explains_the_forms_and_the_decision_keys() -> None:
         assert words in text
 
 
-def _module_present(protocol_id: str) -> bool:
-    return importlib.util.find_spec(BUILTIN_PROTOCOLS[protocol_id]) is not None
+def test_every_registered_protocol_has_its_module() -> None:
+    for protocol_id, module in BUILTIN_PROTOCOLS.items():
+        assert importlib.util.find_spec(module) is not None, f"{protocol_id}: {module} is missing"
 
 
 def test_list_names_every_protocol_with_its_version_and_signature(capsys: pytest.CaptureFixture[str]) -> None:
@@ -173,17 +174,22 @@ def test_list_names_every_protocol_with_its_version_and_signature(capsys: pytest
     assert rows[0].split() == ["ID", "VERSION", "SIGNATURE"]
     assert [row.split()[0] for row in rows[1:]] == list(protocol_ids())
     for protocol_id, row in zip(protocol_ids(), rows[1:]):
-        if _module_present(protocol_id):
-            assert row.split() == [protocol_id, str(get_protocol(protocol_id).version), signature(protocol_id)]
-        else:
-            assert "unavailable" in row
-    assert status == (0 if all(map(_module_present, protocol_ids())) else 1)
+        assert row.split() == [protocol_id, str(get_protocol(protocol_id).version), signature(protocol_id)]
+    assert status == 0
+
+
+def test_list_says_which_protocol_this_installation_lacks(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered id whose module is not installed is named as unavailable, and list exits 1."""
+    monkeypatch.setitem(BUILTIN_PROTOCOLS, "absent-peer", "finscore.protocols.no_such_module")
+    status = main(["protocols", "list"])
+    rows = {row.split()[0]: row for row in capsys.readouterr().out.splitlines()[1:]}
+    assert "unavailable: this installation has no module finscore.protocols.no_such_module" in rows["absent-peer"]
+    assert status == 1
 
 
 @pytest.mark.parametrize("protocol_id", protocol_ids())
 def test_the_signature_follows_the_documented_grammar(protocol_id: str) -> None:
-    if not _module_present(protocol_id):
-        pytest.skip(f"{BUILTIN_PROTOCOLS[protocol_id]} is not in this tree yet")
     record = get_protocol(protocol_id)
     text = signature(protocol_id)
     version = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["project"]["version"]
