@@ -3,11 +3,16 @@
 Where the gold is: `Sample.metadata["gold"]`, the mapping `finscore.answers.decide`
 takes: `{"exe_ans", "program"?, "question"?, "answer"?}` for finqa-answer/1 and
 convfinqa-answer/1 (exe_ans as in the dataset: a number, or "yes" / "no"),
-`{"answer", "scale", "answer_type"?, "question"?}` for tatqa-answer/1.
+`{"answer", "scale", "answer_type"?, "question"?}` for tatqa-answer/1,
+`{"ground_truth", "question"}` for financemath-answer/1 (FinanceMath's fields).
 `Sample.metadata["cluster"]`, when given, names the samples that are not
 independent (a ConvFinQA conversation, a TAT-QA table) for the clustered stderr.
 
-The completion is the model's final output. The denominator policy is
+The completion is the model's final output, read in one declared format (any of
+`finscore.answers.FORMATS`: answer-line, boxed, json, whole, phrase, tag,
+last-number). Each Score's metadata holds the run's stamp (`make_stamp`); with the
+lenient last-number format the stamp, the metadata ("lenient") and the explanation
+say so, as every report made with it must. The denominator policy is
 `finscore answers`': a sample with no output at all (its generation failed; run
 with `score_on_error`, or `--score-on-error`, so that inspect scores it) is a
 missing_prediction miss, an output without the declared marker a
@@ -28,6 +33,7 @@ from inspect_ai.solver import TaskState
 from finscore.answers import (FORMATS, Decision, Gold, GoldError, OutOfProtocolGold, ProtocolError, as_gold, decide,
                               get_protocol)
 from finscore.answers.protocol import Protocol
+from finscore.answers.stamp import lenient_label, make_stamp
 
 from finscore.integrations.inspect_ai.metrics import cluster_stderr, reasons
 
@@ -57,23 +63,34 @@ def completion_of(state: TaskState) -> str | None:
     return state.output.completion if state.output.choices else None
 
 
-def to_score(decision: Decision, protocol: Protocol, answer_format: str) -> Score:
+def to_score(decision: Decision, protocol: Protocol, answer_format: str,
+             stamp: dict[str, Any] | None = None) -> Score:
+    """The inspect Score of a decision; `stamp` (made once per scorer) goes into its metadata."""
+    label = lenient_label(answer_format)
+    lenient = {} if label is None else {"lenient": label}
     return Score(
         value=CORRECT if decision.passed else INCORRECT,
         answer=decision.read,
-        explanation=f"{decision.reason}: {decision.detail} (gold {decision.gold}; {protocol.name}, {answer_format})",
+        explanation=f"{decision.reason}: {decision.detail} (gold {decision.gold}; {protocol.name}, {answer_format}"
+                    + (" LENIENT" if label is not None else "") + ")",
         metadata={"reason": decision.reason, "protocol": protocol.name, "format": answer_format,
-                  "decision": decision.to_json()},
+                  "decision": decision.to_json(), **lenient,
+                  "stamp": make_stamp(protocol, answer_format) if stamp is None else stamp},
     )
 
 
 @scorer(metrics=[accuracy(), cluster_stderr(), reasons()])
 def answers(protocol: str = "finqa-answer/1", answer_format: str = "answer-line") -> Scorer:
     """Decide each completion against `metadata["gold"]` under `protocol`, reading `answer_format`
-    (answer-line: the last 'Answer:' line; boxed; json; whole)."""
+    (answer-line: the last 'Answer:' line; boxed; json; whole; phrase: after the last declared
+    marker such as 'the answer is'; tag: the last <answer>...</answer>; last-number, lenient)."""
     chosen = get_protocol(protocol)
     if answer_format not in FORMATS:
         raise ProtocolError(f"no answer format {answer_format!r}; the formats are {', '.join(FORMATS)}")
+    if not chosen.declares(answer_format):  # refused when the task is made, not on every sample
+        raise ProtocolError(f"{chosen.name} does not declare the answer format {answer_format!r} "
+                            f"(it declares {', '.join(chosen.data['formats'])})")
+    stamp = make_stamp(chosen, answer_format)  # one per run: it hashes the conformance file
 
     async def score(state: TaskState, target: Target) -> Score | None:
         try:
@@ -81,6 +98,7 @@ def answers(protocol: str = "finqa-answer/1", answer_format: str = "answer-line"
         except OutOfProtocol as outside:
             transcript().info(f"not scored: the gold is outside {chosen.name} ({outside})")
             return None
-        return to_score(decide(completion_of(state), gold, chosen, answer_format), chosen, answer_format)
+        return to_score(decide(completion_of(state), gold, chosen, answer_format), chosen, answer_format,
+                        dict(stamp))
 
     return score
