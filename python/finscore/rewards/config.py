@@ -42,7 +42,8 @@ class RewardConfig:
     or tokens; "answer": free text, decided by the source's answer protocol).
     Programs: `match` "execution" (the official execution accuracy) or "program" (also
     equivalent to the gold program); `python`: whose sum() the table ops imitate.
-    Answers: `format`, where the final answer is (answer-line, boxed, json, whole).
+    Answers: `format`, where the final answer is (answer-line, boxed, json, whole, phrase, tag,
+    or last-number, which is lenient and stamped so).
     "tatqa": the completion is a TAT-QA prediction, JSON `[answer, scale]`, decided by the
     official metric; `tatqa_score` is "f1" (the official F1) or "em" (the exact match).
     Column names say where each field is; `data_source` fills rows without a source.

@@ -7,7 +7,9 @@ installed, as OpenRLHF expects, plain lists otherwise) and `extra_logs` with the
 share of each reason. A row whose source finscore does not score gets 0.0 and is
 counted in `extra_logs` under `not_scored`. Loaded from a file, it takes its rules
 from the environment: FINSCORE_REWARD_INPUT (program or answer), FINSCORE_REWARD_FORMAT
-(answer-line, boxed, json, whole) and FINSCORE_REWARD_SOURCE (finqa, convfinqa, tatqa).
+(answer-line, boxed, json, whole, phrase, tag, last-number) and FINSCORE_REWARD_SOURCE (finqa,
+convfinqa, tatqa, financemath). OpenRLHF logs only numbers: a reward read in the lenient
+last-number format adds `finscore/lenient` = 1.0 to `extra_logs`, its label there.
 
 OpenRLHF decodes the query with `skip_special_tokens=False` (openrlhf/utils/agent.py), so a
 response that ended with the EOS token arrives as `divide(9896, 23.6%)</s>`: the declared
@@ -25,6 +27,7 @@ import math
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
+from finscore.answers.stamp import lenient_label
 from finscore.rewards.adapters.completions import response_of_query
 from finscore.rewards.config import PROGRAM_PROFILES, RewardConfig
 from finscore.rewards.errors import RewardInputError
@@ -79,6 +82,8 @@ def rewards_of(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[
     reasons = Counter(decided.reasons)
     total = max(1, len(decided))
     extra = {f"finscore/{reason}": count / total for reason, count in sorted(reasons.items())}
+    if config.input == "answer" and lenient_label(config.format) is not None:
+        extra["finscore/lenient"] = 1.0
     return {"rewards": scores, "scores": scores, "extra_logs": extra}
 
 
