@@ -70,13 +70,13 @@ def test_importing_finscore_and_its_commands_does_not_import_lm_eval() -> None:
     assert shown.stdout.strip() == "[]"
 
 
-def test_the_module_prints_the_folder_of_the_three_tasks() -> None:
+def test_the_module_prints_the_folder_of_the_tasks() -> None:
     shown = subprocess.run([sys.executable, "-m", "finscore.integrations.lm_eval"], capture_output=True, text=True,
                            check=True, timeout=120,
                            env={"PYTHONPATH": str(REPOSITORY / "python"), "PATH": "/usr/bin:/bin"})
     assert Path(shown.stdout.strip()) == TASK_FOLDER
     assert sorted(p.name for p in TASK_FOLDER.glob("*.yaml")) == [
-        "finscore_convfinqa.yaml", "finscore_finqa.yaml", "finscore_tatqa.yaml"]
+        "finscore_convfinqa.yaml", "finscore_financemath.yaml", "finscore_finqa.yaml", "finscore_tatqa.yaml"]
 
 
 def test_each_task_names_its_protocol_and_the_prompt_version() -> None:
@@ -86,3 +86,6 @@ def test_each_task_names_its_protocol_and_the_prompt_version() -> None:
     for kind, protocol in PROTOCOLS.items():
         text = (TASK_FOLDER / f"finscore_{kind}.yaml").read_text(encoding="utf-8")
         assert f"\n  version: {PROMPT_VERSION}\n" in text and f"\n  protocol: {protocol}\n" in text
+    text = (TASK_FOLDER / "finscore_financemath.yaml").read_text(encoding="utf-8")
+    assert f"\n  version: {PROMPT_VERSION}\n" in text and "\n  protocol: financemath-answer/1\n" in text
+    assert "\n  answer_format: phrase\n" in text

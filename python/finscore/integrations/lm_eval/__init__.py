@@ -1,4 +1,4 @@
-"""finscore's FinQA, ConvFinQA and TAT-QA tasks for lm-evaluation-harness (`finscore[lm-eval]`).
+"""finscore's FinQA, ConvFinQA, TAT-QA and FinanceMath-style tasks for lm-evaluation-harness (`finscore[lm-eval]`).
 
 The task YAMLs live in the `tasks` folder of this package; lm_eval finds them with
 `--include_path "$(python -m finscore.integrations.lm_eval)"`. The data file is the
@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: The benchmark tasks (the tag `finscore` runs them together).
 TASKS = ("finscore_finqa", "finscore_convfinqa", "finscore_tatqa")
+#: The FinanceMath-style task (untagged: its data file is always the user's own).
+FINANCEMATH_TASK = "finscore_financemath"
 
 
 def task_directory() -> Path:
@@ -20,4 +23,4 @@ def task_directory() -> Path:
     return Path(__file__).resolve().parent / "tasks"
 
 
-__all__ = ["TASKS", "task_directory"]
+__all__ = ["FINANCEMATH_TASK", "TASKS", "task_directory"]

@@ -8,6 +8,11 @@ TAT-QA question whose answer is one number (the others are outside the protocol 
 are not scored, as in `finscore answers`). Every field of a document is text, so the
 varied JSON types of the raw files (a number or "yes" as a FinQA answer; a list, a text
 or a number as a TAT-QA answer) never meet Arrow's one-type-per-column rule.
+
+FinanceMath (`financemath_documents`) is no registered benchmark (its data has no licence to
+ship, and `finscore answers` reads no file of it): the task reads a FinanceMath-style validation
+file the user names, each entry a question with its solution's result, and scores it under
+financemath-answer/1 in the `phrase` format its prompt asks for ("Therefore, the answer is ...").
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from finscore.answers.decide import reader_for
+from finscore.answers.decide import as_gold, reader_for
+from finscore.answers.gold import GoldError
+from finscore.answers.protocol import Protocol
 from finscore.answers.gold_files import CONVFINQA, FINQA, TATQA, AnswerGoldFile, GoldEntry, read_answer_golds
 from finscore.answers.registry import get_protocol
 from finscore.answers.stamp import make_stamp
@@ -30,6 +37,13 @@ PROTOCOLS = {kind: answer_protocols()[kind] for kind in (FINQA, CONVFINQA, TATQA
 SPLIT = "eval"
 #: A cell, sentence or paragraph longer than this is refused: no report excerpt is that long.
 MAX_TEXT_CHARS = 200_000
+#: The FinanceMath-style task: its metadata key, protocol and the answer format its prompt asks for.
+FINANCEMATH = "financemath"
+FINANCEMATH_DATA_KEY = "financemath_file"
+FINANCEMATH_PROTOCOL = "financemath-answer/1"
+FINANCEMATH_FORMAT = "phrase"
+#: The most entries a FinanceMath-style file may hold (FinanceMath's test split has 1,000).
+MAX_FINANCEMATH_ENTRIES = 100_000
 
 Document = dict[str, str]
 
@@ -152,6 +166,64 @@ def documents_of(kind: str, data: Any) -> list[Document]:
     golds = read_answer_golds(data, protocol, reader_for(protocol))  # refuses a file of another dataset
     stamp = json.dumps(make_stamp(protocol), sort_keys=True)
     return BUILDERS[kind](data, golds, stamp)
+
+
+def _financemath_document(entry: Any, position: int, protocol: Protocol, stamp: str) -> Document:
+    """One FinanceMath-style entry: {"question", "ground_truth", "question_id"?, "tables"?, "context"?}."""
+    where = f"FinanceMath entry {position}"
+    if not isinstance(entry, dict):
+        raise TaskDataError(f"{where} is a {type(entry).__name__}, not an object")
+    name = entry.get("question_id", entry.get("id", str(position)))
+    name = _text(name, f"{where}.question_id")
+    where = f"FinanceMath entry {position} ({name!r})"
+    question = _text(entry.get("question"), f"{where}.question")
+    if "ground_truth" not in entry:
+        raise TaskDataError(f"{where} has no ground_truth")
+    gold = {"ground_truth": entry["ground_truth"], "question": question}
+    try:
+        read = as_gold(gold, protocol)
+    except GoldError as error:
+        raise TaskDataError(f"{where}: {error}") from None
+    context = _text(entry.get("context", ""), f"{where}.context")
+    tables = _texts(entry.get("tables"), f"{where}.tables")
+    return {"id": name, "protocol": protocol.name, "answer_format": FINANCEMATH_FORMAT, "context": context,
+            "tables": "\n\n".join(tables), "question": question, "gold": json.dumps(gold, ensure_ascii=False),
+            "gold_text": read.text, "target": f"Therefore, the answer is {read.text}.", "stamp": stamp}
+
+
+def financemath_documents(data: Any) -> list[Document]:
+    """One document per entry of a decoded FinanceMath-style file (a list, as FinanceMath's
+    data/validation.json), in file order; TaskDataError naming the entry it cannot use."""
+    if not isinstance(data, list):
+        raise TaskDataError(f"a FinanceMath-style file is a list of questions, not a {type(data).__name__}")
+    if len(data) > MAX_FINANCEMATH_ENTRIES:
+        raise TaskDataError(f"a FinanceMath-style file holds at most {MAX_FINANCEMATH_ENTRIES:,} entries")
+    protocol = get_protocol(FINANCEMATH_PROTOCOL)
+    stamp = json.dumps(make_stamp(protocol, FINANCEMATH_FORMAT), sort_keys=True)
+    documents: list[Document] = []
+    seen: dict[str, int] = {}
+    for position, entry in enumerate(data):
+        document = _financemath_document(entry, position, protocol, stamp)
+        if document["id"] in seen:
+            raise TaskDataError(f"FinanceMath entries {seen[document['id']]} and {position} have the same "
+                                f"question_id {document['id']!r}")
+        seen[document["id"]] = position
+        documents.append(document)
+    return documents
+
+
+def financemath_dataset(**metadata: Any) -> Any:
+    """The FinanceMath-style task's dataset, from the file named by --metadata's financemath_file."""
+    import datasets  # lm_eval's own dependency: imported only when a task loads its documents
+
+    path = metadata.get(FINANCEMATH_DATA_KEY)
+    if not isinstance(path, str) or not path:
+        raise TaskDataError(f"no FinanceMath-style data file: name it with --metadata "
+                            f"'{{\"{FINANCEMATH_DATA_KEY}\": \"/path/to/validation.json\"}}' (see docs/lm-eval.md)")
+    documents = financemath_documents(read_json_file(path, "FinanceMath-style data file"))
+    if not documents:
+        raise TaskDataError("the FinanceMath-style data file holds no question")
+    return datasets.DatasetDict({SPLIT: datasets.Dataset.from_list(documents)})
 
 
 def data_path(kind: str, metadata: dict[str, Any]) -> str:

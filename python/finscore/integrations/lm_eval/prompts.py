@@ -7,6 +7,12 @@ Each prompt starts with `Report:` and asks for the answer on a last line `Answer
 generation stops where a model would start a new `Report:` or `Question:`. The few-shot
 examples are written for finscore (no dataset item is used as one, so none can also be a
 test question); the tasks run zero-shot unless `--num_fewshot 1` or `2` is given.
+
+The FinanceMath-style task is the exception: its prompt is FinanceMath's own chain-of-thought
+prompt (yale-nlp/FinanceMath, utils/model_input_utils.py `prepare_cot_model_input`, its system
+text and user text joined by a newline as FinanceMath does for models without a system role),
+which asks for a last sentence "Therefore, the answer is {final answer}" (the `phrase` format);
+it is zero-shot, as FinanceMath evaluates, and has no few-shot examples.
 """
 
 from __future__ import annotations
@@ -38,6 +44,29 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 def tatqa_doc_to_text(doc: dict[str, Any]) -> str:
     """TAT-QA: the table and paragraphs, the question, the instruction."""
     return f"Report:\n{doc['context']}\n\nQuestion: {doc['question']}\n{TATQA_INSTRUCTION}\n"
+
+
+#: FinanceMath's system text for chain-of-thought answers, word for word.
+FINANCEMATH_SYSTEM = ("You are a financial expert, you are supposed to answer the given question. You need to first "
+                      "think through the problem step by step, documenting each necessary step. Then you are "
+                      "required to conclude your response with the final answer in your last sentence as "
+                      "'Therefore, the answer is {final answer}'. The final answer should be a numeric value.")
+FINANCEMATH_STEP = "Let's think step by step to answer the given question.\n"
+
+
+def financemath_doc_to_text(doc: dict[str, Any]) -> str:
+    """FinanceMath's chain-of-thought prompt: the system text, the tables (when any), the question, the
+    step-by-step line; a `context` (FinanceReasoning-style text) goes before the tables."""
+    tables = f"Table:\n{doc['tables']}\n" if doc.get("tables") else ""
+    context = f"{doc['context']}\n" if doc.get("context") else ""
+    before = f"{context}{tables}\n" if tables or context else ""
+    question = f"{before}Question: {doc['question']}\n"
+    return FINANCEMATH_SYSTEM + "\n" + "\n".join([question, FINANCEMATH_STEP])
+
+
+def financemath_fewshot() -> list[dict[str, str]]:
+    """None: the FinanceMath-style task is zero-shot (lm_eval refuses --num_fewshot above 0 for it)."""
+    return []
 
 
 def _example(context: str, question: str, target: str, dialogue: str = "") -> dict[str, str]:
