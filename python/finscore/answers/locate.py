@@ -18,6 +18,7 @@ from finscore.answers.reasons import NO_FINAL_ANSWER, UNPARSEABLE
 #: with the marker, each step O(1), so finding it is linear and, when it is the last line, nearly free.
 _LAST_ANSWER_LINE = re.compile(r"(?:.*\n)?[ \t*_#>]{0,8}(?:final[ \t]{1,4})?answer[ \t*_]{0,4}:",
                                re.IGNORECASE | re.DOTALL)
+_LINE_LEAD = re.compile(r"[ \t*_#>]{0,8}")  # what may come before the word Answer on its line (as above)
 _BOXED = "\\boxed{"
 MAX_BRACE_DEPTH = 8
 _LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
@@ -35,6 +36,9 @@ class Located(NamedTuple):
     start: int
     end: int
     verbatim: bool = True  # text is completion[start:end] (False after LaTeX or JSON decoding)
+    # Where the format's marker is (the 'Answer:' of answer-line, \boxed{, the phrase, the opening
+    # tag); None for the formats without one (json, whole, last-number). Shown, never decided on.
+    marker: tuple[int, int] | None = None
 
 
 def _emphasis_run(text: str) -> int:
@@ -43,18 +47,18 @@ def _emphasis_run(text: str) -> int:
     return 0 if run is None else run.end()
 
 
-def _stripped(completion: str, start: int, end: int) -> Located:
+def _stripped(completion: str, start: int, end: int, marker: tuple[int, int] | None = None) -> Located:
     """completion[start:end] without the emphasis around it (as str.strip(_EMPHASIS) drops it)."""
     text = completion[start:end]
     if len(text) > _LONG_TEXT:  # str.strip with a set of characters is slow on a megabyte of them
         lead = _emphasis_run(text)
         trail = len(text) if lead == len(text) else _emphasis_run(text[::-1])  # (all emphasis: as strip does)
-        return Located(text[lead:len(text) - trail], start + lead, end - trail)
+        return Located(text[lead:len(text) - trail], start + lead, end - trail, True, marker)
     if len(text.strip(_EMPHASIS)) == len(text):  # the common case: nothing to strip
-        return Located(text, start, end)
+        return Located(text, start, end, True, marker)
     lead = len(text) - len(text.lstrip(_EMPHASIS))
     trail = len(text) - len(text.rstrip(_EMPHASIS))
-    return Located(text[lead:len(text) - trail], start + lead, end - trail)
+    return Located(text[lead:len(text) - trail], start + lead, end - trail, True, marker)
 
 
 def answer_line(completion: str) -> Located | AnswerRefusal:
@@ -63,7 +67,9 @@ def answer_line(completion: str) -> Located | AnswerRefusal:
     if last is None:
         return AnswerRefusal(NO_FINAL_ANSWER, NO_ANSWER_LINE)
     end = completion.find("\n", last.end())
-    return _stripped(completion, last.end(), len(completion) if end < 0 else end)
+    lead = _LINE_LEAD.match(completion, completion.rfind("\n", 0, last.end()) + 1)  # the marks before the word
+    marker = (last.end() if lead is None else lead.end(), last.end())
+    return _stripped(completion, last.end(), len(completion) if end < 0 else end, marker)
 
 
 def boxed(completion: str) -> Located | AnswerRefusal:
@@ -92,7 +98,7 @@ def boxed(completion: str) -> Located | AnswerRefusal:
     text = completion[found[0]:found[1]].replace("\\%", "%").replace("\\$", "$")
     for dropped in _LATEX_DROPPED:
         text = text.replace(dropped, "")
-    return Located(text.strip(), found[0], found[1], verbatim=False)
+    return Located(text.strip(), found[0], found[1], verbatim=False, marker=(found[0] - len(_BOXED), found[0]))
 
 
 def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
@@ -165,9 +171,9 @@ def _folded(completion: str) -> str:
     return (completion if "\u0130" not in completion else completion.replace("\u0130", "i")).lower()
 
 
-def _delatexed(completion: str, start: int, end: int) -> Located:
+def _delatexed(completion: str, start: int, end: int, marker: tuple[int, int] | None = None) -> Located:
     """The answer span, its LaTeX read as text when it holds any (as the boxed format declares)."""
-    located = _stripped(completion, start, end)
+    located = _stripped(completion, start, end, marker)
     if "\\" not in located.text and "{" not in located.text:
         return located
     text = located.text
@@ -175,7 +181,7 @@ def _delatexed(completion: str, start: int, end: int) -> Located:
         text = text.replace(latex, plain)
     for dropped in _LATEX_WORDS:
         text = text.replace(dropped, "")
-    return Located(text.strip(_EMPHASIS), located.start, located.end, verbatim=False)
+    return Located(text.strip(_EMPHASIS), located.start, located.end, False, marker)
 
 
 class PhraseLocator:
@@ -211,7 +217,7 @@ class PhraseLocator:
                 line_end = completion.find("\n", answer_start)
                 line_end = size if line_end < 0 else line_end
         sentence = _SENTENCE_END.search(completion, answer_start, line_end)
-        return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start())
+        return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start(), (start, end))
 
 
 class TagLocator:
@@ -223,11 +229,12 @@ class TagLocator:
     def __call__(self, completion: str) -> Located | AnswerRefusal:
         folded = _folded(completion)
         best: tuple[int, int] | None = None
+        marker = (0, 0)
         for opening, closing in self.tags:
             close = folded.rfind(closing)
             open_at = folded.rfind(opening, 0, close) if close >= 0 else -1
             if open_at >= 0 and (best is None or close > best[1]):
-                best = (open_at + len(opening), close)
+                best, marker = (open_at + len(opening), close), (open_at, open_at + len(opening))
         if best is None:
             return AnswerRefusal(NO_FINAL_ANSWER, "no complete " + " or ".join(f"{o}...{c}" for o, c in self.tags))
-        return _stripped(completion, *best)
+        return _stripped(completion, best[0], best[1], marker)
