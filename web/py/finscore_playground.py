@@ -576,6 +576,14 @@ def _gold_value(text: str, numeric: bool) -> Any:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else stripped
 
 
+def _financemath_value(text: str) -> Any:
+    """FinanceMath's ground_truth as its data writes it: a JSON number, or a boolean (true / yes, false / no)."""
+    word = text.strip().lower()
+    if word in ("true", "yes", "false", "no"):
+        return word in ("true", "yes")
+    return _gold_value(text, True)
+
+
 def answer_gold(request: dict[str, Any], gold_reader: str) -> dict[str, Any]:
     """The gold mapping `finscore.answers.decide` takes, from the page's gold fields."""
     fields = {name: request.get(name, "") for name in ("gold_answer", "gold_program", "gold_question",
@@ -583,6 +591,8 @@ def answer_gold(request: dict[str, Any], gold_reader: str) -> dict[str, Any]:
     for name, value in fields.items():
         if not isinstance(value, str):
             raise PlaygroundInputError(f"{name} must be text")
+    if gold_reader == "financemath_ground_truth":
+        return {"ground_truth": _financemath_value(fields["gold_answer"]), "question": fields["gold_question"]}
     if gold_reader == "tatqa_answer":
         answer_type = fields["gold_answer_type"] or "arithmetic"
         return {"answer": _gold_value(fields["gold_answer"], answer_type in _NUMERIC_ANSWER_TYPES),
@@ -591,16 +601,33 @@ def answer_gold(request: dict[str, Any], gold_reader: str) -> dict[str, Any]:
             "question": fields["gold_question"]}
 
 
-def _marked_parts(completion: str, answer: tuple[int, int] | None, number: tuple[int, int] | None) -> list[list[str]]:
-    """The completion cut at the located answer and the number read: [[text, "" | "answer" | "number"], ...].
+def _marked_parts(completion: str, answer: tuple[int, int] | None, number: tuple[int, int] | None,
+                  marker: tuple[int, int] | None = None) -> list[list[str]]:
+    """The completion cut at the format's marker, the located answer and the number read:
+    [[text, "" | "marker" | "answer" | "number"], ...].
     Cut here, not in JavaScript, whose string offsets count UTF-16 units, not characters."""
-    cuts = sorted({0, len(completion), *(answer or ()), *(number or ())})
+    cuts = sorted({0, len(completion), *(answer or ()), *(number or ()), *(marker or ())})
     parts = []
     for start, end in zip(cuts, cuts[1:]):
         role = ("number" if number and number[0] <= start and end <= number[1] else
-                "answer" if answer and answer[0] <= start and end <= answer[1] else "")
+                "answer" if answer and answer[0] <= start and end <= answer[1] else
+                "marker" if marker and marker[0] <= start and end <= marker[1] else "")
         parts.append([completion[start:end], role])
     return [part for part in parts if part[0]]
+
+
+def _reading(completion: str, located: Any, answer_format: str) -> dict[str, Any]:
+    """What the answer view shows of how the format read the completion: the marker it found
+    ({start, end, text}, None for json, whole and last-number), the span it read, and the lenient label."""
+    from finscore.answers import Located
+    from finscore.answers.stamp import lenient_label
+
+    def spanned(span: tuple[int, int] | None) -> dict[str, Any] | None:
+        return None if span is None else {"start": span[0], "end": span[1], "text": completion[span[0]:span[1]]}
+
+    found = isinstance(located, Located)
+    return {"format": answer_format, "marker": spanned(located.marker) if found else None,
+            "span": spanned((located.start, located.end)) if found else None, "lenient": lenient_label(answer_format)}
 
 
 def decide_answer(request_json: str) -> str:
@@ -608,12 +635,13 @@ def decide_answer(request_json: str) -> str:
 
     request: {"completion", "protocol", "format", "gold_answer", "gold_program", "gold_question",
     "gold_scale", "gold_answer_type"}. The answer holds the Decision's fields as it writes them
-    (`Decision.to_json`), the answer the format located (`Located`) or why none was, the gold as
-    the protocol read it (`Gold`), the protocol's tolerance, and the completion cut for marking.
+    (`Decision.to_json`), the answer the format located (`Located`) or why none was, the reading
+    (the marker the format found and the span it read), the gold as the protocol read it
+    (`Gold`), the protocol's tolerance, and the completion cut for marking.
     """
     from finscore.answers import Located, ProtocolError, as_gold, decide, get_protocol
+    from finscore.answers.decide import locator_for
     from finscore.answers.gold import GoldError
-    from finscore.answers.locate import LOCATORS
 
     def work() -> dict[str, Any]:
         request = json.loads(bounded_text(request_json, "the request", MAX_ANSWER_REQUEST_CHARS))
@@ -631,8 +659,9 @@ def decide_answer(request_json: str) -> str:
             raise PlaygroundInputError(f"the gold cannot be used under {name}: {error}") from None
         except ProtocolError as error:
             raise PlaygroundInputError(str(error)) from None
-        located = LOCATORS[answer_format](completion)
+        located = locator_for(protocol, answer_format)(completion)  # every format, the protocol's rules
         answer_span = (located.start, located.end) if isinstance(located, Located) else None
+        marker_span = located.marker if isinstance(located, Located) else None
         return {
             "protocol": protocol.name,
             "format": answer_format,
@@ -641,13 +670,15 @@ def decide_answer(request_json: str) -> str:
             "located": located._asdict() if isinstance(located, Located) else None,
             "not_located": None if isinstance(located, Located) else {"reason": located.reason,
                                                                        "detail": located.detail},
+            "reading": _reading(completion, located, answer_format),
             "gold_mapping": gold_mapping,
             "gold_read": {"value": None if gold.value is None else format(gold.value, "f"),
                           "yes_no": gold.yes_no, "text": gold.text, "points": gold.points,
                           "percentage": gold.percentage, "half_unit": format(gold.half_unit, "f"),
                           "scale": gold.scale},
             # a refusal's span is the answer's: no number was read there
-            "parts": _marked_parts(completion, answer_span, decision.span if decision.read is not None else None),
+            "parts": _marked_parts(completion, answer_span, decision.span if decision.read is not None else None,
+                                   marker_span),
         }
 
     return _answer(work)

@@ -563,7 +563,8 @@ function showAnswerFields() {
   const protocol = chosenProtocol();
   const tatqa = protocol ? protocol.gold_reader === "tatqa_answer" : $("#answer-protocol").value.startsWith("tatqa");
   for (const node of document.querySelectorAll("[data-gold=tatqa]")) node.hidden = !tatqa;
-  for (const node of document.querySelectorAll("[data-gold=program]")) node.hidden = tatqa;
+  const financemath = protocol?.gold_reader === "financemath_ground_truth"; // no program: the question's words decide
+  for (const node of document.querySelectorAll("[data-gold=program]")) node.hidden = tatqa || financemath;
   const rule = protocol?.formats[$("#answer-format").value];
   $("#answer-format-rule").textContent = rule ? `${$("#answer-format").value}: ${rule}` : "";
 }
@@ -648,6 +649,31 @@ function fieldText(value) {
   return String(value);
 }
 
+const MARK_CLASSES = { number: "number", answer: "located", marker: "marker" };
+
+/** One place of the reading (a {start, end, text} or null) as the view writes it. */
+function readingPart(part, className) {
+  return [el("mark", { className, text: part.text }),
+    ` (characters ${part.start} to ${part.end}, counted from 0, the end excluded)`];
+}
+
+/**
+ * How the format read the completion, shown above its marked text: the marker it found (null for
+ * json, whole and last-number, which have none) and the span it read ({start, end, text} each,
+ * offsets in characters), and the lenient label of a lenient format. The answer view calls it with
+ * {format, marker, span, lenient}, whoever decided (Python today).
+ */
+function showReading({ format, marker, span, lenient }) {
+  const line = $("#answer-reading");
+  line.dataset.marker = JSON.stringify(marker);
+  line.dataset.span = JSON.stringify(span);
+  const found = marker
+    ? ["Marker found: ", ...readingPart(marker, "marker")]
+    : [`No marker: the ${format} format has none${lenient ? ` (${lenient})` : ""}`];
+  const read = span ? ["; answer read: ", ...readingPart(span, "located")] : ["; no answer read"];
+  line.replaceChildren(...found, ...read, ".");
+}
+
 /** The decision, the completion with what was located and read marked, and every field as Python wrote it. */
 function renderAnswer(answer) {
   const decision = answer.decision;
@@ -660,8 +686,9 @@ function renderAnswer(answer) {
     decision.k === null ? "" : ` (k = ${decision.k})`,
     ` under ${answer.protocol}, format ${answer.format}`);
   $("#answer-detail").textContent = decision.detail;
+  showReading(answer.reading);
   $("#answer-marked").replaceChildren(...answer.parts.map(([text, role]) =>
-    role ? el("mark", { className: role === "number" ? "number" : "located", "data-role": role }, text) : text));
+    role ? el("mark", { className: MARK_CLASSES[role], "data-role": role }, text) : text));
   const gold = answer.gold_read;
   const located = answer.located;
   const rows = [
