@@ -38,7 +38,6 @@ SPLIT = "eval"
 #: A cell, sentence or paragraph longer than this is refused: no report excerpt is that long.
 MAX_TEXT_CHARS = 200_000
 #: The FinanceMath-style task: its metadata key, protocol and the answer format its prompt asks for.
-FINANCEMATH = "financemath"
 FINANCEMATH_DATA_KEY = "financemath_file"
 FINANCEMATH_PROTOCOL = "financemath-answer/1"
 FINANCEMATH_FORMAT = "phrase"
