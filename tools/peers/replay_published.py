@@ -67,10 +67,12 @@ def _present(mirror: str, paths: Sequence[str]) -> set[str]:
 
 
 def _accepted(decide: Callable[[object, object], tuple[int, str, object]], pairs: Sequence[tuple[object, object]]
-              ) -> tuple[int, dict[str, int]]:
-    """The answers accepted, and how many of them each rule other than plain agreement accepted
-    (answers the peer stops on or whose decision needs the text run are not accepted)."""
-    accepted = 0
+              ) -> tuple[int, dict[str, int], int, int]:
+    """The answers accepted; how many of them each rule other than plain agreement accepted; the
+    answers the peer evaluates as code (names, calls: decided by finscore without running them)
+    and how many of those it accepts. Answers the peer stops on or whose decision needs the text
+    run are not accepted (and counted as `undecided` by the figure)."""
+    accepted = code = code_accepted = 0
     counts: dict[str, int] = {}
     for answer, gt in pairs:
         try:
@@ -78,9 +80,12 @@ def _accepted(decide: Callable[[object, object], tuple[int, str, object]], pairs
         except (PeerExecutesCode, PeerRaised):
             continue
         accepted += acc
-        if acc and reason not in PLAIN:
+        if reason == "peer_executes_code":
+            code += 1
+            code_accepted += acc
+        elif acc and reason not in PLAIN:
             counts[reason] = counts.get(reason, 0) + 1
-    return accepted, dict(sorted(counts.items()))
+    return accepted, dict(sorted(counts.items())), code, code_accepted
 
 
 def _coverage(question_ids: Sequence[str], split: set[str]) -> tuple[int, int, int]:
@@ -90,6 +95,8 @@ def _coverage(question_ids: Sequence[str], split: set[str]) -> tuple[int, int, i
 
 
 def _honest(accepted: int, undecided: int, split_size: int) -> float | None:
+    """Accepted over the split's questions (answers accepted only by running code are not counted);
+    None where some decision needs the text run."""
     return None if undecided else round(accepted / split_size * 100, 2)
 
 
@@ -112,7 +119,7 @@ def replay_financemath(mirror: str) -> dict[str, Any]:
             figure = financemath.score_cot_items(items, gold)
             pairs = [(item["extracted_pred_answer"], float(gold[item["question_id"]])) for item in items
                      if "none" not in item["extracted_pred_answer"].lower()]
-            accepted, lenient = _accepted(financemath.get_acc, pairs)
+            accepted, lenient, code, code_accepted = _accepted(financemath.get_acc, pairs)
             missing, repeated, outside = _coverage([item["question_id"] for item in items], split)
             row = published.get(name)
             rows.append({
@@ -124,7 +131,8 @@ def replay_financemath(mirror: str) -> dict[str, Any]:
                 "accepted": accepted, "undecided": figure["undecided"], "stopped": figure["stopped"],
                 "missing": missing, "repeated": repeated, "outside_split": outside,
                 "none_answers": len(items) - len(pairs),
-                "honest": _honest(accepted, figure["undecided"], len(split)), "lenient": lenient})
+                "code": code, "code_accepted": code_accepted,
+                "honest": _honest(accepted - code_accepted, figure["undecided"], len(split)), "lenient": lenient})
         for name in sorted(set(published) - names):
             unreplayed.append({"table": results, "model": name, "published": published[name]["accuracy"],
                                "why": f"published in {results}, no stored file in outputs/validation/{folder}/"})
@@ -175,7 +183,7 @@ def replay_reasoning(peer: str, mirror: str, results_root: str,
         stored = round(sum(record["result"]["acc"] for record in records) / len(records) * 100, 2)
         answers = [(record["result"]["extracted_answer"], record["ground_truth"]) for record in records]
         pairs = [(a, g) for a, g in answers if a and "none" not in a.lower()]
-        accepted, lenient = _accepted(financereasoning.get_acc, pairs)
+        accepted, lenient, code, code_accepted = _accepted(financereasoning.get_acc, pairs)
         missing, repeated, outside = _coverage([record["question_id"] for record in records], set(split))
         gold_differs = sum(1 for record in records
                            if record["question_id"] in split and split[record["question_id"]] != record["ground_truth"])
@@ -185,7 +193,8 @@ def replay_reasoning(peer: str, mirror: str, results_root: str,
             "accepted": accepted, "undecided": figure["undecided"], "stopped": figure["stopped"],
             "missing": missing, "repeated": repeated, "outside_split": outside, "gold_differs": gold_differs,
             "none_answers": len(answers) - len(pairs),
-            "honest": _honest(accepted, figure["undecided"], len(split)), "lenient": lenient})
+            "code": code, "code_accepted": code_accepted,
+                "honest": _honest(accepted - code_accepted, figure["undecided"], len(split)), "lenient": lenient})
     return {"rows": rows, "absent": sorted(absent), "unreplayed": unreplayed}
 
 
@@ -235,10 +244,15 @@ def _difference(row: Mapping[str, Any]) -> str:
 
 def _honest_note(row: Mapping[str, Any]) -> str:
     notes = []
-    for key, words in (("missing", "questions missing"), ("repeated", "repeated"), ("outside_split", "outside the split"),
-                       ("undecided", "peer_executes_code"), ("gold_differs", "file gold differs from the data")):
+    for key, words in (("missing", "questions missing"), ("repeated", "repeated"),
+                       ("outside_split", "outside the split"),
+                       ("undecided", "left undecided (the text would have to run)"),
+                       ("gold_differs", "file gold differs from the data")):
         if row.get(key):
             notes.append(f"{row[key]} {words}")
+    if row["code"]:
+        notes.append(f"{row['code']} peer_executes_code (the peer eval()s them as code; decided without running "
+                     f"them: {row['code_accepted']} accepted)")
     if row["none_answers"]:
         notes.append(f"{row['none_answers']} no answer (0, kept in the denominator)")
     lenient = ", ".join(f"{reason} {count}" for reason, count in row["lenient"].items())
