@@ -30,7 +30,8 @@ PEERS = ("financemath", "financereasoning", "finmmr")
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("replay_published", REPOSITORY / "tools" / "peers" / "replay_published.py")
+    path = REPOSITORY / "tools" / "peers" / "replay_published.py"
+    spec = importlib.util.spec_from_file_location("replay_published", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
