@@ -213,3 +213,46 @@ def test_the_command_line_scores_a_file_under_a_peer_protocol(tmp_path: Any,
     assert count > 0 and f"peer_executes_code {count:,}," in err
     status, _, err = run_command("rewards", capsys, str(source), str(output), "--input", "peer")
     assert status == 2 and "input peer needs protocol" in err
+
+
+def test_through_openrlhf_s_reward_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenRLHF loads the file and calls `reward_func(queries, prompts, labels)`, the query being the
+    prompt and the response, the response ending with the EOS token its decode keeps."""
+    import finscore.rewards.openrlhf
+
+    spec = importlib.util.spec_from_file_location("reward_func", finscore.rewards.openrlhf.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setenv("FINSCORE_REWARD_INPUT", "peer")
+    monkeypatch.setenv("FINSCORE_REWARD_PROTOCOL", "financereasoning")
+    rows = [r for r in _eval_rows("financereasoning")[::4] if not isinstance(r[1]["ground_truth"], float)
+            or math.isfinite(r[1]["ground_truth"])]
+    prompt = "Question: what is the answer?\n"
+    result = module.reward_func([prompt + r[0] + "</s>" for r in rows], [prompt] * len(rows),
+                                [json.dumps(r[1]) for r in rows])
+    scores = result["scores"]
+    scores = list(scores.tolist() if hasattr(scores, "tolist") else scores)
+    decided = decide_rows([r[0] for r in rows], [r[1] for r in rows], [None] * len(rows),
+                          RewardConfig(input="peer", protocol="financereasoning"))
+    _check("financereasoning", rows, scores, [d.reason for d, _ in decided], [s for _, s in decided])
+
+
+def test_through_the_reward_server() -> None:
+    """`finscore serve-reward --input peer --protocol pixiu-tatqa`'s application: POST /get_reward as
+    OpenRLHF sends it, GET /health naming the protocol's signature."""
+    from starlette.testclient import TestClient
+
+    from finscore.rewards.adapters.server import create_app
+
+    lines = vector_lines("pixiu")[::9]
+    lines = [line for line in lines if isinstance(line["pred"], str)]
+    config = RewardConfig(input="peer", protocol="pixiu-tatqa")
+    with TestClient(create_app(config)) as client:
+        answer = client.post("/get_reward", json={"query": ["Q: " + line["pred"] for line in lines],
+                                                   "prompts": ["Q: "] * len(lines),
+                                                   "labels": [json.dumps({"answer": line["gold"]}) for line in lines]})
+        health = client.get("/health").json()
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rewards"] == [_recorded(line["TATQA"]) for line in lines]
+    assert health["protocol"] == f"{signature('pixiu-tatqa')} reward=acc"
