@@ -173,7 +173,7 @@ def test_a_registered_benchmark_gets_a_reward_source(toyqa: registry.Benchmark) 
     from finscore.rewards.config import RewardConfig, reward_inputs
     from finscore.rewards.rows import decide_rows
 
-    assert reward_inputs() == ("program", "answer", "tatqa", "financebench", "toyqa")
+    assert reward_inputs() == ("program", "answer", "peer", "tatqa", "financebench", "toyqa")
     config = RewardConfig(input="toyqa")
     assert config.scored_sources() == {"toyqa": "toyqa-decide"}
     rows = decide_rows(["12.5", "3", None, "7"], ['"12.5"', '"-3"', '"7"', '"7"'],

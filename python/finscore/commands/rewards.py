@@ -27,11 +27,18 @@ ANSWER_SOURCES = tuple(registry.answer_protocols())
 
 
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--input", choices=("program", "answer", "financebench"), default="program",
+    parser.add_argument("--input", choices=("program", "answer", "financebench", "peer"), default="program",
                         help="program: the completion is a FinQA program (default); answer: free text, "
                              "decided by the data source's answer protocol (finqa-answer/1, ...); "
                              "financebench: a FinanceBench answer against its gold record, every row of "
-                             "source financebench, with the columns support and support_reason added")
+                             "source financebench, with the columns support and support_reason added; "
+                             "peer: every row decided by a published peer's scorer, --protocol")
+    from finscore.protocols.registry import protocol_ids
+
+    parser.add_argument("--protocol", choices=protocol_ids(), default="",
+                        help="for --input peer: the peer protocol whose decision is the reward (1.0 or 0.0; "
+                             "docs/rewards.md says what each gold holds); a row the peer decides by running "
+                             "its text gets 0.0, reason peer_executes_code, and is counted")
     parser.add_argument("--format", choices=("answer-line", "boxed", "json", "whole", "phrase", "tag", "last-number"),
                         default="answer-line",
                         help="for --input answer: where the final answer is (default answer-line)")
@@ -109,7 +116,7 @@ def _config(args: argparse.Namespace, strip_tokens: tuple[str, ...] = ()) -> Any
 
     source = "financebench" if args.input == "financebench" else args.data_source  # the one source it scores
     return RewardConfig(input=args.input, format=args.format, match=args.match, python=args.python,
-                        data_source=source, strip_tokens=strip_tokens)
+                        data_source=source, strip_tokens=strip_tokens, protocol=args.protocol)
 
 
 def _missing_extra(command: str, extra: str, modules: tuple[str, ...]) -> bool:
@@ -160,7 +167,21 @@ def run_rewards(args: argparse.Namespace) -> int:
         print(f"finscore rewards: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(f"finscore rewards: {rows:,} rows scored into {args.output}", file=sys.stderr)
+    if args.input == "peer":
+        _count_not_reproducible(Path(args.output))
     return EXIT_OK
+
+
+def _count_not_reproducible(path: Path) -> None:
+    """Say how many rows the peer decides by running their text (scored 0.0, flagged in `protocol`)."""
+    import pyarrow.parquet as pq
+
+    from finscore.rewards.peers import NOT_REPRODUCIBLE
+
+    reasons = pq.read_table(path, columns=["reason"]).column("reason").to_pylist()
+    counts = {reason: reasons.count(reason) for reason in NOT_REPRODUCIBLE}
+    print(f"finscore rewards: not reproducible without running model text (reward 0.0, stamp flagged): "
+          f"{', '.join(f'{reason} {count:,}' for reason, count in counts.items())}", file=sys.stderr)
 
 
 def run_serve(args: argparse.Namespace) -> int:

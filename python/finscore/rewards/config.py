@@ -30,8 +30,10 @@ ANSWER_PROTOCOLS: dict[str, str] = {
 }
 #: The inputs every data source shares; each benchmark with a reward source adds its own name.
 GENERAL_INPUTS = ("program", "answer")
+#: The input whose rows a published peer's scoring protocol decides (`protocol` names it: finscore.protocols).
+PEER_INPUT = "peer"
 #: The inputs of the shipped benchmarks (`reward_inputs()` also has those registered later).
-INPUTS = GENERAL_INPUTS + registry.prediction_reward_names()
+INPUTS = GENERAL_INPUTS + (PEER_INPUT,) + registry.prediction_reward_names()
 MATCHES = ("execution", "program")
 TATQA_SCORES = ("f1", "em")
 
@@ -46,6 +48,10 @@ class RewardConfig:
     or last-number, which is lenient and stamped so).
     "tatqa": the completion is a TAT-QA prediction, JSON `[answer, scale]`, decided by the
     official metric; `tatqa_score` is "f1" (the official F1) or "em" (the exact match).
+    "peer": the completion is decided by a published peer's scoring protocol, `protocol` (one of
+    finscore.protocols' ids: helm-finqa, pixiu-*, financemath, docmath, financereasoning,
+    finmmr), exactly as that peer decides it: 1.0 or 0.0, every row whatever its data source
+    (finscore.rewards.peers says what each gold holds).
     Column names say where each field is; `data_source` fills rows without a source.
     `strip_tokens`: special tokens removed from the end of a text completion before it is read
     (OpenRLHF decodes with the EOS token kept: `divide(1, 2)</s>`); none by default, named in
@@ -61,6 +67,7 @@ class RewardConfig:
     data_source_column: str = "data_source"
     data_source: str = "finqa"
     strip_tokens: tuple[str, ...] = ()
+    protocol: str = ""
 
     def __post_init__(self) -> None:
         tokens: Any = self.strip_tokens  # a caller may pass any value: checked here
@@ -76,13 +83,24 @@ class RewardConfig:
             raise RewardInputError(f"tatqa_score must be one of {', '.join(TATQA_SCORES)}, not {self.tatqa_score!r}")
         if self.format not in FORMATS:
             raise RewardInputError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
+        if self.input == PEER_INPUT:
+            from finscore.protocols.registry import protocol_ids
+
+            if self.protocol not in protocol_ids():
+                raise RewardInputError(f"input peer needs protocol, one of {', '.join(protocol_ids())}, "
+                                       f"not {self.protocol!r}")
+        elif self.protocol:
+            raise RewardInputError(f"protocol {self.protocol!r} is for input peer, not {self.input!r}")
         try:
             sum_rule_for(self.python)
         except ValueError as error:
             raise RewardInputError(str(error)) from None
 
     def scored_sources(self) -> dict[str, str]:
-        """Each data source this input scores, with its rule (a reader profile or a protocol)."""
+        """Each data source this input scores, with its rule (a reader profile or a protocol);
+        a peer protocol scores every row, written as the source "*"."""
+        if self.input == PEER_INPUT:
+            return {"*": self.protocol}
         if self.input not in GENERAL_INPUTS:
             return {self.input: prediction_reward(self.input).rule}
         return PROGRAM_PROFILES if self.input == "program" else ANSWER_PROTOCOLS
@@ -90,6 +108,10 @@ class RewardConfig:
     def stamp(self, data_source: str) -> str:
         """The protocol stamp of a row from `data_source` (with the stripped tokens, when declared)."""
         stripped = f" strip_tokens={','.join(self.strip_tokens)}" if self.strip_tokens else ""
+        if self.input == PEER_INPUT:
+            from finscore.rewards.peers import stamp as peer_stamp
+
+            return peer_stamp(self.protocol, self.match) + stripped
         if self.input not in GENERAL_INPUTS:
             return prediction_reward(self.input).stamp(self) + stripped
         if self.input == "answer":
@@ -102,7 +124,7 @@ class RewardConfig:
     def extra_columns(self) -> tuple[tuple[str, str], ...]:
         """The columns this input's reward source writes beside the five, as (name, Arrow type name):
         FinanceBench's `support` and `support_reason`; none for every other input."""
-        if self.input in GENERAL_INPUTS:
+        if self.input in GENERAL_INPUTS or self.input == PEER_INPUT:
             return ()
         columns: tuple[tuple[str, str], ...] = getattr(prediction_reward(self.input), "columns", ())
         return tuple(columns)
@@ -123,7 +145,7 @@ class RewardConfig:
 
 def reward_inputs() -> tuple[str, ...]:
     """Every input a RewardConfig takes: the general ones, then each registered benchmark with a reward source."""
-    return GENERAL_INPUTS + registry.prediction_reward_names()
+    return GENERAL_INPUTS + (PEER_INPUT,) + registry.prediction_reward_names()
 
 
 def prediction_reward(input: str) -> PredictionReward:

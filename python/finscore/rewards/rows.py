@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from finscore.rewards.answers import decide_answers, read_answer_golds
-from finscore.rewards.config import ANSWER_PROTOCOLS, GENERAL_INPUTS, PROGRAM_PROFILES, RewardConfig, prediction_reward
+from finscore.rewards.config import (ANSWER_PROTOCOLS, GENERAL_INPUTS, PEER_INPUT, PROGRAM_PROFILES, RewardConfig,
+                                     prediction_reward)
 from finscore.rewards.decisions import NOT_SCORED, DecidedRows, RewardDecision
 from finscore.rewards.gold_json import read_golds
 from finscore.rewards.program_gold import ProgramGold, read_program_gold
@@ -45,6 +46,11 @@ def decide_columns(completions: Sequence[Any], golds: Sequence[Any], data_source
                          f"{len(completions)}, {len(golds)}, {len(data_sources)}")
     if config.strip_tokens:
         completions = [config.without_special_tokens(completion) for completion in completions]
+    if config.input == PEER_INPUT:  # one protocol, declared by the trainer, decides every row
+        from finscore.rewards.peers import decide_peer_rows
+
+        return decide_peer_rows(completions, golds, protocol=config.protocol, match=config.match,
+                                column=config.gold_column, base=config.stamp("*"))
     count = len(completions)
     groups: dict[str, list[int]] = {}
     unscored: list[tuple[int, str | None]] = []

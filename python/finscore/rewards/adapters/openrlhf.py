@@ -6,9 +6,10 @@ query is the prompt followed by the model's response, each label the row's gold
 installed, as OpenRLHF expects, plain lists otherwise) and `extra_logs` with the
 share of each reason. A row whose source finscore does not score gets 0.0 and is
 counted in `extra_logs` under `not_scored`. Loaded from a file, it takes its rules
-from the environment: FINSCORE_REWARD_INPUT (program or answer), FINSCORE_REWARD_FORMAT
-(answer-line, boxed, json, whole, phrase, tag, last-number) and FINSCORE_REWARD_SOURCE (finqa,
-convfinqa, tatqa, financemath). OpenRLHF logs only numbers: a reward read in the lenient
+from the environment: FINSCORE_REWARD_INPUT (program, answer or peer), FINSCORE_REWARD_FORMAT
+(answer-line, boxed, json, whole, phrase, tag, last-number), FINSCORE_REWARD_SOURCE (finqa,
+convfinqa, tatqa, financemath) and, for input peer, FINSCORE_REWARD_PROTOCOL (a peer protocol id:
+financemath, helm-finqa, ...). OpenRLHF logs only numbers: a reward read in the lenient
 last-number format adds `finscore/lenient` = 1.0 to `extra_logs`, its label there.
 
 OpenRLHF decodes the query with `skip_special_tokens=False` (openrlhf/utils/agent.py), so a
@@ -51,6 +52,7 @@ def config_from_environment() -> RewardConfig:
     return RewardConfig(input=os.environ.get("FINSCORE_REWARD_INPUT", "program"),
                         format=os.environ.get("FINSCORE_REWARD_FORMAT", "answer-line"),
                         data_source=os.environ.get("FINSCORE_REWARD_SOURCE", "finqa"),
+                        protocol=os.environ.get("FINSCORE_REWARD_PROTOCOL", ""),
                         strip_tokens=strip_tokens_of(os.environ.get("FINSCORE_REWARD_STRIP_TOKENS")))
 
 

@@ -27,7 +27,7 @@ from finscore.rewards.rows import decide_columns
 
 #: The RewardConfig fields a verl run sets through reward_kwargs (the column names have no
 #: meaning here: verl hands each field over as its own argument).
-RULE_KWARGS = ("input", "match", "python", "format", "tatqa_score", "data_source")
+RULE_KWARGS = ("input", "match", "python", "format", "tatqa_score", "data_source", "protocol")
 #: What verl's reward loop itself adds to each call beside the row (naive.py, dapo.py: a
 #: reward model router's address and tokenizer): accepted and not used.
 VERL_KWARGS = frozenset({"reward_router_address", "reward_model_tokenizer"})
