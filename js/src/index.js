@@ -47,7 +47,7 @@ const KIND_NAMES = Object.freeze(Object.keys(ARG_KIND).map((name) => name.toLowe
 const TYPE_NAMES = Object.freeze(Object.keys(VALUE_TYPE).map((name) => name.toLowerCase()));
 const NAME_OF_STATUS = new Map(Object.entries(STATUS).map(([name, code]) => [code, name.toLowerCase()]));
 const REQUIRED_EXPORTS = Object.freeze([
-  "memory", "_initialize", "fs_execute", "fs_read_execute_batch", "fs_round_half_even_scaled",
+  "memory", "_initialize", "fs_execute", "fs_read_execute_batch", "fs_decide_answers", "fs_round_half_even_scaled",
   "fs_status_name", "fs_abi_version", "fs_sizeof_step", "fs_sizeof_program", "fs_sizeof_result", "fs_alloc", "fs_free",
 ]);
 
@@ -261,7 +261,7 @@ export class Core {
    * (fs_decide_answers, docs/abi.md). `rules`: the protocol's rules text as docs/abi.md lays it
    * out (finscore's Python package writes it: finscore.answers.in_core.core_rules); `format`:
    * "answer-line" or "whole"; `rows`: [{text, gold}] with gold an index into `golds` or -1
-   * (a gold the core does not read, e.g. yes / no); `golds`: gold texts (`value` 0x1F `half unit`
+   * (a gold the core does not read, such as yes / no); `golds`: gold texts (`value` 0x1F `half unit`
    * 0x1F `flags` 0x1F `scale`). A row the core does not decide with certainty comes back with
    * `decided: false`, as does a completion that is not ASCII (`sent: false`: the core reads ASCII
    * only): decide those by the protocol's full rules. Offsets are those of the row's own text:
@@ -270,10 +270,6 @@ export class Core {
    * compared as Python's format(Decimal, "f") writes it, `equal` whether it equals the gold.
    */
   decideAnswers(rules, format, rows, golds = []) {
-    const e = this.exports;
-    if (typeof e.fs_decide_answers !== "function") {
-      throw new FinscoreError("this module exports no fs_decide_answers (an ABI before version 4)");
-    }
     const rulesBytes = asciiBytes(rules, "rules");
     if (rulesBytes === null) throw new FinscoreError("rules must be ASCII text (docs/abi.md lays them out)");
     const code = typeof format === "number" ? int32(format, "format") : FORMAT_CODES[format];
