@@ -1,6 +1,7 @@
 """Issue #35: the page answers what the core decides without Python, in Chromium.
 
-With Python held back in its worker (Pyodide never starts until the test releases it), a program
+With Python held back in its worker (Pyodide never starts until the test releases it: its runtime
+is not even fetched), a program
 is read and run by the core, and the answer view decides free-text answers (FinQA, ConvFinQA and
 TAT-QA protocols) through the JavaScript binding's fs_decide_answers; each decision equals what
 `finscore answers decide-jsonl` (the command line, run here in a subprocess) decides for the same
@@ -29,6 +30,8 @@ from support.shared import REPOSITORY
 from .conftest import PYTHON_READY_MS, load_playground_module
 
 CALL_MS = 60_000
+#: Pyodide's runtime module, fetched by the worker only once Pyodide starts.
+PYODIDE_RUNTIME = "/pyodide/pyodide.asm.wasm"
 from .test_playground_live import _held_page, _release_python
 
 #: a claim of issue #35 rests on these tests: under CI a skip fails the run (tests/conftest.py)
@@ -184,6 +187,7 @@ def test_a_program_and_answers_get_their_results_from_the_core_without_python(he
         assert _shown_decision(page) == expected[index], case
         assert page.text_content("#answer-detail") == expected[index]["detail"]
     assert page.evaluate("() => window.finscore.pythonReady()") is False
+    assert not [url for url in held.requests if PYODIDE_RUNTIME in url]  # Pyodide was never started
     assert page.get_attribute("body", "data-queued") is None
     assert not held.console_errors
 
@@ -209,8 +213,10 @@ def test_an_answer_needing_python_waits_with_progress_and_never_shows_another_in
         assert status.startswith("Waiting for Python (") and "it is decided as soon as Python is ready" in status
         waiting_for.append(page.evaluate("() => JSON.stringify(window.finscore.answerRequest())"))
     assert page.evaluate("() => window.finscore.pythonReady()") is False
+    assert not [url for url in held.requests if PYODIDE_RUNTIME in url]  # Pyodide was never started
     _release_python(page)
     page.wait_for_selector("#answer-outcome[data-path=python]")
+    assert [url for url in held.requests if PYODIDE_RUNTIME in url]  # (the worker's requests are seen)
     _wait_decided(page)
     protocol, answer_format, fields, completion, reason = PYTHON_CASES[-1]
     [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
