@@ -136,7 +136,7 @@ function readGold(request, protocol, data) {
       gold: tatqaGold(number, scale, data.tatqa_scales[scale]),
     };
   }
-  if (!["finqa_exe_ans", "convfinqa_exe_ans"].includes(protocol.gold_reader)) return { wait: "gold reader" };
+  if (!["finqa_exe_ans", "convfinqa_exe_ans"].includes(protocol.gold_reader)) return { wait: "a gold Python reads" };
   const number = jsonNumber(stripped);
   if (number === null) return { wait: "a gold Python reads" }; // yes / no, or text Python refuses
   const gold = finqaGold(number, field("gold_program"), field("gold_question"));
@@ -189,10 +189,10 @@ function markedParts(completion, answer, number) {
 
 /** What the core needs for this request: {protocol, format, completion, gold, mapping, rules}, or {wait: reason}. */
 export function readAnswerRequest(request, data) {
-  if (request === null || typeof request !== "object") return { wait: "request" };
+  if (request === null || typeof request !== "object") return { wait: "a request Python refuses" };
   const { completion, protocol: name, format } = request;
   if (typeof completion !== "string" || typeof name !== "string" || typeof format !== "string") {
-    return { wait: "request" };
+    return { wait: "a request Python refuses" };
   }
   if ([...JSON.stringify(request)].length > data.max_request_chars) return { wait: "a request Python refuses" };
   const protocol = data.protocols.find((p) => p.name === name);
@@ -219,7 +219,7 @@ export function quickDecide(core, request, data) {
   const outcome = core.decideAnswer(protocol.core_rules, format, completion, goldText(gold));
   if (!outcome.decided) return { wait: outcome.sent ? "deferred" : "text outside ASCII" };
   const located = locate(completion, format);
-  if ((located === null) !== (outcome.reason === "no_final_answer")) return { wait: "located otherwise" };
+  if ((located === null) !== (outcome.reason === "no_final_answer")) return { wait: "an answer Python locates otherwise" };
   const details = data.details;
   const base = { gold: gold.text };
   let decision;
