@@ -27,7 +27,7 @@ from finscore.answers import get_protocol
 
 from support.shared import REPOSITORY
 
-from .conftest import PYTHON_READY_MS, load_playground_module
+from .conftest import PYTHON_READY_MS, artifact_path, load_playground_module
 
 CALL_MS = 60_000
 #: Pyodide's runtime module, fetched by the worker only once Pyodide starts.
@@ -338,3 +338,31 @@ def test_golds_as_typed_are_read_as_python_reads_them(held: Any) -> None:
     assert read_in_page == set(TYPED_GOLDS) - {"123456789012345678901", "1e400", "007", "2.5e-300"}, read_in_page
     assert decided > len(requests) // 2
     assert not held.console_errors
+
+
+def test_an_answer_link_is_decided_by_the_core_while_python_is_held(browser_context: Any, server: Any,
+                                                                    held: Any) -> None:
+    """Opening a link to the answer view: the decision comes from the core, Python never started. The
+    time from navigation to the decision is kept in test-artifacts/first-answer-decision.json (a figure
+    for people, not asserted)."""
+    protocol, answer_format, fields, completion, reason = CORE_CASES[0]
+    page = held.page
+    page.check('input[name="mode"][value="answer"]')
+    _fill(page, protocol, answer_format, fields, completion)
+    _wait_decided(page)
+    fragment = page.evaluate("async () => window.finscore.encodeState(window.finscore.currentState())")
+    opened = _held_page(browser_context, server)
+    try:
+        opened.page.set_default_timeout(PYTHON_READY_MS)
+        opened.page.goto(server.base_url + fragment)
+        opened.page.wait_for_selector("#answer-outcome[data-path=core]:not([hidden])")
+        timing = opened.page.evaluate("""() => ({decided_ms: performance.now(),
+            dom_content_loaded_ms: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+            python_ready: window.finscore.pythonReady()})""")
+        assert timing["python_ready"] is False
+        assert opened.page.get_attribute("#answer-outcome", "data-reason") == reason
+        assert not [url for url in opened.requests if PYODIDE_RUNTIME in url]
+        artifact_path("first-answer-decision.json").write_text(json.dumps(timing, indent=1) + "\n", encoding="utf-8")
+        assert not opened.console_errors
+    finally:
+        opened.page.close()
