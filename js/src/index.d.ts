@@ -8,6 +8,10 @@ export const OP: Readonly<Record<"ADD" | "SUBTRACT" | "MULTIPLY" | "DIVIDE" | "E
 export const ARG_KIND: Readonly<Record<"LITERAL" | "REFERENCE" | "TABLE_ROW", number>>;
 export const SUM_RULE: Readonly<Record<"PY311" | "PY312", number>>;
 export const VALUE_TYPE: Readonly<Record<"NONE" | "FLOAT" | "BOOL", number>>;
+export const ANSWER_FORMAT: Readonly<Record<"ANSWER_LINE" | "WHOLE", number>>;
+export const ANSWER_REASON: Readonly<Record<"EXACT" | "WITHIN_TOLERANCE" | "PERCENT_DECLARED" | "NO_FINAL_ANSWER" |
+  "UNPARSEABLE" | "SEVERAL_NUMBERS" | "SCALE_OFF" | "PERCENT_VS_RATIO" | "SIGN_FLIPPED" | "ROUNDING" | "WRONG_VALUE" |
+  "WRONG_YES_NO" | "MISSING_PREDICTION", number>>;
 /** Every status of the ABI, by upper-case name: STATUS.OK is 1400, STATUS.DEFERRED 1419. */
 export const STATUS: Readonly<Record<string, number>> & {
   readonly OK: 1400; readonly DEFERRED: 1419; readonly BAD_NUMBER: 1422; readonly UNKNOWN_ROW: 1425;
@@ -106,6 +110,35 @@ export interface TokenProgram {
 }
 
 export interface RunOptions { sumRule?: SumRule }
+
+/** Where fs_decide_answers finds the answer. */
+export type AnswerFormat = "answer-line" | "whole" | 0 | 1;
+export type AnswerReason = "exact" | "within_tolerance" | "percent_declared" | "no_final_answer" | "unparseable" |
+  "several_numbers" | "scale_off" | "percent_vs_ratio" | "sign_flipped" | "rounding" | "wrong_value" | "wrong_yes_no" |
+  "missing_prediction";
+/** One completion and its gold: an index into the golds, or -1 for a gold the core does not read (yes / no). */
+export interface AnswerRow { text: string; gold?: number }
+
+/** The core's decision on one answer, or `decided: false` where the host's full rules decide. */
+export interface AnswerOutcome {
+  /** False when the core deferred the row, or the row was not sent (`sent: false`: not ASCII). */
+  decided: boolean;
+  sent: boolean;
+  reason: AnswerReason | null;
+  reasonCode: number | null;
+  /** scale_off and percent_vs_ratio: the power of ten; rounding: the places. */
+  k: number | null;
+  /** The answer as the core's reader took it (several_numbers: the located answer); null for no_final_answer. */
+  span: [number, number] | null;
+  /** The number read (several_numbers: the first). */
+  read: [number, number] | null;
+  /** several_numbers: the second number. */
+  other: [number, number] | null;
+  /** The value compared, as Python's format(Decimal, "f") writes it. */
+  value: string | null;
+  /** The value equals the gold (a pass not by the tolerance). */
+  equal: boolean;
+}
 export interface ExecuteOptions extends RunOptions { table?: readonly (number | bigint)[] }
 
 export class FinscoreError extends Error {
@@ -128,6 +161,14 @@ export class Core {
   /** Read and execute token programs with the core's own reader (fs_read_execute_batch). */
   readExecute(programs: readonly TokenProgram[], options?: RunOptions): Result[];
   readExecuteOne(tokens: readonly string[], table?: readonly (readonly string[])[] | null, options?: RunOptions): Result;
+  /**
+   * Decide free-text answers with the core's common answer path (fs_decide_answers): `rules` as
+   * docs/abi.md lays a protocol's rules out, golds as `value` 0x1F `half unit` 0x1F `flags` 0x1F `scale`.
+   */
+  decideAnswers(rules: string | Uint8Array, format: AnswerFormat, rows: readonly AnswerRow[],
+    golds?: readonly (string | Uint8Array)[]): AnswerOutcome[];
+  /** decideAnswers of one completion; gold null for one the core does not read. */
+  decideAnswer(rules: string | Uint8Array, format: AnswerFormat, text: string, gold: string | Uint8Array | null): AnswerOutcome;
 }
 
 /** Load the core: the package's own finscore_core.wasm by default, or a path, URL, bytes or compiled module. */

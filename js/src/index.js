@@ -9,12 +9,12 @@
 // depends on what later steps do with it, so its official outcome is left undecided as well.
 
 import {
-  ABI_VERSION, ARG_KIND, FIELD_OFFSET, OP, RECORD_SIZE, STATUS, STATUS_DESCRIPTION, STATUS_NAME_LIMIT, SUM_RULE,
-  VALUE_TYPE,
+  ABI_VERSION, ANSWER_FORMAT, ANSWER_REASON, ANSWER_ROW, ANSWER_SIZE, ARG_KIND, FIELD_OFFSET, OP, RECORD_SIZE, STATUS,
+  STATUS_DESCRIPTION, STATUS_NAME_LIMIT, SUM_RULE, VALUE_TYPE,
 } from "./abi_generated.js";
 import { bitsHex, bitsOf, floatHex, fromBits, hexOfBits } from "./float.js";
 
-export { ABI_VERSION, ARG_KIND, OP, STATUS, SUM_RULE, VALUE_TYPE };
+export { ABI_VERSION, ANSWER_FORMAT, ANSWER_REASON, ARG_KIND, OP, STATUS, SUM_RULE, VALUE_TYPE };
 export { bitsHex, bitsOf, floatHex, fromBits, hexOfBits };
 
 const TOKEN_SEPARATOR = "\x1f";
@@ -32,6 +32,14 @@ const CALL_BYTES = 64 << 20;
 /** The most one block may ask fs_alloc for (its size is an i32; the module's memory stops at 1 GiB). */
 const MAX_BLOCK_BYTES = 1 << 30;
 const INT32_MIN = -(2 ** 31);
+const OUTCOME = RECORD_SIZE.fs_answer_outcome;
+const O = FIELD_OFFSET.fs_answer_outcome;
+const VALUE_BYTES = ANSWER_SIZE.VALUE_BYTES;
+/** Completion bytes per fs_decide_answers call, and rows per call (Python's answers/in_core.py uses the same). */
+const ANSWER_CALL_TEXT = 8 << 20;
+const ANSWER_CALL_ROWS = 65536;
+const REASON_NAMES = Object.freeze(Object.keys(ANSWER_REASON).map((name) => name.toLowerCase()));
+const FORMAT_CODES = Object.freeze({ "answer-line": ANSWER_FORMAT.ANSWER_LINE, whole: ANSWER_FORMAT.WHOLE });
 const INT32_MAX = 2 ** 31 - 1;
 
 const OP_NAMES = Object.freeze(Object.keys(OP).map((name) => name.toLowerCase()));
@@ -39,7 +47,7 @@ const KIND_NAMES = Object.freeze(Object.keys(ARG_KIND).map((name) => name.toLowe
 const TYPE_NAMES = Object.freeze(Object.keys(VALUE_TYPE).map((name) => name.toLowerCase()));
 const NAME_OF_STATUS = new Map(Object.entries(STATUS).map(([name, code]) => [code, name.toLowerCase()]));
 const REQUIRED_EXPORTS = Object.freeze([
-  "memory", "_initialize", "fs_execute", "fs_read_execute_batch", "fs_round_half_even_scaled",
+  "memory", "_initialize", "fs_execute", "fs_read_execute_batch", "fs_decide_answers", "fs_round_half_even_scaled",
   "fs_status_name", "fs_abi_version", "fs_sizeof_step", "fs_sizeof_program", "fs_sizeof_result", "fs_alloc", "fs_free",
 ]);
 
@@ -248,6 +256,126 @@ export class Core {
     return this.readExecute([{ tokens, table }], options)[0];
   }
 
+  /**
+   * Decide free-text answers under a protocol's rules with the core's common answer path
+   * (fs_decide_answers, docs/abi.md). `rules`: the protocol's rules text as docs/abi.md lays it
+   * out (finscore's Python package writes it: finscore.answers.in_core.core_rules); `format`:
+   * "answer-line" or "whole"; `rows`: [{text, gold}] with gold an index into `golds` or -1
+   * (a gold the core does not read, such as yes / no); `golds`: gold texts (`value` 0x1F `half unit`
+   * 0x1F `flags` 0x1F `scale`). A row the core does not decide with certainty comes back with
+   * `decided: false`, as does a completion that is not ASCII (`sent: false`: the core reads ASCII
+   * only): decide those by the protocol's full rules. Offsets are those of the row's own text:
+   * `span` the answer as the core's reader took it (for several_numbers, the located answer),
+   * `read` the number read (several_numbers: the first, `other` the second), `value` the value
+   * compared as Python's format(Decimal, "f") writes it, `equal` whether it equals the gold.
+   */
+  decideAnswers(rules, format, rows, golds = []) {
+    const rulesBytes = asciiBytes(rules, "rules");
+    if (rulesBytes === null) throw new FinscoreError("rules must be ASCII text (docs/abi.md lays them out)");
+    const code = typeof format === "number" ? int32(format, "format") : FORMAT_CODES[format];
+    if (code === undefined) {
+      throw new FinscoreError(`format must be "answer-line" or "whole", not ${JSON.stringify(format)}`);
+    }
+    if (!Array.isArray(rows)) throw new FinscoreError("decideAnswers: rows must be an array of {text, gold}");
+    if (!Array.isArray(golds)) throw new FinscoreError("decideAnswers: golds must be an array of gold texts");
+    const goldBytes = [];
+    for (let g = 0; g < golds.length; g++) {
+      if (!(g in golds)) throw new FinscoreError(`gold ${g} is missing (a hole in the array)`);
+      const bytes = asciiBytes(golds[g], `gold ${g}`);
+      if (bytes === null) throw new FinscoreError(`gold ${g} must be ASCII text (docs/abi.md lays golds out)`);
+      goldBytes.push(bytes);
+    }
+    const outcomes = rows.map(() => null);
+    let chunk = [], size = 0;
+    for (let i = 0; i < rows.length; i++) {
+      if (!(i in rows)) throw new FinscoreError(`row ${i} is missing (a hole in the array)`);
+      const row = rows[i];
+      if (row === null || typeof row !== "object" || typeof row.text !== "string") {
+        throw new FinscoreError(`row ${i} must be {text, gold} with text a string`);
+      }
+      const gold = int32(row.gold ?? -1, `row ${i}: gold`);
+      if (gold < -1 || gold >= golds.length) {
+        throw new FinscoreError(`row ${i}: gold ${gold} is neither -1 nor one of the ${golds.length} golds`);
+      }
+      const text = asciiBytes(row.text, `row ${i}`);
+      if (text === null || text.length > ANSWER_CALL_TEXT) { outcomes[i] = notSent(); continue; }
+      if (size + text.length > ANSWER_CALL_TEXT || chunk.length === ANSWER_CALL_ROWS) {
+        this._decideChunk(rulesBytes, code, chunk, goldBytes, outcomes);
+        chunk = []; size = 0;
+      }
+      chunk.push({ index: i, text, gold });
+      size += text.length;
+    }
+    this._decideChunk(rulesBytes, code, chunk, goldBytes, outcomes);
+    return outcomes;
+  }
+
+  /** decideAnswers of one completion against one gold text (null: a gold the core does not read). */
+  decideAnswer(rules, format, text, gold) {
+    return this.decideAnswers(rules, format, [{ text, gold: gold === null ? -1 : 0 }], gold === null ? [] : [gold])[0];
+  }
+
+  _decideChunk(rules, code, chunk, golds, outcomes) {
+    const n = chunk.length;
+    if (n === 0) return;
+    const textLength = chunk.reduce((total, row) => total + row.text.length, 0);
+    const goldLength = golds.reduce((total, gold) => total + gold.length, 0);
+    const sizes = [rules.length, textLength, 12 * n, goldLength, 8 * golds.length, OUTCOME * n, VALUE_BYTES * n];
+    const at = [];
+    let total = 0;
+    for (const size of sizes) { at.push(total); total += align8(size); }
+    const e = this.exports;
+    this._withBlock(total, (base) => {
+      const [rulesAt, textAt, rowsAt, goldsAt, spansAt, outAt, valuesAt] = at.map((k) => base + k);
+      let bytes = new Uint8Array(e.memory.buffer);
+      let view = new DataView(e.memory.buffer);
+      bytes.set(rules, rulesAt);
+      let offset = 0;
+      chunk.forEach((row, r) => {
+        bytes.set(row.text, textAt + offset);
+        view.setInt32(rowsAt + 12 * r, offset, true);
+        view.setInt32(rowsAt + 12 * r + 4, row.text.length, true);
+        view.setInt32(rowsAt + 12 * r + 8, row.gold, true);
+        offset += row.text.length;
+      });
+      offset = 0;
+      golds.forEach((gold, g) => {
+        bytes.set(gold, goldsAt + offset);
+        view.setInt32(spansAt + 8 * g, offset, true);
+        view.setInt32(spansAt + 8 * g + 4, gold.length, true);
+        offset += gold.length;
+      });
+      const status = e.fs_decide_answers(rulesAt, rules.length, code, textAt, textLength, rowsAt, 3 * n, n,
+        goldsAt, goldLength, spansAt, golds.length, outAt, n, valuesAt, VALUE_BYTES * n);
+      if (status !== STATUS.OK) {
+        throw new FinscoreError(`fs_decide_answers refused the call: ${statusName(status)} (${status})`, status);
+      }
+      bytes = new Uint8Array(e.memory.buffer);
+      view = new DataView(e.memory.buffer);
+      const ascii = new TextDecoder("latin1");
+      chunk.forEach((row, r) => {
+        const o = outAt + OUTCOME * r;
+        const field = (name) => view.getInt32(o + O[name], true);
+        if (field("row") !== ANSWER_ROW.DECIDED) { outcomes[row.index] = deferredAnswer(true); return; }
+        const reason = REASON_NAMES[field("reason")] ?? null;
+        if (reason === null) throw new FinscoreError(`fs_decide_answers gave an unknown reason ${field("reason")}`);
+        const noAnswer = reason === "no_final_answer";
+        const several = reason === "several_numbers";
+        const length = field("value_length");
+        const read = noAnswer ? null : [field("read_start"), field("read_end")];
+        outcomes[row.index] = {
+          decided: true, sent: true, reason, reasonCode: field("reason"),
+          k: field("has_k") ? field("k") : null,
+          span: noAnswer ? null : [field("span_start"), field("span_end")],
+          read, other: several ? [field("other_start"), field("other_end")] : null,
+          value: noAnswer || several ? null
+            : ascii.decode(bytes.subarray(valuesAt + VALUE_BYTES * r, valuesAt + VALUE_BYTES * r + length)),
+          equal: field("equal") === 1,
+        };
+      });
+    });
+  }
+
   _readChunk(programs, rule, offset) {
     const layout = layOut(programs, offset);
     const results = programs.map(() => null);
@@ -305,6 +433,24 @@ export class Core {
     }
     return results.map((result) => result ?? notFramed());
   }
+}
+
+/** A row fs_decide_answers did not decide (deferred by the core), or one not sent to it (not ASCII). */
+function deferredAnswer(sent) {
+  return { decided: false, sent, reason: null, reasonCode: null, k: null, span: null, read: null, other: null,
+    value: null, equal: false };
+}
+
+function notSent() {
+  return deferredAnswer(false);
+}
+
+/** The bytes of ASCII text (a string, or bytes given as they are), or null when it holds another character. */
+function asciiBytes(text, what) {
+  if (text instanceof Uint8Array) return text.every((byte) => byte < 0x80) ? text : null;
+  if (typeof text !== "string") throw new FinscoreError(`${what} must be a string, not ${typeof text}`);
+  if (!/^[\x00-\x7f]*$/.test(text)) return null;
+  return encoder.encode(text);
 }
 
 function align8(n) {

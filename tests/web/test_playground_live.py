@@ -166,15 +166,16 @@ def test_a_python_call_that_fails_is_said_on_the_page(browser_context: Any, serv
 
 
 def test_a_run_and_an_answer_queued_together_keep_their_own_marks(browser_context: Any, server: Any) -> None:
-    """While Python loads, a queued run and a queued answer are both marked on the page; the answer is
-    read from the form once Python has filled the protocol lists, with the choices the page showed."""
+    """While Python loads, a queued run and a queued answer are both marked on the page; the answer
+    (against a yes / no gold, which only Python reads) is read from the form with the choices the page
+    showed, and decided once Python is ready."""
     watched = _held_page(browser_context, server)
     page = watched.page
     try:
         _queue_a_run(page, server, QUEUED_PROGRAM)
         page.check('input[name="mode"][value="answer"]')  # the mode switch reads the answer form at once
-        page.fill("#gold-answer", "16.93811")
-        completion = "Answer: 16.94%"
+        page.fill("#gold-answer", "yes")
+        completion = "Answer: Yes."
         page.fill("#completion", completion)
         page.wait_for_selector('body[data-queued="answer run"]')
         assert "Waiting for Python" in page.text_content("#answer-status")
@@ -187,8 +188,8 @@ def test_a_run_and_an_answer_queued_together_keep_their_own_marks(browser_contex
         assert page.get_attribute("body", "data-queued") is None
         request = json.loads(page.get_attribute("#answer-view", "data-request") or "{}")
         assert (request["protocol"], request["format"], request["completion"]) == (protocol, answer_format, completion)
-        assert request["gold_answer"] == "16.93811"  # the page's other gold fields are its defaults
-        gold = {"exe_ans": 16.93811, "program": request["gold_program"], "question": request["gold_question"]}
+        assert request["gold_answer"] == "yes"  # the page's other gold fields are its defaults
+        gold = {"exe_ans": "yes", "program": request["gold_program"], "question": request["gold_question"]}
         expected = decide(completion, gold, protocol=protocol, format=answer_format)
         assert page.get_attribute("#answer-outcome", "data-reason") == expected.reason
         assert page.text_content("#answer-detail") == expected.detail

@@ -9,6 +9,7 @@ import { FRAGMENT_LIMIT, cleanState, decodeState, encodeState } from "./share.js
 import {
   PYTHON_READS, pythonFloatRepr, pythonStrip, pythonStrRepr, quickRows, quickRun, readRequest, tokenizeGoldProgram,
 } from "./quick.js";
+import { answerOptionsOf, loadAnswerData, quickDecide } from "./answers_quick.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -27,6 +28,7 @@ let worker = null;
 let examples = [];
 let coreNow = null; // the loaded core, once it is
 let pythonNow = null; // the Python worker, once it answers
+let answerData = null; // answers.json: the protocols' rules and words for the core's answer path, once loaded
 const LIVE_DELAY_MS = 250; // results follow typing after this pause
 
 function setEngine(node, state, text) {
@@ -99,7 +101,6 @@ function startPython(coreModule) {
         $("#versions").textContent = `Pyodide ${message.pyodide}, Python ${message.python}; the WebAssembly core of the finscore package.`;
         pythonNow = worker;
         python.resolve(worker);
-        loadAnswerOptions(worker);
       } else {
         enable($("#score"), true, "Score");
         scorer.resolve(worker);
@@ -402,6 +403,10 @@ async function copyLink() {
 function reasonText(reason) {
   const words = {
     deferred: "the core defers it to the full reader",
+    "a gold Python reads": "a gold only Python reads: yes / no, a text span, or text outside ASCII",
+    "a format the core does not read": "an answer format only Python locates",
+    "a protocol the core does not hold": "a protocol only Python decides",
+    "text outside ASCII": "text outside ASCII, which Python reads by its Unicode rules",
     negative_base_fractional_exponent: "a complex power, which only Python follows",
     "not framed": "text the core's framing cannot hold",
     "pasted table": "a pasted table, which Python reads",
@@ -575,18 +580,34 @@ function fillSelect(select, names) {
   if (names.includes(wanted)) select.value = wanted;
 }
 
-/** The protocols (finscore.answers.protocol_names()) and formats (FORMATS), from Python. */
-async function loadAnswerOptions(ready) {
+function applyAnswerOptions(options) {
+  answerOptions = options;
+  fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
+  fillSelect($("#answer-format"), options.formats);
+  showAnswerFields();
+}
+
+/** The protocols (finscore.answers.protocol_names()) and formats (FORMATS): from answers.json, which
+ * is written from Python's own lists, as soon as it is fetched; from Python only if it could not be. */
+async function loadAnswerOptions() {
   try {
-    const options = await ready.call("answer_options");
-    if (!options.ok) {
-      showError($("#answer-error"), options.error);
-    } else {
-      answerOptions = options;
-      fillSelect($("#answer-protocol"), options.protocols.map((p) => p.name));
-      fillSelect($("#answer-format"), options.formats);
-      showAnswerFields();
+    answerData = await loadAnswerData(new URL("answers.json", document.baseURI));
+    applyAnswerOptions(answerOptionsOf(answerData));
+    answerChoicesSettled = true;
+    answerChoices.resolve();
+    return;
+  } catch (error) {
+    showError($("#answer-error"), `${error.message}; the answer view waits for Python's lists`);
+    answerListsFromPython = true;
+    if (busyCount && document.body.dataset.busy === "answer") { // a reading already waits for the lists
+      markQueued("answer", true);
+      waitFor("answer", ": the answer is read as soon as Python is ready.");
     }
+  }
+  try {
+    const options = await (await python.promise).call("answer_options");
+    if (!options.ok) showError($("#answer-error"), options.error);
+    else applyAnswerOptions(options);
   } catch (error) {
     showError($("#answer-error"), String(error));
   } finally {
@@ -597,6 +618,7 @@ async function loadAnswerOptions(ready) {
 
 let answerNumber = 0; // a newer reading supersedes an older one still waiting for Python
 let answerChoicesSettled = false; // loadAnswerOptions has ended (with the lists or with an error shown)
+let answerListsFromPython = false; // answers.json could not be read: the lists, and every reading, wait for Python
 
 function decideFromForm(event) {
   if (event) event.preventDefault();
@@ -604,18 +626,39 @@ function decideFromForm(event) {
   const number = ++answerNumber;
   return busy("answer", async () => {
     if (!answerChoicesSettled) {
-      // the protocol and format lists come from Python: the form is read once they are there;
-      // the decision on show answers another input, so it is hidden until this one's comes
+      // the protocol and format lists come from answers.json (or, if it could not be read, from
+      // Python): the form is read once they are there; the decision on show answers another
+      // input, so it is hidden until this one's comes
       $("#answer-outcome").hidden = true;
-      markQueued("answer", true);
-      waitFor("answer", ": the answer is read as soon as Python is ready.");
+      if (answerListsFromPython) {
+        markQueued("answer", true);
+        waitFor("answer", ": the answer is read as soon as Python is ready.");
+      } else {
+        showStatus("#answer-status", "Loading the answer protocols…");
+      }
     }
-    let request, answer;
+    let request, answer = null;
     try {
       await answerChoices.promise;
+      const loaded = await core.promise; // compiled at page load: the core decides what it can first
       if (number !== answerNumber) return null; // superseded while it waited
       request = answerRequest();
-      answer = await decideAnswer(request);
+      const quick = answerData ? quickDecide(loaded, request, answerData) : { wait: "no answers.json" };
+      answer = quick.answer ?? null;
+      if (answer === null) {
+        // the decision on show answers another input: hidden at once, until Python decides this one
+        $("#answer-outcome").hidden = true;
+        const why = reasonText(quick.wait);
+        if (!pythonNow) {
+          markQueued("answer", true);
+          waitFor("answer", `to read this answer (${why}); it is decided as soon as Python is ready.`);
+        } else {
+          waitFor("answer", null);
+          showStatus("#answer-status", `Python is reading this answer (${why})…`);
+        }
+        answer = await decideAnswer(request);
+        if (number === answerNumber) answer.path = "python";
+      }
     } catch (failure) {
       if (number !== answerNumber) return null;
       return failedCall("answer", "#answer-status", $("#answer-error"), $("#answer-outcome"), failure);
@@ -636,6 +679,18 @@ function decideFromForm(event) {
     saveState();
     return answer;
   });
+}
+
+/**
+ * The answer form changed: the decision on show is the previous input's. It is marked stale at once
+ * until the new one's comes, and hidden at once when the new input waits for Python.
+ */
+function markAnswerStale() {
+  const outcome = $("#answer-outcome");
+  outcome.dataset.stale = "true";
+  if (!coreNow || !answerData || quickDecide(coreNow, answerRequest(), answerData).answer === undefined) {
+    outcome.hidden = true;
+  }
 }
 
 async function decideAnswer(request) {
@@ -679,6 +734,10 @@ function renderAnswer(answer) {
   const decision = answer.decision;
   const outcome = $("#answer-outcome");
   outcome.dataset.passed = String(decision.passed);
+  outcome.dataset.path = answer.path ?? "python";
+  $("#answer-path").textContent = answer.path === "core"
+    ? "Decided by the WebAssembly core in this page (the JavaScript binding), without Python."
+    : "Decided by finscore in Python (Pyodide).";
   outcome.dataset.reason = decision.reason;
   $("#answer-decision").replaceChildren(
     el("span", { className: `verdict ${decision.passed ? "valid" : "invalid"}`, text: decision.passed ? "Pass" : "Miss" }),
@@ -921,7 +980,7 @@ function wireForms() {
   for (const node of document.querySelectorAll("#answer-form textarea, #answer-form input, #answer-form select")) {
     node.addEventListener(node.matches("select") ? "change" : "input", () => {
       showAnswerFields();
-      $("#answer-outcome").dataset.stale = "true"; // the previous input's, until this one's comes
+      markAnswerStale();
       clearTimeout(answerTimer);
       answerTimer = setTimeout(() => decideFromForm(), LIVE_DELAY_MS);
     });
@@ -957,6 +1016,10 @@ window.finscore = {
   doubleHex,
   quickRows: async (rows) => quickRows(await core.promise, rows),
   quickRun: async (request) => quickRun(await core.promise, request).answer ?? null,
+  quickDecide: async (request) => {
+    await answerChoices.promise;
+    return answerData ? quickDecide(await core.promise, request, answerData).answer ?? null : null;
+  },
   pythonReady: () => pythonNow !== null,
   encodeState,
   decodeState,
@@ -971,6 +1034,7 @@ window.finscore = {
 
 wireTheme();
 wireForms();
+loadAnswerOptions();
 applyMode(); // a browser may restore the chosen mode's radio on reload
 showVersion().catch((error) => {
   $("#version").textContent = `finscore (version unknown: ${error.message}) · core ABI ${ABI_VERSION}`;
