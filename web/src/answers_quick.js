@@ -156,11 +156,13 @@ const LAST_ANSWER_LINE = /^(?:[\s\S]*\n)?[ \t*_#>]{0,8}(?:final[ \t]{1,4})?answe
 const EMPHASIS = " \t\r*_";
 
 /** locate._stripped: the text between start and end without the emphasis around it. */
-function stripped(completion, start, end) {
+function stripped(completion, start, end, marker = null) {
   while (start < end && EMPHASIS.includes(completion[start])) start++;
   while (end > start && EMPHASIS.includes(completion[end - 1])) end--;
-  return { text: completion.slice(start, end), start, end, verbatim: true };
+  return { text: completion.slice(start, end), start, end, verbatim: true, marker };
 }
+
+const LINE_LEAD = " \t*_#>"; // locate._LINE_LEAD: the marks that may come before the word Answer (at most 8)
 
 /** LOCATORS[format](completion) for answer-line and whole: Located's fields, or null (no answer line). */
 function locate(completion, format) {
@@ -169,17 +171,22 @@ function locate(completion, format) {
   if (last === null) return null;
   const at = last[0].length;
   const end = completion.indexOf("\n", at);
-  return stripped(completion, at, end < 0 ? completion.length : end);
+  // the marker runs from the word (after the marks that lead its line) to the colon, as locate.answer_line's
+  let lead = completion.lastIndexOf("\n", at - 1) + 1;
+  for (let marks = 0; marks < 8 && lead < at && LINE_LEAD.includes(completion[lead]); marks++) lead++;
+  return stripped(completion, at, end < 0 ? completion.length : end, [lead, at]);
 }
 
 /** finscore_playground._marked_parts: the completion cut at the located answer and the number read. */
-function markedParts(completion, answer, number) {
-  const cuts = [...new Set([0, completion.length, ...(answer ?? []), ...(number ?? [])])].sort((a, b) => a - b);
+function markedParts(completion, answer, number, marker) {
+  const cuts = [...new Set([0, completion.length, ...(answer ?? []), ...(number ?? []), ...(marker ?? [])])]
+    .sort((a, b) => a - b);
   const parts = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
     const [start, end] = [cuts[i], cuts[i + 1]];
     const role = number && number[0] <= start && end <= number[1] ? "number"
-      : answer && answer[0] <= start && end <= answer[1] ? "answer" : "";
+      : answer && answer[0] <= start && end <= answer[1] ? "answer"
+        : marker && marker[0] <= start && end <= marker[1] ? "marker" : "";
     if (end > start) parts.push([completion.slice(start, end), role]);
   }
   return parts;
@@ -241,14 +248,18 @@ export function quickDecide(core, request, data) {
       read: completion.slice(...outcome.read), ...base, span: outcome.read, detail };
   }
   const answerSpan = located ? [located.start, located.end] : null;
+  const markerSpan = located ? located.marker : null;
+  const spanned = (span) => span === null ? null : { start: span[0], end: span[1], text: completion.slice(...span) };
   return {
     answer: {
       ok: true, path: "core", protocol: protocol.name, format, tolerance: protocol.tolerance, decision,
       located, not_located: located ? null : { reason: "no_final_answer", detail: details.no_answer_line },
+      // finscore_playground._reading: answer-line and whole are not lenient formats
+      reading: { format, marker: spanned(markerSpan), span: spanned(answerSpan), lenient: null },
       gold_mapping: read.mapping,
       gold_read: { value: decimalF(gold.value), yes_no: null, text: gold.text, points: gold.points,
         percentage: gold.percentage, half_unit: decimalF(gold.half), scale: gold.scale },
-      parts: markedParts(completion, answerSpan, decision.read !== null ? decision.span : null),
+      parts: markedParts(completion, answerSpan, decision.read !== null ? decision.span : null, markerSpan),
     },
   };
 }
