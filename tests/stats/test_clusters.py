@@ -196,3 +196,13 @@ def test_figures_drawn_together_are_each_figures_documented_draws() -> None:
 def test_figures_over_other_clusters_are_not_drawn_together() -> None:
     with pytest.raises(ValueError, match="same clusters"):
         bootstrap_draws_together([group([1, 0], ["a", "b"]), group([1, 0], ["a", "c"])], 1, 10)
+
+
+def test_draws_past_one_chunk_of_picks_continue_the_sequence() -> None:
+    """More picks than one chunk lists at once (the memory bound): the draws go on as documented."""
+    from finscore.stats import clusters as module
+
+    values, keys = [1, 0, 1, 1, 0.5, 0], ["a", "b", "b", "c", "a", "c"]
+    resamples = module._CHUNK_PICKS // 3 * 2 + 7  # three clusters: two whole chunks and part of a third
+    assert bootstrap_draws(group(values, keys), 20260901, resamples) == \
+        _documented_draws(values, keys, 20260901, resamples)

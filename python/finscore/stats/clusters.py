@@ -95,6 +95,9 @@ def _column(sums: Sequence[float], integral: bool) -> tuple[list[int], int] | No
     return [n * (denominator // d) for n, d in ratios], denominator
 
 
+#: The most picks `bootstrap_draws_together` lists at once (its memory bound: a chunk of resamples).
+_CHUNK_PICKS = 1 << 16
+
 #: Where one column of a packed figure sits in a code, and how it is read back: (shift, mask, divisor);
 #: mask 0 for the second column of an unpaired figure.
 _Field = tuple[int, int, int]
@@ -164,24 +167,24 @@ def bootstrap_draws_together(figures: Sequence[Clusters], seed: int, resamples: 
     # float sums times a power of two, and total / divisor (int true division, correctly rounded) is
     # the correctly rounded sum of the picked floats, which is what math.fsum returns.
     codes, rows_shift, layout = packed
-    if len(layout) == 1 and layout[0][0] and not layout[0][2][1]:
-        # one integral rate, unpaired (FinQA's, ConvFinQA's, an answers run's): its loop without the figures'
-        (_, (shift, mask, _), _), out = layout[0], draws[0]
-        for _ in range(resamples):
-            total = sum([codes[floor(uniform() * size)] for _ in repeat(None, g)])
-            out.append(((total >> shift) & mask) / (total >> rows_shift))
-        return draws
-    for _ in range(resamples):
-        total = sum([codes[floor(uniform() * size)] for _ in repeat(None, g)])
-        drawn_rows = total >> rows_shift
+    # A chunk of resamples at a time (at most _CHUNK_PICKS picks listed at once): one comprehension
+    # draws every pick of the chunk, one adds each resample's codes, one per figure reads them back.
+    per_chunk = max(1, _CHUNK_PICKS // g)
+    for start in range(0, resamples, per_chunk):
+        picks = min(per_chunk, resamples - start) * g
+        picked = [codes[floor(uniform() * size)] for _ in repeat(None, picks)]
+        totals = [sum(picked[i:i + g]) for i in range(0, picks, g)]
         for (integral, (shift_a, mask_a, divisor_a), (shift_b, mask_b, divisor_b)), out in zip(layout, draws):
-            a = (total >> shift_a) & mask_a
-            if integral:
-                out.append((((total >> shift_b) & mask_b) - a if mask_b else a) / drawn_rows)
+            if integral and mask_b:
+                out.extend([(((t >> shift_b) & mask_b) - ((t >> shift_a) & mask_a)) / (t >> rows_shift)
+                            for t in totals])
+            elif integral:
+                out.extend([((t >> shift_a) & mask_a) / (t >> rows_shift) for t in totals])
             elif mask_b:
-                out.append((((total >> shift_b) & mask_b) / divisor_b - a / divisor_a) / drawn_rows)
+                out.extend([(((t >> shift_b) & mask_b) / divisor_b - ((t >> shift_a) & mask_a) / divisor_a)
+                             / (t >> rows_shift) for t in totals])
             else:
-                out.append(a / divisor_a / drawn_rows)
+                out.extend([((t >> shift_a) & mask_a) / divisor_a / (t >> rows_shift) for t in totals])
     return draws
 
 
