@@ -7,7 +7,10 @@ Each whole run (WHOLE_RUNS below) is a new `PY -m finscore ...` process with PYT
 run alternately before, after, before, ... N times each, after one untimed warm-up of each side. As in
 benchmarks/README.md: CPU time (user + system of the child, from getrusage(RUSAGE_CHILDREN)) and wall time, medians, each side's
 children sharing its own PYTHONPYCACHEPREFIX (filled by the warm-up), GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA.
-Before timing, both sides' standard output must be byte-identical for every run, or the script stops.
+Before timing, both sides' standard output must be byte-identical for every run, or the script stops;
+with --outputs-may-differ (two commits apart by later issues' visible changes, such as the intervals of
+issue #33) it times them anyway, marks each such run "differs" and prints its first differing line.
+Each row ends with the machine's one-minute load average when the row started and ended.
 benchmarks/rewards.py takes no checkout (it imports the finscore it runs under and scores in process for
 minutes), so the rewards figure here is a whole `finscore rewards IN OUT` run over one training step's
 rollouts (8,192 rows) made once, untimed, by that benchmark's own `rollouts()` from BEFORE_CHECKOUT.
@@ -69,6 +72,15 @@ def run_once(python: str, argv: Sequence[str], environment: dict[str, str], cwd:
     return Timing(cpu, wall, stdout)
 
 
+def first_difference(before: bytes, after: bytes) -> str:
+    """The first line the two outputs disagree on, both sides' versions (for a run whose outputs differ)."""
+    left, right = before.decode(errors="replace").splitlines(), after.decode(errors="replace").splitlines()
+    for number, (a, b) in enumerate(zip(left, right), start=1):
+        if a != b:
+            return f"line {number}: {a!r} / {b!r}"
+    return f"line {min(len(left), len(right)) + 1}: one output ends ({len(left)} lines / {len(right)} lines)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="speed_side_by_side.py", description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path, metavar="BEFORE_CHECKOUT")
@@ -78,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="interpreter of both sides (default: this one)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="time only the whole runs whose name starts with NAME; repeatable")
+    parser.add_argument("--outputs-may-differ", action="store_true",
+                        help="time runs whose standard output differs between the sides (marked 'differs', "
+                             "first differing line shown) instead of stopping")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be 1 or more")
@@ -106,12 +121,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.runs} runs of each side, alternated; CPU = user + system of the child; medians", flush=True)
         print(f"before: {sides['before']}\nafter:  {sides['after']}")
         print(f"{'whole run':<52} {'before CPU':>10} {'after CPU':>10} {'ratio':>6} {'before wall':>11} "
-              f"{'after wall':>10} {'ratio':>6}")
+              f"{'after wall':>10} {'ratio':>6}  outputs  load")
         for name, run in runs:
+            load_before = os.getloadavg()[0]
             warm = {label: run_once(args.python, run, environments[label], scratch) for label in sides}
-            if warm["before"].stdout != warm["after"].stdout:
+            same = warm["before"].stdout == warm["after"].stdout
+            if not same and not args.outputs_may_differ:
                 raise SystemExit(f"speed_side_by_side: {name}: the two sides print different outputs; "
                                  "compare them with scripts/output_snapshot.py first")
+            if not same:
+                print(f"  {name}: outputs differ, first at: {first_difference(warm['before'].stdout, warm['after'].stdout)}",
+                      flush=True)
             times: dict[str, list[Timing]] = {label: [] for label in sides}
             for number in range(args.runs):
                 order = ("before", "after") if number % 2 == 0 else ("after", "before")
@@ -121,8 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             cpu = {label: statistics.median(t.cpu for t in times[label]) for label in sides}
             wall = {label: statistics.median(t.wall for t in times[label]) for label in sides}
             print(f"{name:<52} {cpu['before']:>9.3f}s {cpu['after']:>9.3f}s {cpu['after'] / cpu['before']:>6.3f} "
-                  f"{wall['before']:>10.3f}s {wall['after']:>9.3f}s {wall['after'] / wall['before']:>6.3f}",
-                  flush=True)
+                  f"{wall['before']:>10.3f}s {wall['after']:>9.3f}s {wall['after'] / wall['before']:>6.3f}  "
+                  f"{'same' if same else 'differs':<7}  {load_before:.1f}-{os.getloadavg()[0]:.1f}", flush=True)
     print("ratio = after / before (below 1: after is faster)")
     return 0
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from finscore.stats import bootstrap_draws, design_effect, group, percentile_interval
+from finscore.stats.clusters import bootstrap_draws_together
 
 #: Three tiny clustered data sets: (values, unit keys).
 TINY = [
@@ -129,3 +130,79 @@ def test_design_effect_is_one_for_singleton_clusters_and_undefined_without_varia
 def test_bad_resamples_are_refused() -> None:
     with pytest.raises(ValueError, match="resamples"):
         bootstrap_draws(group([1], ["a"]), 1, 0)
+
+
+def _documented_draws(clusters_values: list[float], keys: list[str], seed: int, resamples: int,
+                      second: list[float] | None = None) -> list[float]:
+    """The module docstring's resampling written out with random.Random: each cluster's sum added row
+    by row (as floats), the picked clusters' sums totalled exactly (one rounding: exact integers for
+    integral values, math.fsum otherwise)."""
+    order = sorted(set(keys))
+    u = random.Random(seed).random
+    integral = all(float(v).is_integer() for v in clusters_values + (second or []))
+    first_sums = {k: sum(v for v, key in zip(clusters_values, keys) if key == k) for k in order}
+    second_sums = {k: sum(v for v, key in zip(second or [], keys) if key == k) for k in order}
+    expected = []
+    for _ in range(resamples):
+        picked = [order[int(u() * len(order))] for _ in order]
+        rows = sum(keys.count(k) for k in picked)
+        firsts = [first_sums[k] for k in picked]
+        seconds = [second_sums[k] for k in picked]
+        if integral:
+            a, b = sum(int(v) for v in firsts), sum(int(v) for v in seconds)
+            expected.append((b - a if second is not None else a) / rows)
+        else:
+            a_sum = math.fsum(firsts)
+            expected.append(a_sum / rows if second is None else (math.fsum(seconds) - a_sum) / rows)
+    return expected
+
+
+#: Values whose cluster sums exercise the exact packing: counts above 1 a row, floats with far apart
+#: exponents (a subnormal beside 1e200), values with no short binary form, negative ones (not packed).
+AWKWARD = [
+    [3, 0, 4, 1, 2, 7, 0, 5],
+    [0.1, 0.2, 0.3, 1 / 3, 0.7, 2 / 3, 0.0, 1.0],
+    [5e-324, 1e200, 1.0, 1e-300, 0.5, 3.0, 2.0**-1074 * 3, 1e-10],
+    [-0.25, 0.5, -1.0, 0.125, 0.0, 0.75, -0.5, 1.0],
+    [-1, 2, 0, -3, 1, 1, 0, 2],
+]
+
+
+@pytest.mark.parametrize("values", AWKWARD)
+@pytest.mark.parametrize("second_index", [None, 0, 1, 2])
+def test_awkward_values_draw_as_documented(values: list[float], second_index: int | None) -> None:
+    keys = ["c", "a", "a", "b", "d", "d", "d", "b"]
+    second = None if second_index is None else AWKWARD[second_index]
+    for seed in (1, 20260901):
+        expected = _documented_draws(values, keys, seed, 60, second)
+        drawn = bootstrap_draws(group(values, keys, second), seed, 60)
+        assert [repr(d) for d in drawn] == [repr(d) for d in expected]  # bit for bit, the sign of zero too
+
+
+def test_figures_drawn_together_are_each_figures_documented_draws() -> None:
+    """TAT-QA's exact match and F1 are drawn together (one set of picks): each list is still the
+    figure's own documented draws."""
+    keys = ["t2", "t1", "t1", "t3", "t3", "t3", "t2", "t4"]
+    em = [1, 0, 1, 1, 0, 1, 0, 1]
+    f1 = [1.0, 0.4, 1.0, 1.0, 0.0, 1.0, 2 / 3, 1.0]
+    figures = [group(em, keys), group(f1, keys), group(AWKWARD[3], keys), group(em, keys, f1)]
+    together = bootstrap_draws_together(figures, 20260901, 80)
+    assert together[0] == _documented_draws(em, keys, 20260901, 80)
+    assert together[1] == _documented_draws(f1, keys, 20260901, 80)
+    assert together[2] == _documented_draws(AWKWARD[3], keys, 20260901, 80)
+    assert together[3] == _documented_draws(em, keys, 20260901, 80, f1)
+
+
+def test_figures_over_other_clusters_are_not_drawn_together() -> None:
+    with pytest.raises(ValueError, match="same clusters"):
+        bootstrap_draws_together([group([1, 0], ["a", "b"]), group([1, 0], ["a", "c"])], 1, 10)
+
+
+def test_draws_past_one_chunk_of_picks_continue_the_sequence() -> None:
+    """More picks than one chunk lists at once (the memory bound): the draws go on as documented."""
+    from finscore.stats import clusters as module
+
+    values, keys = [1, 0, 1, 1, 0.5, 0], ["a", "b", "b", "c", "a", "c"]
+    resamples = module._CHUNK_PICKS // 3 * 2 + 7  # three clusters: two whole chunks and part of a third
+    assert bootstrap_draws(group(values, keys), 20260901, resamples) == \
+        _documented_draws(values, keys, 20260901, resamples)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from finscore.stats.clusters import DEFAULT_RESAMPLES, DEFAULT_SEED
+from finscore.stats.clusters import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_draws_together, group
 from finscore.stats.headline import HeadlineInterval, headline_interval
 
 
@@ -68,23 +68,30 @@ def headline_intervals(benchmark: str, report: Any, gold: Any, *, seed: int = DE
                        resamples: int = DEFAULT_RESAMPLES) -> tuple[HeadlineInterval, ...]:
     """The intervals of each honest headline figure of a report scored against `gold` (benchmark
     "answers": a `finscore answers` report, grouped by the unit of the benchmark its gold file is)."""
-    intervals = []
-    for outcomes in report_outcomes(benchmark, report):
-        name, keys = unit_keys(report.gold_kind if benchmark == "answers" else benchmark, gold, outcomes.ids)
-        intervals.append(headline_interval(outcomes.figure, outcomes.values, keys, name, binary=outcomes.binary,
-                                           seed=seed, resamples=resamples))
-    return tuple(intervals)
+    figures = report_outcomes(benchmark, report)
+    units = [unit_keys(report.gold_kind if benchmark == "answers" else benchmark, gold, o.ids) for o in figures]
+    draws: list[list[float] | None] = [None] * len(figures)
+    if len(figures) > 1 and all(o.ids and o.ids == figures[0].ids for o in figures):
+        # figures over the same rows (TAT-QA's exact match and F1): one seed picks the same clusters for
+        # each, so the clusters are drawn once for all of them
+        draws = list(bootstrap_draws_together([group(o.values, keys) for o, (_, keys) in zip(figures, units)],
+                                              seed, resamples))
+    return tuple(headline_interval(o.figure, o.values, keys, name, binary=o.binary, seed=seed, resamples=resamples,
+                                   draws=figure_draws)
+                 for o, (name, keys), figure_draws in zip(figures, units, draws))
 
 
 def attach_intervals(benchmark: str, report: Any, gold: Any, *, seed: int = DEFAULT_SEED,
                      resamples: int = DEFAULT_RESAMPLES) -> Any:
     """The report with its headline intervals (its `uncertainty`: text, JSON and the Python API)."""
-    from dataclasses import replace  # the FinQA reports are dataclasses already loaded
-
     intervals = headline_intervals(benchmark, report, gold, seed=seed, resamples=resamples)
-    if benchmark == "finqa":
-        return replace(report, uncertainty=intervals)
-    if benchmark == "convfinqa":
+    if benchmark in ("finqa", "convfinqa"):
+        # imported here, not above: the FinQA reports are dataclasses (the module is loaded already),
+        # a TAT-QA or answers report is not, and importing dataclasses costs a TAT-QA run about 3 ms
+        from dataclasses import replace
+
+        if benchmark == "finqa":
+            return replace(report, uncertainty=intervals)
         return replace(report, turns=replace(report.turns, uncertainty=intervals))
     report.uncertainty = intervals
     return report

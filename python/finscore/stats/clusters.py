@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from _random import Random as MersenneTwister  # random.Random's own C base (see bootstrap_draws)
 from itertools import repeat
-from typing import Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from finscore.stats.binomial import CONFIDENCE
 from finscore.stats.defaults import DEFAULT_RESAMPLES as DEFAULT_RESAMPLES
@@ -78,11 +78,79 @@ def percentile_interval(draws: Sequence[float], confidence: float = CONFIDENCE) 
     return low, high
 
 
+def _column(sums: Sequence[float], integral: bool) -> tuple[list[int], int] | None:
+    """A column of cluster sums as exact non-negative integers and the power of two that divides them
+    back (1 for an integral figure's sums, taken as int), or None when some sum is negative (-0.0 too,
+    unless integral) or not finite."""
+    if integral:
+        numbers = [int(s) for s in sums]
+        return (numbers, 1) if all(n >= 0 for n in numbers) else None
+    ratios = []
+    for value in sums:
+        number = float(value)
+        if not (math.isfinite(number) and number >= 0) or math.copysign(1.0, number) < 0:
+            return None  # math.fsum keeps a sum of -0.0 negative; the packed sum would not
+        ratios.append(number.as_integer_ratio())  # a float's denominator is a power of two
+    denominator = max(d for _, d in ratios)
+    return [n * (denominator // d) for n, d in ratios], denominator
+
+
+#: The most picks `bootstrap_draws_together` lists at once (its memory bound: a chunk of resamples).
+_CHUNK_PICKS = 1 << 16
+
+#: Where one column of a packed figure sits in a code, and how it is read back: (shift, mask, divisor);
+#: mask 0 for the second column of an unpaired figure.
+_Field = tuple[int, int, int]
+
+
+def _packed(figures: Sequence[Clusters]) -> tuple[list[int], int, list[tuple[bool, _Field, _Field]]] | None:
+    """Every figure's cluster sums (and the rows, once) packed in one int per cluster, so that one sum()
+    of a resample's picked codes gives all its totals exactly: (codes, the rows' shift, per figure
+    (integral, first's field, second's field)), or None when some sum cannot be packed."""
+    g = len(figures[0].keys)
+    layout: list[tuple[bool, _Field, _Field]] = []
+    shift = 0
+    codes = [0] * g
+    for figure in figures:
+        integral = all(float(s).is_integer() for s in figure.sums) and (
+            figure.second is None or all(float(s).is_integer() for s in figure.second))
+        fields: list[_Field] = []
+        for sums in (figure.sums, figure.second):
+            if sums is None:
+                fields.append((0, 0, 1))
+                continue
+            column = _column(sums, integral)
+            if column is None:
+                return None
+            numbers, divisor = column
+            width = (max(1, max(numbers, default=0)) * max(1, g)).bit_length() + 1  # a resample's total fits
+            for i in range(g):
+                codes[i] += numbers[i] << shift
+            fields.append((shift, (1 << width) - 1, divisor))
+            shift += width
+        layout.append((integral, fields[0], fields[1]))
+    for i, rows in enumerate(figures[0].rows):
+        codes[i] += rows << shift
+    return codes, shift, layout
+
+
 def bootstrap_draws(clusters: Clusters, seed: int, resamples: int) -> list[float]:
     """The statistic of each of `resamples` cluster resamples (the order above): the rate, or for
     paired clusters the difference second - first."""
+    return bootstrap_draws_together([clusters], seed, resamples)[0]
+
+
+def bootstrap_draws_together(figures: Sequence[Clusters], seed: int, resamples: int) -> list[list[float]]:
+    """`bootstrap_draws` of each of several figures over the same clusters (TAT-QA's exact match and
+    F1 over its tables): one seed draws the same clusters for each, so they are drawn once per resample
+    and every figure's statistic is taken from them; each list equals that figure's draws alone."""
     check_resamples(resamples)
-    g = len(clusters.keys)
+    if not figures:
+        return []
+    keys, rows = figures[0].keys, figures[0].rows
+    if any(figure.keys != keys or figure.rows != rows for figure in figures):
+        raise ValueError("figures drawn together must have the same clusters (the same unit keys and rows)")
+    g = len(keys)
     if g == 0:
         raise ValueError("no clusters to resample")
     # random.Random(seed) seeds its C base class with the int as it is and inherits random() from it,
@@ -90,31 +158,50 @@ def bootstrap_draws(clusters: Clusters, seed: int, resamples: int) -> list[float
     # start-up; tests/stats/test_clusters.py checks the two sequences agree)
     uniform = MersenneTwister(seed).random
     floor, size = math.floor, float(g)  # floor(u * G) is int(u * G) for u >= 0, spelled the faster way
-    rows, sums, second = clusters.rows, clusters.sums, clusters.second
-    integral = all(float(s).is_integer() for s in sums) and (second is None or all(float(s).is_integer() for s in second))
-    draws: list[float] = []
-    if integral:
-        # exact integer sums packed in one int per cluster: one sum() per resample gives them all
-        shift = max(1, sum(rows)).bit_length() + max(1, g).bit_length() + 1
-        first = [int(s) for s in sums]
-        other = [0] * g if second is None else [int(s) for s in second]
-        codes = [first[i] + (other[i] << shift) + (rows[i] << (2 * shift)) for i in range(g)]
-        mask = (1 << shift) - 1
-        for _ in range(resamples):
-            total = sum([codes[floor(uniform() * size)] for _ in repeat(None, g)])
-            drawn_rows = total >> (2 * shift)
-            a, b = total & mask, (total >> shift) & mask
-            draws.append((b - a) / drawn_rows if second is not None else a / drawn_rows)
+    draws: list[list[float]] = [[] for _ in figures]
+    packed = _packed(figures)
+    if packed is None:
+        _draws_summed(figures, uniform, resamples, draws)
         return draws
+    # Exact: an integral figure's totals are ints, divided as ints (one rounding); another's are its
+    # float sums times a power of two, and total / divisor (int true division, correctly rounded) is
+    # the correctly rounded sum of the picked floats, which is what math.fsum returns.
+    codes, rows_shift, layout = packed
+    # A chunk of resamples at a time (at most _CHUNK_PICKS picks listed at once): one comprehension
+    # draws every pick of the chunk, one adds each resample's codes, one per figure reads them back.
+    per_chunk = max(1, _CHUNK_PICKS // g)
+    for start in range(0, resamples, per_chunk):
+        picks = min(per_chunk, resamples - start) * g
+        picked = [codes[floor(uniform() * size)] for _ in repeat(None, picks)]
+        totals = [sum(picked[i:i + g]) for i in range(0, picks, g)]
+        for (integral, (shift_a, mask_a, divisor_a), (shift_b, mask_b, divisor_b)), out in zip(layout, draws):
+            if integral and mask_b:
+                out.extend([(((t >> shift_b) & mask_b) - ((t >> shift_a) & mask_a)) / (t >> rows_shift)
+                            for t in totals])
+            elif integral:
+                out.extend([((t >> shift_a) & mask_a) / (t >> rows_shift) for t in totals])
+            elif mask_b:
+                out.extend([(((t >> shift_b) & mask_b) / divisor_b - ((t >> shift_a) & mask_a) / divisor_a)
+                             / (t >> rows_shift) for t in totals])
+            else:
+                out.extend([((t >> shift_a) & mask_a) / divisor_a / (t >> rows_shift) for t in totals])
+    return draws
+
+
+def _draws_summed(figures: Sequence[Clusters], uniform: Callable[[], float], resamples: int,
+                  draws: list[list[float]]) -> None:
+    """The draws of figures whose sums cannot be packed (a negative or non-finite sum): each resample's
+    picks listed, every figure's sums added by math.fsum."""
+    g = len(figures[0].keys)
+    floor, size, rows = math.floor, float(g), figures[0].rows
     for _ in range(resamples):
         picked = [floor(uniform() * size) for _ in repeat(None, g)]
         drawn_rows = sum([rows[i] for i in picked])
-        a_sum = math.fsum([sums[i] for i in picked])
-        if second is None:
-            draws.append(a_sum / drawn_rows)
-        else:
-            draws.append((math.fsum([second[i] for i in picked]) - a_sum) / drawn_rows)
-    return draws
+        for figure, out in zip(figures, draws):
+            a_sum = math.fsum([figure.sums[i] for i in picked])
+            second = figure.second
+            out.append(a_sum / drawn_rows if second is None else
+                       (math.fsum([second[i] for i in picked]) - a_sum) / drawn_rows)
 
 
 class DesignEffect(NamedTuple):

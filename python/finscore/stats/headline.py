@@ -89,13 +89,17 @@ class HeadlineInterval(NamedTuple):
 
 def headline_interval(figure: str, values: Sequence[float], keys: Sequence[str], unit: str, *,
                       binary: bool = True, seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
-                      confidence: float = CONFIDENCE) -> HeadlineInterval:
-    """The intervals of the mean of `values` (1/0 per row when `binary`), rows grouped by `keys`."""
+                      confidence: float = CONFIDENCE, draws: Sequence[float] | None = None) -> HeadlineInterval:
+    """The intervals of the mean of `values` (1/0 per row when `binary`), rows grouped by `keys`;
+    `draws`, when given, are this figure's bootstrap draws for `seed` and `resamples`, drawn already
+    with other figures over the same rows (finscore.stats.clusters.bootstrap_draws_together)."""
     rows = len(values)
     clusters = group(values, keys)
     total = sum(values)
     wilson = wilson_interval(int(total), rows, confidence) if binary else None
-    interval = percentile_interval(bootstrap_draws(clusters, seed, resamples), confidence) if rows else None
+    if rows and draws is None:
+        draws = bootstrap_draws(clusters, seed, resamples)
+    interval = percentile_interval(draws, confidence) if rows and draws is not None else None
     effect = design_effect(values, keys)
     g = len(clusters.keys)
     failure_upper = success_upper = None
