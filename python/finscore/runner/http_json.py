@@ -132,8 +132,8 @@ class _UnixHTTPSHandler(urllib.request.HTTPSHandler):
         self.socket_path = socket_path
 
     def https_open(self, req: Any) -> Any:
-        return self.do_open(functools.partial(_UnixHTTPSConnection, socket_path=self.socket_path), req,
-                            context=self._context)
+        # no context given: HTTPSConnection's default one, which checks the certificate and the host name
+        return self.do_open(functools.partial(_UnixHTTPSConnection, socket_path=self.socket_path), req)
 
 
 def _opener(use_env_proxy: bool, unix_socket: str | None = None) -> urllib.request.OpenerDirector:
