@@ -40,7 +40,7 @@ from typing import Any, Sequence
 from finscore.runner import os_sandbox
 from finscore.runner.agent import Agent, CaseView, TurnRecord
 from finscore.runner.endpoint_proxy import EndpointProxy, reaches_endpoint
-from finscore.runner.isolation import NETWORK_VARIABLES, Isolation, child_environment
+from finscore.runner.isolation import PROXY_VARIABLES, Isolation, child_environment
 from finscore.runner.limits import Deadline, call_before_deadline
 from finscore.runner.wire import (
     MAX_REPLY_BYTES,
@@ -195,7 +195,7 @@ class AgentProcess:
                            *command, *([] if uid is None else [str(uid)])]
                 descriptors = (descriptor, options_fd, info_write)
                 if self._proxy is not None:  # through the proxy, never through an HTTP proxy of the environment
-                    environment = {k: v for k, v in environment.items() if k not in NETWORK_VARIABLES[:8]}
+                    environment = {k: v for k, v in environment.items() if k not in PROXY_VARIABLES}
             with _CHILDREN:
                 self._process = subprocess.Popen(
                     command,

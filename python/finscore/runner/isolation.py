@@ -33,8 +33,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-#: Variables an agent may need whatever it is: how to reach the network and trust its certificates.
-NETWORK_VARIABLES = (
+#: How to reach the network through an HTTP proxy (not used inside the OS sandbox: no network there).
+PROXY_VARIABLES = (
     "HTTP_PROXY",
     "HTTPS_PROXY",
     "NO_PROXY",
@@ -43,6 +43,10 @@ NETWORK_VARIABLES = (
     "https_proxy",
     "no_proxy",
     "all_proxy",
+)
+#: Variables an agent may need whatever it is: how to reach the network and trust its certificates.
+NETWORK_VARIABLES = (
+    *PROXY_VARIABLES,
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
     "REQUESTS_CA_BUNDLE",
