@@ -96,7 +96,8 @@ def test_opening_the_kit_through_a_descriptor_of_root_finds_nothing(case_by_id: 
 def test_the_key_the_case_set_and_the_output_folder_are_out_of_sight(
     case_by_id: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Protected paths inside what the sandbox shows (here a folder on the runtime's sys.path) are hidden."""
+    """A folder on the runtime's sys.path (as `python -m` puts the working folder there) that holds
+    the key, a case set or the output folder is not shown to the agent at all."""
     shown = tmp_path / "on_path"
     (shown / "cases").mkdir(parents=True)
     (shown / "out").mkdir()
@@ -104,21 +105,35 @@ def test_the_key_the_case_set_and_the_output_folder_are_out_of_sight(
     (shown / "trace.key").write_text("k" * 64, encoding="ascii")
     (shown / "out" / "predictions.jsonl").write_text("{}\n", encoding="utf-8")
     (shown / "visible.txt").write_text("seen", encoding="utf-8")
-    tmp_path.chmod(0o755)
-    for folder in (shown, shown / "cases", shown / "out"):
+    for folder in (tmp_path, shown, shown / "cases", shown / "out"):
         folder.chmod(0o755)
     monkeypatch.syspath_prepend(str(shown))
-    protected = (str(shown / "cases"), str(shown / "trace.key"), str(shown / "out"))
-    isolation = replace(SANDBOXED, protected_paths=SANDBOXED.protected_paths + protected)
-    targets = [str(shown / "cases" / "gold.json"), str(shown / "trace.key"), str(shown / "out" / "predictions.jsonl")]
-    found = attempt(case_by_id["t-fv"], DirFdReader([*targets, str(shown / "visible.txt")], [], guard_off=True),
-                    isolation)
-    assert found["guard_found"] is True
-    assert found["files"][str(shown / "visible.txt")] == "read: seen"  # the folder itself is shown...
-    hidden = ("<FileNotFoundError>", "<PermissionError>", "read: ")  # an empty folder; a file under /dev/null
-    for target in targets:  # ...but not what is protected in it
-        assert found["files"][target] in hidden, target
-        assert found["direct"][target] in hidden, target
+    targets = [str(shown / "cases" / "gold.json"), str(shown / "trace.key"), str(shown / "out" / "predictions.jsonl"),
+               str(shown / "visible.txt")]
+    agent = DirFdReader(targets, [], guard_off=True)
+    assert attempt(case_by_id["t-fv"], agent, UNSANDBOXED)["files"][targets[1]] == "read: " + "k" * 64  # the attack
+    for protected in (shown / "cases", shown / "trace.key", shown / "out"):
+        isolation = replace(SANDBOXED, protected_paths=SANDBOXED.protected_paths + (str(protected),))
+        found = attempt(case_by_id["t-fv"], agent, isolation)
+        assert found["guard_found"] is True
+        assert set(found["files"].values()) == {"<FileNotFoundError>"}, protected
+        assert set(found["direct"].values()) == {"<FileNotFoundError>"}, protected
+
+
+def test_the_home_folder_is_not_shown_even_on_sys_path(
+    case_by_id: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_ed25519").write_text("private", encoding="ascii")
+    for folder in (tmp_path, home, home / ".ssh"):
+        folder.chmod(0o755)
+    (home / ".ssh" / "id_ed25519").chmod(0o644)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.syspath_prepend(str(home))
+    found = attempt(case_by_id["t-fv"], DirFdReader([str(home / ".ssh" / "id_ed25519")], [str(home)]))
+    assert found["files"] == {str(home / ".ssh" / "id_ed25519"): "<FileNotFoundError>"}
+    assert found["folders"] == {str(home): "<FileNotFoundError>"}
 
 
 @pytest.mark.parametrize("guard_off", [False, True], ids=["guard-on", "guard-switched-off-by-gc"])

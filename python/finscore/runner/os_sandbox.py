@@ -100,15 +100,24 @@ def _outermost(paths: Iterable[Path]) -> list[Path]:
     return kept
 
 
-def interpreter_paths(python_path: Sequence[str]) -> list[Path]:
+def interpreter_paths(python_path: Sequence[str], protected: Sequence[str] = ()) -> list[Path]:
     """What the agent's interpreter must read: its prefixes, its executable's home, the sys.path
-    entries that exist (a zip file or a folder), outermost only; /usr is bound on its own."""
+    entries that exist (a zip file or a folder), outermost only; /usr is bound on its own.
+
+    An entry that holds a protected path other than a kit (the key, the output folder, a case
+    set: `python -m` puts the working folder on sys.path) is left out whole, and so is the
+    home folder or any folder above it: only the kit, inside the package, is hidden by a mount.
+    """
+    withheld = [Path(os.path.realpath(path)) for path in protected if not Path(path).match(str(KIT_INSIDE_PACKAGE))]
+    withheld.append(Path(os.path.realpath(os.path.expanduser("~"))))
     candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
                   os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))), *python_path]
     found = []
     for entry in candidates:
         if entry and os.path.isabs(entry) and os.path.exists(entry):
-            found.append(Path(os.path.realpath(entry)))
+            path = Path(os.path.realpath(entry))
+            if not any(_inside(secret, path) for secret in withheld):
+                found.append(path)
     return [path for path in _outermost(found) if not _inside(path, Path("/usr")) and path != Path("/")]
 
 
@@ -142,7 +151,7 @@ def arguments(
 ) -> list[str]:
     """bwrap's options (before the command) for one agent process; see the module docstring."""
     args = _namespace_options() + ["--die-with-parent", "--new-session"]
-    bound = interpreter_paths(python_path)
+    bound = interpreter_paths(python_path, protected)
     args += ["--ro-bind", "/usr", "/usr", "--perms", "1777", "--size", str(folder_bytes), "--tmpfs", "/tmp"]
     tops: list[Path] = []
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
