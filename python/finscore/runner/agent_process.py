@@ -204,6 +204,15 @@ class AgentProcess:
                     stdin=subprocess.DEVNULL,
                     cwd=self._folder,
                 )
+        except BaseException:  # nothing started: what was made for it goes, and the error is the caller's
+            self._connection.close()
+            if self._proxy is not None:
+                self._proxy.close()
+            if self._info is not None:
+                os.close(self._info)
+                self._info = None
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
         finally:
             theirs.close()
             for end in (options_fd, info_write):
