@@ -174,7 +174,7 @@ def watcher() -> Iterator[dict[str, Any]]:
 
 
 def test_a_setsid_grandchild_dies_with_its_attempt(case_by_id: dict[str, Any], watcher: dict[str, Any]) -> None:
-    found = attempt(case_by_id["t-fv"], SetsidDaemon(watcher["marker"], linger=1.0))
+    found = attempt(case_by_id["t-fv"], SetsidDaemon(watcher["marker"], linger=2.0))
     assert found == {"guard_found": True, "grandchild_started": True}
     assert watcher["seen"] == 1  # it ran, outside the agent's session, while the attempt lasted
     assert processes_named(watcher["marker"]) == []  # and nothing of it is left once the attempt ended
