@@ -20,6 +20,9 @@ if __name__ == "__main__":
 
 
 def test_an_agent_defined_in_the_runtimes_main_script_runs(tmp_path: Path) -> None:
+    # Under root the sandboxed agent runs as a uid of its own, which reads only what every user may
+    # read (finscore.runner.os_sandbox); pytest makes its folders 0700.
+    tmp_path.chmod(0o755)
     script = tmp_path / "my_run.py"
     script.write_text(SCRIPT, encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False,

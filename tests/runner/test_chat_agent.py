@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -17,7 +18,9 @@ from finscore.runner.cases import CaseSet, load_fixtures
 from finscore.runner.agents.chat import ChatCompletionsAgent, ChatEndpoint, build_messages, parse_reply
 from finscore.runner.episode import case_view, run_attempt
 from finscore.runner.errors import EndpointError
+from finscore.runner import os_sandbox
 from finscore.runner.http_json import RetryPolicy
+from finscore.runner.isolation import Isolation
 from finscore.runner.limits import Limits
 from finscore.runner.orchestrate import run_cases
 from finscore.runner.output import write_predictions
@@ -301,3 +304,32 @@ def test_a_model_is_shown_the_case_document_passages(kit: CaseSet) -> None:
     system = build_messages(case_view(load_fixtures(case), 0), [])[0]["content"]
     for passage in case["world"]["documents"]:
         assert json.dumps(passage["text"], ensure_ascii=False)[1:-1] in system and passage["id"] in system
+
+
+@pytest.mark.essential
+@pytest.mark.skipif(os_sandbox.unavailable_reason() is not None,
+                    reason=f"no OS sandbox on this machine: {os_sandbox.unavailable_reason()}")
+def test_a_sandboxed_chat_agent_reaches_its_endpoint_through_the_runtimes_proxy(server: FakeServer, kit: CaseSet) -> None:
+    """Issue #31: the sandbox has no network, not even the host's loopback where this server listens;
+    the chat agent still reaches it, through the Unix socket the runtime forwards to the endpoint."""
+    isolation = Isolation.for_deadline(30, os_sandbox="required")
+    line = run_attempt(fv_case(kit), agent_for(server), LIMITS, isolation=isolation).prediction
+    assert line["status"] == "completed", line["status_detail"]
+    assert len(server.requests) == 2 and server.headers[0]["Authorization"] == "Bearer test-key"
+    assert server.headers[0]["Host"] == server.url.split("/")[2]  # the request names the endpoint's host
+
+
+@pytest.mark.essential
+@pytest.mark.skipif(os_sandbox.unavailable_reason() is not None,
+                    reason=f"no OS sandbox on this machine: {os_sandbox.unavailable_reason()}")
+def test_a_sandboxed_chat_agent_whose_endpoint_is_down_says_why(kit: CaseSet) -> None:
+    """The proxy tells the agent why it could not reach the endpoint: the run's error names the cause."""
+    closed = socket.create_server(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    endpoint = ChatEndpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m", use_env_proxy=False,
+                            retry=RetryPolicy(attempts=1))
+    isolation = Isolation.for_deadline(30, os_sandbox="required")
+    line = run_attempt(fv_case(kit), ChatCompletionsAgent(endpoint), LIMITS, isolation=isolation).prediction
+    assert line["status"] == "crashed"
+    assert "connection failed: " in line["status_detail"] and "Connection refused" in line["status_detail"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,10 @@ def test_a_gc_forger_cannot_remove_its_recorded_order(case_by_id: dict[str, Any]
 
 
 def test_an_agent_cannot_read_the_kits_gold_files(case_by_id: dict[str, Any]) -> None:
-    found = text_of(run_attempt(case_by_id["t-fv"], gold_reader, LIMITS).prediction)
+    """The audit hook's own refusal, so without the OS sandbox (which hides the kit altogether:
+    tests/runner/test_os_sandbox.py)."""
+    isolation = replace(default_isolation(LIMITS), os_sandbox="off")
+    found = text_of(run_attempt(case_by_id["t-fv"], gold_reader, LIMITS, isolation=isolation).prediction)
     assert set(found) == {"load_kit_cases", "listdir", "open"}
     assert "refused in the agent's process" in found["listdir"] and "refused in the agent's process" in found["open"]
     assert found["load_kit_cases"].endswith("no cases found")  # pathlib's glob swallows the refusal: nothing found

@@ -3,7 +3,8 @@
 The outcome (status, final answer, how many turns the agent was given) is checked,
 not the wording of the message. Imports go through `finscore.runner`'s own exports.
 The agents run in their own processes, so they are module-level (support.agents)
-and count their turns through a TurnTally in this process.
+and count their turns through a TurnTally in this process: a loopback connection, which the
+OS sandbox closes (tests/runner/test_os_sandbox.py), so these agents run without it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import pytest
 from support.agents import FinishesOnTurn, FirstThen, Raises, Returns, TurnTally
 
 from finscore.runner import CallTools, Finish, Limits, RunnerError, ToolCall, run_attempt
+from finscore.runner.isolation import Isolation
+
+#: The tally's loopback side channel needs the network the OS sandbox takes away.
+NO_OS_SANDBOX = Isolation.for_deadline(30, os_sandbox="off")
 
 FV_CALL = ToolCall(
     "calc_future_value",
@@ -41,7 +46,8 @@ def test_finishing_on_the_last_allowed_turn_completes(
     case_by_id: dict[str, Any], max_turns: int, tally: TurnTally
 ) -> None:
     agent = FinishesOnTurn(max_turns, FV_CALL, ANSWER, tally.address)
-    line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=30, max_turns=max_turns)).prediction
+    line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=30, max_turns=max_turns),
+                        isolation=NO_OS_SANDBOX).prediction
     assert line["status"] == "completed"
     assert line["final"] == ANSWER
     assert tally.count == max_turns
@@ -52,7 +58,8 @@ def test_finishing_one_turn_past_the_limit_does_not_complete(
     case_by_id: dict[str, Any], max_turns: int, tally: TurnTally
 ) -> None:
     agent = FinishesOnTurn(max_turns + 1, FV_CALL, ANSWER, tally.address)
-    line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=30, max_turns=max_turns)).prediction
+    line = run_attempt(case_by_id["t-fv"], agent, Limits(deadline_seconds=30, max_turns=max_turns),
+                        isolation=NO_OS_SANDBOX).prediction
     assert line["status"] == "step_limit"
     assert line["final"] is None
     assert tally.count == max_turns  # the turn past the limit is never asked for

@@ -30,6 +30,7 @@ from finscore.inputs import FinscoreError
 from finscore.integrity import claim_run_id, load_or_create_key, new_run_id
 from finscore.progress import ProgressBar
 from finscore.runner.http_json import CONNECTION_FAILED
+from finscore.runner import os_sandbox
 from finscore.runner.isolation import Isolation
 from finscore.runner.output import begin_output, finish_output
 from finscore.runner import (
@@ -142,6 +143,12 @@ def register(subparsers: Any) -> None:
         help="the run id the seals carry (default: random, chosen by the runtime); an id given here can be "
         "used once per key (recorded beside it, in KEY.runs), so no two runs share one",
     )
+    parser.add_argument(
+        "--unsandboxed",
+        action="store_true",
+        help="run the agent without the OS sandbox (bubblewrap); needed to run a candidate where the "
+        "machine has no sandbox, and every report of the run then says so in its first line",
+    )
     add_statistics_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_command)
@@ -151,7 +158,29 @@ def _first_variable(names: tuple[str, ...]) -> str | None:
     return next((os.environ[name] for name in names if os.environ.get(name)), None)
 
 
-def agent_isolation(args: argparse.Namespace, limits: Limits, key_file: Path) -> Isolation:
+def sandbox_choice(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The isolation's os_sandbox, and why the run is unsandboxed (None: it is sandboxed).
+
+    A candidate (an endpoint) is scored as an evaluation only inside the sandbox: where the
+    machine has none, the run is refused unless --unsandboxed says to go on. The scripted
+    agents are the runtime's own code (the oracle carries the contracts themselves), not
+    candidates: they run in the sandbox where there is one, and without it elsewhere, said.
+    """
+    if args.unsandboxed:
+        return "off", "--unsandboxed was given"
+    reason = os_sandbox.unavailable_reason()
+    if reason is None:
+        return "required", None
+    if args.agent:
+        return "off", f"no OS sandbox on this machine: {reason}"
+    raise RunnerError(
+        f"the OS sandbox is unavailable here ({reason}): a candidate is not scored as an evaluation without "
+        "it; install bubblewrap (Debian: apt-get install bubblewrap), or give --unsandboxed to run it anyway "
+        "(every report then says so in its first line)"
+    )
+
+
+def agent_isolation(args: argparse.Namespace, limits: Limits, key_file: Path, sandbox: str = "required") -> Isolation:
     """The agent process's limits; the kit, the case set, the key and the output folder out of its reach."""
     protected = [KIT_DIRECTORY, key_file, Path(args.out)]
     if args.cases != KIT_ALIAS:
@@ -161,6 +190,7 @@ def agent_isolation(args: argparse.Namespace, limits: Limits, key_file: Path) ->
         limits.deadline_seconds,
         keep_environment=keep,
         protected_paths=tuple(str(path.resolve()) for path in protected),
+        os_sandbox=sandbox,
     )
 
 
@@ -200,8 +230,10 @@ def _producer(args: argparse.Namespace, agent: Agent) -> Producer:
 SCRIPTED_NOTE = "scripted agent: this run checks the runner and the scorer; it is not a model accuracy"
 
 
-def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path, scripted: bool) -> str:
-    lines = [SCRIPTED_NOTE] if scripted else []
+def _summary(statuses: dict[str, int], report: dict[str, Any] | None, out: Path, scripted: bool,
+             unsandboxed: str | None = None) -> str:
+    lines = [f"unsandboxed: {unsandboxed}"] if unsandboxed is not None else []
+    lines += [SCRIPTED_NOTE] if scripted else []
     lines.append("statuses: " + ", ".join(f"{name} {count}" for name, count in statuses.items()))
     if report is not None:
         counts = report["counts"]
@@ -242,6 +274,7 @@ def run_command(args: argparse.Namespace) -> int:
         if args.only:
             case_set = case_set.only(args.only)
         agent, agent_name = build_agent(args, case_set)
+        sandbox, unsandboxed = sandbox_choice(args)
         key_file = key_path(args)
         out = Path(args.out)
         if out.resolve() in key_file.resolve().parents:
@@ -261,13 +294,14 @@ def run_command(args: argparse.Namespace) -> int:
             parallel=args.parallel,
             on_result=lambda result: progress.advance(result.prediction["case_id"]),
             sealer=sealer,
-            isolation=agent_isolation(args, limits, key_file),
+            isolation=agent_isolation(args, limits, key_file, sandbox),
             producer=_producer(args, agent),  # on every line before its seal: the seal covers it
         )
         progress.close()
         predictions = write_predictions(out, results, run_seal=_run_seal(sealer, case_set, args.attempts, results))
         run_manifest = manifest(agent_name, args.cases, args.attempts, limits, results)
         run_manifest["run_id"] = sealer.run_id
+        run_manifest["sandbox"] = os_sandbox.version() if unsandboxed is None else f"none ({unsandboxed})"
         if args.agent:
             run_manifest["note"] = SCRIPTED_NOTE
         write_manifest(out, run_manifest)
@@ -286,11 +320,13 @@ def run_command(args: argparse.Namespace) -> int:
                 replicates=args.bootstrap,
                 scripted=bool(args.agent),
                 verification=Verification(sealer.key, replay=True, key_source=str(key_file)),
+                unsandboxed=unsandboxed,
             )
             write_report(out, report)
         finish_output(out)
     except FinscoreError as error:
         print(f"finscore run: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(_summary(run_manifest["statuses"], report, out, scripted=bool(args.agent)))
+    sys.stdout.write(_summary(run_manifest["statuses"], report, out, scripted=bool(args.agent),
+                              unsandboxed=unsandboxed))
     return EXIT_OK

@@ -16,10 +16,10 @@ from finscore.runner.wire import (decode, encode, encode_reply, history_from_dat
                                   view_from_data)
 
 
-def host(connection: Connection, payload: bytes, folder: str, isolation: Isolation) -> None:
+def host(connection: Connection, payload: bytes, folder: str, isolation: Isolation, sandboxed: bool = False) -> None:
     """Process entry point (spawn): run the pickled agent, turn by turn, until told to stop."""
     try:
-        enter(isolation, folder)
+        enter(isolation, folder, sandboxed)
         agent = pickle.loads(payload)
     except BaseException as error:  # a start-up failure is reported, whatever it is
         failed = raised_data(error)

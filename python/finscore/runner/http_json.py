@@ -10,7 +10,9 @@ reason to retry: a bad answer is the candidate's answer.
 
 from __future__ import annotations
 
+import functools
 import http.client
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -63,10 +65,83 @@ def _retry_after(headers: Any) -> float | None:
         return None
 
 
-def _opener(use_env_proxy: bool) -> urllib.request.OpenerDirector:
+#: The longest status line the endpoint proxy writes (finscore.runner.endpoint_proxy).
+MAX_STATUS_LINE = 1024
+
+
+def _status_line(connection: socket.socket) -> bytes:
+    line = b""
+    while len(line) < MAX_STATUS_LINE:
+        byte = connection.recv(1)
+        if not byte or byte == b"\n":
+            return line
+        line += byte
+    raise ConnectionError("the endpoint proxy's status line is too long")
+
+
+def _unix_connection(path: str, timeout: Any) -> socket.socket:
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        if isinstance(timeout, (int, float)):
+            connection.settimeout(timeout)
+        connection.connect(path)
+        status = _status_line(connection)
+        if status != b"+":  # the proxy could not reach the endpoint, and says why
+            raise ConnectionError(status[1:].decode("utf-8", "replace") or "the endpoint proxy closed the connection")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+class _UnixHTTPConnection(http.client.HTTPConnection):
+    """HTTP to the URL's host, carried over a Unix socket (the sandbox's endpoint proxy)."""
+
+    def __init__(self, *args: Any, socket_path: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.socket_path = socket_path
+
+    def connect(self) -> None:
+        self.sock = _unix_connection(self.socket_path, self.timeout)
+
+
+class _UnixHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS (TLS to the URL's host, its certificate checked) carried over a Unix socket."""
+
+    def __init__(self, *args: Any, socket_path: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.socket_path = socket_path
+
+    def connect(self) -> None:
+        plain = _unix_connection(self.socket_path, self.timeout)
+        self.sock = self._context.wrap_socket(plain, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+class _UnixHTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, socket_path: str) -> None:
+        super().__init__()
+        self.socket_path = socket_path
+
+    def http_open(self, req: Any) -> Any:
+        return self.do_open(functools.partial(_UnixHTTPConnection, socket_path=self.socket_path), req)
+
+
+class _UnixHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, socket_path: str) -> None:
+        super().__init__()
+        self.socket_path = socket_path
+
+    def https_open(self, req: Any) -> Any:
+        # no context given: HTTPSConnection's default one, which checks the certificate and the host name
+        return self.do_open(functools.partial(_UnixHTTPSConnection, socket_path=self.socket_path), req)
+
+
+def _opener(use_env_proxy: bool, unix_socket: str | None = None) -> urllib.request.OpenerDirector:
     handlers: list[urllib.request.BaseHandler] = [_RefuseRedirects()]
-    if not use_env_proxy:
+    if not use_env_proxy or unix_socket is not None:
         handlers.append(urllib.request.ProxyHandler({}))
+    if unix_socket is not None:
+        handlers += [_UnixHTTPHandler(unix_socket), _UnixHTTPSHandler(unix_socket)]
     return urllib.request.build_opener(*handlers)
 
 
@@ -125,9 +200,14 @@ def post_json(
     retry: RetryPolicy,
     sleep: Callable[[float], None] = time.sleep,
     use_env_proxy: bool = True,
+    unix_socket: str | None = None,
 ) -> Any:
-    """The JSON body of a successful POST; raises EndpointError when it cannot get one."""
-    opener = _opener(use_env_proxy)
+    """The JSON body of a successful POST; raises EndpointError when it cannot get one.
+
+    `unix_socket`: connect there instead of to the URL's host (the sandbox's endpoint proxy,
+    which forwards to that host); the request is otherwise the same, TLS included.
+    """
+    opener = _opener(use_env_proxy, unix_socket)
     request = urllib.request.Request(check_url(url), data=payload, headers=dict(headers), method="POST")
     for attempt in range(retry.attempts):
         try:

@@ -15,9 +15,12 @@ Applied inside the agent's process before the agent is unpickled:
   processes, forking, sending signals, loading native code through ctypes and
   changing resource limits.
 
-This is isolation of the runtime from a well-behaved-but-curious Python agent,
-not a security sandbox: native code (an extension module, a compiled library)
-is not bound by an audit hook. Run untrusted code in a container or VM.
+The audit hook alone is not a security sandbox (native code, or Python that
+reaches the hook's own state, is not bound by it): where the machine allows,
+the process runs inside the OS sandbox (finscore.runner.os_sandbox, chosen by
+`os_sandbox`), which is what hides the kit, the key, the output folder and the
+runtime, and bounds processes (RLIMIT_NPROC, set here only inside it). The
+hook stays as a second fence and as the only one where the sandbox is off.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-#: Variables an agent may need whatever it is: how to reach the network and trust its certificates.
-NETWORK_VARIABLES = (
+#: How to reach the network through an HTTP proxy (not used inside the OS sandbox: no network there).
+PROXY_VARIABLES = (
     "HTTP_PROXY",
     "HTTPS_PROXY",
     "NO_PROXY",
@@ -40,6 +43,10 @@ NETWORK_VARIABLES = (
     "https_proxy",
     "no_proxy",
     "all_proxy",
+)
+#: Variables an agent may need whatever it is: how to reach the network and trust its certificates.
+NETWORK_VARIABLES = (
+    *PROXY_VARIABLES,
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
     "REQUESTS_CA_BUNDLE",
@@ -98,6 +105,7 @@ _WRITE_EVENTS = frozenset(
         "shutil.chown",
     }
 )
+OS_SANDBOX_CHOICES = ("required", "auto", "off")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
@@ -111,6 +119,15 @@ class Isolation:
     file_bytes: int = 64 << 20
     keep_environment: tuple[str, ...] = ()
     protected_paths: tuple[str, ...] = ()
+    #: processes (threads included) the agent may have at once; applied inside the OS sandbox only
+    processes: int = 64
+    #: the OS sandbox: "required" (an attempt fails where it is unavailable), "auto" (used where
+    #: available), "off" (never: the process-level isolation alone)
+    os_sandbox: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.os_sandbox not in OS_SANDBOX_CHOICES:
+            raise ValueError(f"os_sandbox must be one of {', '.join(OS_SANDBOX_CHOICES)}, not {self.os_sandbox!r}")
 
     @classmethod
     def for_deadline(cls, deadline_seconds: float, **options: Any) -> "Isolation":
@@ -205,8 +222,12 @@ def child_environment(isolation: Isolation, environment: Mapping[str, str]) -> d
     return {name: environment[name] for name in names if name in environment}
 
 
-def enter(isolation: Isolation, folder: str) -> None:
-    """Make this process the agent's: folder, environment, limits, then the guard (last, for good)."""
+def enter(isolation: Isolation, folder: str, sandboxed: bool = False) -> None:
+    """Make this process the agent's: folder, environment, limits, then the guard (last, for good).
+
+    `sandboxed`: inside the OS sandbox, where RLIMIT_NPROC counts the sandbox's processes only
+    (its own user namespace, or a uid of its own); outside it would count all of the user's.
+    """
     sys.path[:] = [os.path.abspath(entry) for entry in sys.path]
     os.chdir(folder)
     kept = {name: os.environ[name] for name in NETWORK_VARIABLES + isolation.keep_environment if name in os.environ}
@@ -217,4 +238,6 @@ def enter(isolation: Isolation, folder: str) -> None:
     _set_limit(resource.RLIMIT_NOFILE, isolation.open_files)
     _set_limit(resource.RLIMIT_FSIZE, isolation.file_bytes)
     _set_limit(resource.RLIMIT_CORE, 0)
+    if sandboxed:
+        _set_limit(resource.RLIMIT_NPROC, isolation.processes)
     sys.addaudithook(_Guard(folder, isolation.protected_paths))

@@ -20,6 +20,12 @@ from finscore.runner.errors import RunnerError
 
 REPORT_FILE = "report.json"
 HTML_FILE = "report.html"
+#: The first line of every report of a run whose agent ran without the OS sandbox.
+UNSANDBOXED_STATEMENT = (
+    "Unsandboxed run ({why}): the agent's process was fenced only by an in-process guard, which a "
+    "hostile agent can switch off, so nothing here shows the agent could not read the contracts, the "
+    "key or the outputs; do not read it as a sandboxed evaluation."
+)
 
 
 def score_predictions(
@@ -31,18 +37,23 @@ def score_predictions(
     replicates: int = DEFAULT_REPLICATES,
     scripted: bool = False,
     verification: Verification | None = None,
+    unsandboxed: str | None = None,
 ) -> dict[str, Any]:
     """The scorer's JSON report of a predictions file against the case set it was run on.
 
     `scripted`: the predictions come from a scripted agent, and the report says so.
     `verification`: the key the run was sealed with (None: seals not verified, replay only).
+    `unsandboxed`: why the agent ran without the OS sandbox; the report's first key then says so.
     """
     check = verification if verification is not None else Verification(key=None, replay=True)
     try:
         evaluation = evaluate(list(case_set.cases), read_predictions(predictions), attempts, check)
-        return build_report(evaluation, seed=seed, replicates=replicates, scripted=scripted)
+        report = build_report(evaluation, seed=seed, replicates=replicates, scripted=scripted)
     except FinscoreError as error:
         raise RunnerError(f"scoring failed: {error}") from None
+    if unsandboxed is not None:
+        report = {"unsandboxed": UNSANDBOXED_STATEMENT.format(why=unsandboxed), **report}
+    return report
 
 
 def write_report(directory: Path, report: dict[str, Any]) -> tuple[Path, Path]:

@@ -345,6 +345,8 @@ def _evidence_section(evidence: Mapping[str, Sequence[Mapping[str, Any]]]) -> li
 def render_report_html(report: Mapping[str, Any]) -> str:
     # Traces not verified: that comes first, before anything the page says about them.
     body = [f'<p class="banner"><b>{escape(report["warning"])}</b></p>'] if "warning" in report else []
+    if "unsandboxed" in report:  # a run without the OS sandbox (finscore run --unsandboxed): said first of all
+        body.insert(0, f'<p class="banner"><b>{escape(report["unsandboxed"])}</b></p>')
     kind = escape(report["kind"].replace("_", " "))
     body.append(f'<p class="banner"><b>{kind}</b>: {escape(report["statement"])}</p>')
     if report["kind"] == "instrument_self_check":

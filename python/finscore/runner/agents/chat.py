@@ -9,7 +9,9 @@ never evaluated; text that is not JSON is kept and recorded as an error.
 
 from __future__ import annotations
 
+import dataclasses
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -49,6 +51,8 @@ class ChatEndpoint:
     temperature: float | None = 0.0
     seed: int | None = None
     use_env_proxy: bool = True
+    #: Inside the OS sandbox: the Unix socket of the runtime's proxy to this endpoint.
+    unix_socket: str | None = None
 
     def __post_init__(self) -> None:
         check_url(self.base_url)
@@ -201,6 +205,16 @@ class ChatCompletionsAgent:
         self._sleep = sleep
         self.name = f"endpoint:{endpoint.model}"
 
+    def endpoint_address(self) -> tuple[str, int]:
+        """Where the runtime's proxy forwards this agent's connections (finscore.runner.endpoint_proxy)."""
+        parts = urllib.parse.urlsplit(self.endpoint.base_url)
+        port = parts.port if parts.port is not None else (443 if parts.scheme == "https" else 80)
+        return parts.hostname or "", port
+
+    def through_socket(self, path: str) -> "ChatCompletionsAgent":
+        """This agent, reaching its endpoint through the Unix socket at `path` (inside the sandbox)."""
+        return ChatCompletionsAgent(dataclasses.replace(self.endpoint, unix_socket=path), self._sleep)
+
     def request_body(self, view: CaseView, history: Sequence[TurnRecord]) -> dict[str, Any]:
         body: dict[str, Any] = {"model": self.endpoint.model, "messages": build_messages(view, history)}
         tools = tool_definitions(view)
@@ -226,6 +240,7 @@ class ChatCompletionsAgent:
                 retry=self.endpoint.retry,
                 sleep=self._sleep,
                 use_env_proxy=self.endpoint.use_env_proxy,
+                unix_socket=self.endpoint.unix_socket,
             )
         except EndpointError as error:
             if error.timed_out:
