@@ -24,30 +24,15 @@ import finscore.rewards.openrlhf
 import finscore.rewards.verl
 from finscore.rewards import RewardConfig
 from finscore.rewards.trl import finscore_reward
+from support.answer_format_cases import GOLD as GOLD_MAPPING
+from support.answer_format_cases import HAND_DECIDED, PROTOCOL
 
 pytestmark = pytest.mark.essential
 
 SOURCE = "financemath"
-PROTOCOL = "financemath-answer/1"
-GOLD = json.dumps({"ground_truth": 1250.5, "question": "What is the bond's price today?"})
-#: format: [(completion, passed, reason)], decided by hand under the protocol's written rule.
-CASES: dict[str, list[tuple[str, bool, str]]] = {
-    "phrase": [
-        ("The coupon is 50 and the yield 4%. Therefore, the answer is 1,250.5.", True, "exact"),
-        ("The answer is 1200, no wait. **Final answer is** 1300 dollars.", False, "wrong_value"),
-        ("The price is 1250.5 today.", False, "no_final_answer"),
-    ],
-    "tag": [
-        ("<think>the answer is 7</think>\n<answer>1250.5</answer>", True, "exact"),
-        ("<answer>1250.5</answer> then <ANSWER> 1300 </ANSWER>", False, "wrong_value"),
-        ("<answer>1250.5", False, "no_final_answer"),
-    ],
-    "last-number": [
-        ("Discounting the 3 coupons at 4% gives 1250.5", True, "exact"),
-        ("The price is 1250.5, or 1300 rounded up", False, "wrong_value"),
-        ("I cannot price this bond.", False, "no_final_answer"),
-    ],
-}
+GOLD = json.dumps(GOLD_MAPPING)
+#: the hand-decided cases of the formats issue #32 added
+CASES = {answer_format: HAND_DECIDED[answer_format] for answer_format in ("phrase", "tag", "last-number")}
 
 
 def _conformance() -> list[dict[str, Any]]:
