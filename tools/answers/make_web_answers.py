@@ -21,6 +21,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generated import write_or_check  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "web" / "src" / "answers.json"
 
@@ -68,15 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if web/src/answers.json is stale")
     args = parser.parse_args(argv)
-    text = document()
-    if args.check:
-        fresh = TARGET.is_file() and TARGET.read_text(encoding="utf-8") == text
-        if not fresh:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run python {Path(__file__).relative_to(ROOT)}",
-                  file=sys.stderr)
-        return 0 if fresh else 1
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check({TARGET: document().encode("utf-8")}, ROOT, check=args.check)
 
 
 if __name__ == "__main__":
