@@ -26,9 +26,8 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 
 lm_eval = pytest.importorskip("lm_eval", reason="finscore[lm-eval] is not installed")
 
-from lm_eval.api.model import LM  # noqa: E402
-from lm_eval.api.registry import register_model  # noqa: E402
 from lm_eval.tasks import TaskManager  # noqa: E402
+from support.scripted_lm import MODEL_NAME, ScriptedLM  # noqa: E402
 
 from finscore.cli import main  # noqa: E402
 from finscore.integrations.lm_eval import FINANCEMATH_TASK, task_directory  # noqa: E402
@@ -79,28 +78,6 @@ CASES = [
 ]
 
 
-@register_model("finscore-financemath-scripted")
-class ScriptedLM(LM):  # type: ignore[misc]
-    """Answers each document with the completion the test wrote for its id; records the prompts."""
-
-    completions: dict[str, str] = {}
-    prompts: dict[str, str] = {}
-
-    def generate_until(self, requests: list[Any], disable_tqdm: bool = False) -> list[str]:
-        answers = []
-        for request in requests:
-            context, _ = request.args
-            ScriptedLM.prompts[request.doc["id"]] = context
-            answers.append(ScriptedLM.completions[request.doc["id"]])
-        return answers
-
-    def loglikelihood(self, requests: list[Any], disable_tqdm: bool = False) -> list[tuple[float, bool]]:
-        raise NotImplementedError("the finscore tasks are generative")
-
-    def loglikelihood_rolling(self, requests: list[Any], disable_tqdm: bool = False) -> list[float]:
-        raise NotImplementedError("the finscore tasks are generative")
-
-
 def financemath_prompt(example: dict[str, Any]) -> str:
     """FinanceMath's prepare_cot_model_input, its two parts joined as it joins them for a model
     without a system role (system_input + "\\n" + user_input)."""
@@ -128,7 +105,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ScriptedLM.completions = {entry["question_id"]: completion for entry, completion, *_ in CASES}
     manager = TaskManager(include_path=str(task_directory()), include_defaults=False,
                           metadata={"financemath_file": str(path)})
-    results = lm_eval.simple_evaluate(model="finscore-financemath-scripted", tasks=[FINANCEMATH_TASK],
+    results = lm_eval.simple_evaluate(model=MODEL_NAME, tasks=[FINANCEMATH_TASK],
                                       task_manager=manager, bootstrap_iters=0, log_samples=True)
     return {"results": results, "path": path}
 
@@ -178,7 +155,7 @@ def test_the_task_is_zero_shot_as_financemath_evaluates(run: dict[str, Any]) -> 
                           metadata={"financemath_file": str(run["path"])})
     # lm_eval's own refusal (lm_eval/api/samplers.py): there is no example to sample, none from the data
     with pytest.raises(AssertionError, match="number of fewshot samples requested exceeds the 0 that are available"):
-        lm_eval.simple_evaluate(model="finscore-financemath-scripted", tasks=[FINANCEMATH_TASK],
+        lm_eval.simple_evaluate(model=MODEL_NAME, tasks=[FINANCEMATH_TASK],
                                 task_manager=manager, num_fewshot=1, limit=1, bootstrap_iters=0)
 
 

@@ -24,9 +24,8 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 
 lm_eval = pytest.importorskip("lm_eval", reason="finscore[lm-eval] is not installed")
 
-from lm_eval.api.model import LM  # noqa: E402
-from lm_eval.api.registry import register_model  # noqa: E402
 from lm_eval.tasks import TaskManager  # noqa: E402
+from support.scripted_lm import MODEL_NAME, ScriptedLM  # noqa: E402
 
 from finscore.integrations.lm_eval import TASKS, task_directory  # noqa: E402
 from support.cli import run_command, write_json  # noqa: E402
@@ -38,28 +37,6 @@ REASONS = ("exact", "within_tolerance", "percent_declared", "no_final_answer", "
 PROTOCOL = {"finscore_finqa": "finqa-answer/1", "finscore_convfinqa": "convfinqa-answer/1",
             "finscore_tatqa": "tatqa-answer/1"}
 DATA_KEY = {"finscore_finqa": "finqa_file", "finscore_convfinqa": "convfinqa_file", "finscore_tatqa": "tatqa_file"}
-
-
-@register_model("finscore-scripted")
-class ScriptedLM(LM):  # type: ignore[misc]
-    """Answers each document with the completion the test wrote for its id; records the prompts."""
-
-    completions: dict[str, str] = {}
-    prompts: dict[str, str] = {}
-
-    def generate_until(self, requests: list[Any], disable_tqdm: bool = False) -> list[str]:
-        answers = []
-        for request in requests:
-            context, _ = request.args
-            ScriptedLM.prompts[request.doc["id"]] = context
-            answers.append(ScriptedLM.completions[request.doc["id"]])
-        return answers
-
-    def loglikelihood(self, requests: list[Any], disable_tqdm: bool = False) -> list[tuple[float, bool]]:
-        raise NotImplementedError("the finscore tasks are generative")
-
-    def loglikelihood_rolling(self, requests: list[Any], disable_tqdm: bool = False) -> list[float]:
-        raise NotImplementedError("the finscore tasks are generative")
 
 
 def _number(raw: Any) -> float | None:
@@ -129,7 +106,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ScriptedLM.completions = {name: text for _, _, completions in subsets.values() for name, text in completions.items()}
     manager = TaskManager(include_path=str(task_directory()), include_defaults=False,
                           metadata={DATA_KEY[task]: str(path) for task, (path, _, _) in subsets.items()})
-    results = lm_eval.simple_evaluate(model="finscore-scripted", tasks=list(TASKS), task_manager=manager,
+    results = lm_eval.simple_evaluate(model=MODEL_NAME, tasks=list(TASKS), task_manager=manager,
                                       bootstrap_iters=0, log_samples=True)
     return {"results": results, "subsets": subsets}
 
@@ -212,7 +189,7 @@ def test_few_shot_examples_come_first_and_in_order(runs: dict[str, Any]) -> None
     path, examples, _ = runs["subsets"]["finscore_finqa"]
     manager = TaskManager(include_path=str(task_directory()), include_defaults=False,
                           metadata={"finqa_file": str(path)})
-    lm_eval.simple_evaluate(model="finscore-scripted", tasks=["finscore_finqa"], task_manager=manager,
+    lm_eval.simple_evaluate(model=MODEL_NAME, tasks=["finscore_finqa"], task_manager=manager,
                             num_fewshot=2, limit=2, bootstrap_iters=0)
     prompt = ScriptedLM.prompts[examples[0]["id"]]
     shots = finqa_fewshot()
