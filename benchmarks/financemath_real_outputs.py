@@ -32,7 +32,7 @@ from finscore.answers import decide_batch, get_protocol
 from finscore.answers.decide import reader_for
 from finscore.answers.numbers import Reading
 
-PROTOCOL = "financemath-answer/1"
+PROTOCOL = "financemath-answer/2"
 FORMAT = "phrase"
 
 
@@ -63,10 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("git_dir", type=Path)
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--disagreements", type=Path, help="write every disagreement (texts) here, for reading")
+    parser.add_argument("--protocol", default=PROTOCOL, help=f"the answer protocol (default {PROTOCOL})")
     args = parser.parse_args(argv)
     commit = subprocess.run(["git", "--git-dir", str(args.git_dir), "rev-parse", "HEAD"], capture_output=True,
                             text=True, check=True).stdout.strip()
-    protocol = get_protocol(PROTOCOL)
+    protocol = get_protocol(args.protocol)
     reader = reader_for(protocol)
     golds = {item["question_id"]: {"ground_truth": item["ground_truth"], "question": item["question"]}
              for item in git_json(args.git_dir, "data/validation.json")}
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "source": {"repository": "github:yale-nlp/FinanceMath", "commit": commit,
                    "raw": "outputs/validation/raw_cot_outputs/", "extracted": extracted_dir + "/",
                    "published": "outputs/results/validation_cot_results.json", "gold": "data/validation.json"},
-        "protocol": PROTOCOL, "format": FORMAT,
+        "protocol": protocol.name, "format": FORMAT,
         "speed": {"completions": completions_all, "decide_batch_cpu_seconds": round(cpu, 3)},
         "total": {"outputs": totals["outputs"], "passed": totals["passed"],
                   "llm_found_a_number": totals["llm:number"], "agree_with_llm": totals["agree"],

@@ -178,28 +178,79 @@ def _delatexed(completion: str, start: int, end: int) -> Located:
     return Located(text.strip(_EMPHASIS), located.start, located.end, verbatim=False)
 
 
+_SEPARATOR = "[ \t*_]{1,8}"  # between the words of a marker
+_SLOT_WORD_CHARACTERS = 40  # the longest word a conclusion's <words> slot reads
+_PLACEHOLDER = re.compile(r"\{[^{}0-9]{0,80}\}[ \t*_.]{0,8}")  # the prompt's "{final answer}", copied
+
+
+def _reversed_words(words: str) -> str:
+    """A pattern for `words` (lower case) in the reversed, lower-cased completion."""
+    return _SEPARATOR.join(re.escape(word[::-1]) for word in reversed(words.lower().split()))
+
+
+def _reversed_conclusions(openings: tuple[str, ...], closings: tuple[str, ...], most_words: int) -> str:
+    """'therefore, the <words> is' in the reversed completion: a closing not joined to a letter,
+    then 1 to `most_words` words without a sentence end (a point only before a letter or digit:
+    5.5% is a word, U.S. is not) and without a closing among them (so the closing is the first one
+    after the opening), then an opening not joined to a letter."""
+    closing = "|".join(_reversed_words(c) for c in sorted(closings, key=len, reverse=True))
+    opening = "|".join(_reversed_words(o) for o in sorted(openings, key=len, reverse=True))
+    word = (f"(?!(?:{closing})(?![^ \\t*_]))(?:[^\\s*_!?:;.]|(?<=[^\\W_])\\.){{1,{_SLOT_WORD_CHARACTERS}}}")
+    return (f"(?<![^\\W\\d_])(?:{closing})(?:{_SEPARATOR}{word}){{1,{most_words}}}{_SEPARATOR}"
+            f"(?:{opening})(?![^\\W\\d_])")
+
+
 class PhraseLocator:
     """The answer after the LAST declared marker phrase, to the end of its sentence or line.
 
-    The markers are searched in the reversed, lower-cased completion by one regular expression
-    without nested quantifiers: the first match there is the last one here, found in one pass."""
+    The markers (and the conclusion markers of rules version 2) are searched in the reversed,
+    lower-cased completion by one regular expression without nested unbounded quantifiers: the
+    first match there is the last one here, found in one pass. With `skip_empty`, an empty or
+    placeholder answer sends the search on to the marker before it (at most `tried` markers)."""
 
-    def __init__(self, markers: tuple[str, ...]) -> None:
-        def reversed_marker(marker: str) -> str:
-            return "[ \t*_]{1,8}".join(re.escape(word[::-1]) for word in reversed(marker.lower().split()))
-        self.pattern = re.compile("|".join(reversed_marker(m) for m in sorted(markers, key=len, reverse=True)))
+    def __init__(self, markers: tuple[str, ...], openings: tuple[str, ...] = (), closings: tuple[str, ...] = (),
+                 most_words: int = 0, skip_empty: bool = False, tried: int = 1) -> None:
+        plain = [_reversed_words(m) for m in sorted(markers, key=len, reverse=True)]
+        if openings:
+            plain.append(_reversed_conclusions(openings, closings, most_words))
+        self.pattern = re.compile("|".join(plain))
+        self.skip_empty = skip_empty
+        self.tried = tried if skip_empty else 1
 
-    def __call__(self, completion: str) -> Located | AnswerRefusal:
-        folded = _folded(completion)[::-1]
+    def _marker_end(self, completion: str, folded: str, at: int) -> tuple[int, int] | None:
+        """(where the marker ends in the completion, where the search goes on in `folded`) for the
+        last marker not joined to a letter that ends before len(completion) - at, or None."""
         size = len(completion)
-        at = 0
         while (found := self.pattern.search(folded, at)) is not None:
             start, end = size - found.end(), size - found.start()
             if not (start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
-                break
+                return end, found.end()
             at = found.start() + 1
-        else:
+        return None
+
+    def __call__(self, completion: str) -> Located | AnswerRefusal:
+        folded = _folded(completion)[::-1]
+        at, located, empty = 0, None, 0
+        for _ in range(self.tried):
+            marker = self._marker_end(completion, folded, at)
+            if marker is None:
+                break
+            located = self._answer_after(completion, marker[0])
+            if not self.skip_empty or (located.text.strip(_EMPHASIS + ".")
+                                       and _PLACEHOLDER.fullmatch(completion, located.start, located.end) is None):
+                return located
+            empty, at = empty + 1, marker[1]
+        if located is None:
             return AnswerRefusal(NO_FINAL_ANSWER, NO_PHRASE)
+        if self.skip_empty:
+            return AnswerRefusal(UNPARSEABLE, f"nothing readable after the last {empty} answer marker(s) "
+                                              f"(the last {self.tried} are tried)")
+        return located
+
+    @staticmethod
+    def _answer_after(completion: str, end: int) -> Located:
+        """The answer after a marker that ends at `end`: to the end of its sentence or line."""
+        size = len(completion)
         begin = _AFTER_MARKER.match(completion, end)
         answer_start = begin.end() if begin is not None else end
         line_end = completion.find("\n", answer_start)

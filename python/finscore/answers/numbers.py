@@ -70,6 +70,7 @@ class NumberReader:
         self.codes = tuple(protocol.currency_codes)
         self.minus = frozenset(protocol.minus_signs)
         self.parentheses = protocol.negative_parentheses
+        self.ratio_and_percent = protocol.ratio_and_percent_one
         self.scale_words = dict(protocol.scale_words)
         # after the digits, in one match: a percent mark, or else a scale word; then a currency code
         # (a no-break space, U+00A0 or U+202F, may stand before a percent mark where a space may)
@@ -267,10 +268,21 @@ class NumberReader:
             if first is None:
                 first = found
             elif (found.value, found.percent, found.scale) != (first.value, first.percent, first.scale):
-                return AnswerRefusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
+                if not (self.ratio_and_percent and _ratio_and_percent(first, found)):
+                    return AnswerRefusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
+                first = first if first.percent else found  # the percentage: it reads right under both conventions
         if first is None:
             return AnswerRefusal(UNPARSEABLE, "no number in the answer")
         return first
+
+
+def _ratio_and_percent(one: Reading, other: Reading) -> bool:
+    """Whether two readings are one value written as a ratio and as a percentage (0.144 and 14.4%,
+    either first; exactly equal as decimals, no scale word on either)."""
+    if one.percent == other.percent or one.scale is not None or other.scale is not None:
+        return False
+    ratio, percent = (other, one) if one.percent else (one, other)
+    return ratio.value.scaleb(2) == percent.value
 
 
 def read_yes_no(answer: str, limit: int) -> str | AnswerRefusal:

@@ -26,6 +26,14 @@ FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
     "tag": frozenset({"version", "tags"}),
     "last-number": frozenset({"version", "lenient", "max_runs_tried"}),
 }
+#: Keys a format's rules may add (phrase rules version 2, issue #32): conclusion sentences as markers,
+#: and an empty or placeholder answer skipped for the marker before it. Absent: the rule is not applied.
+FORMAT_RULE_OPTIONAL_KEYS: dict[str, frozenset[str]] = {
+    "phrase": frozenset({"conclusions", "skip_empty", "max_markers_tried"}),
+    "tag": frozenset(),
+    "last-number": frozenset(),
+}
+
 GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer", "financemath_ground_truth")
 TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places", "relative_or_half_unit")
 GROUPINGS: tuple[str, ...] = ("western", "indian")
@@ -43,7 +51,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "gold": frozenset({"reader", "rules", "stored_places", "question_words"}),
     "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
                           "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
-                          "scale_words_applied", "bare_number_scale", "rules"}),
+                          "scale_words_applied", "bare_number_scale", "ratio_and_percent_one", "rules"}),
     "comparison": frozenset({"percent", "tolerance", "rules"}),
     "comparison.percent": frozenset(PERCENT_CONVENTION),
     "comparison.tolerance": frozenset({"kind", "value"}),
@@ -113,6 +121,12 @@ class Protocol:
     question_words: QuestionWords | None = None  # financemath_ground_truth: what the question's words decide
     answer_tags: tuple[str, ...] = ()  # the tag format's tag names (empty: not declared)
     last_number_runs: int = 0  # the last-number format's runs of digits tried (0: not declared)
+    conclusion_openings: tuple[str, ...] = ()  # conclusion markers: "therefore, the" <words> "is" (empty: none)
+    conclusion_closings: tuple[str, ...] = ()
+    conclusion_words: int = 0  # the most words between a conclusion's opening and its closing
+    phrase_skip_empty: bool = False  # an empty or placeholder answer: the marker before it is read
+    phrase_markers_tried: int = 1  # marker occurrences tried from the last one back (skip_empty)
+    ratio_and_percent_one: bool = False  # "0.144 or 14.4%": one number, read as the percentage
 
     def declares(self, format: str) -> bool:
         """Whether the protocol can be run with the answer format (it describes it)."""
@@ -189,9 +203,12 @@ def _formats(data: Mapping[str, Any]) -> None:
         raise ProtocolError("the protocol definition's 'format_rules' holds the rules of exactly the formats it "
                             f"describes beyond {', '.join(CLASSIC_FORMATS)}")
     for name, rules in ruled.items():
-        if not isinstance(rules, Mapping) or set(rules) != FORMAT_RULE_KEYS[name]:
+        if (not isinstance(rules, Mapping) or not FORMAT_RULE_KEYS[name] <= set(rules)
+                or not set(rules) <= FORMAT_RULE_KEYS[name] | FORMAT_RULE_OPTIONAL_KEYS[name]):
+            optional = sorted(FORMAT_RULE_OPTIONAL_KEYS[name])
             raise ProtocolError(f"the protocol definition's 'format_rules.{name}' holds exactly "
-                                f"{', '.join(sorted(FORMAT_RULE_KEYS[name]))}")
+                                f"{', '.join(sorted(FORMAT_RULE_KEYS[name]))}"
+                                + (f" (and may hold {', '.join(optional)})" if optional else ""))
         version = rules["version"]
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise ProtocolError(f"the protocol definition's 'format_rules.{name}.version' is not a version (1 or more)")
@@ -215,6 +232,42 @@ def _format_rules(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, 
         if runs < 1:
             raise ProtocolError("the last-number format tries at least one run of digits")
     return markers, tags, runs
+
+
+class PhraseRules(NamedTuple):
+    """The phrase format's optional rules (version 2): none of them applied when absent."""
+
+    openings: tuple[str, ...]  # a conclusion sentence's first words ("therefore, the")
+    closings: tuple[str, ...]  # the words that end its noun phrase ("is", "would be")
+    conclusion_words: int
+    skip_empty: bool
+    markers_tried: int
+
+
+def _phrase_rules(data: Mapping[str, Any]) -> PhraseRules:
+    """The phrase format's conclusion markers and its empty-answer rule, checked."""
+    rules = data.get("format_rules", {}).get("phrase", {})
+    openings: tuple[str, ...] = ()
+    closings: tuple[str, ...] = ()
+    words = 0
+    if "conclusions" in rules:
+        conclusions = _need(data, "format_rules.phrase.conclusions", Mapping)
+        if set(conclusions) != {"openings", "closings", "words"}:
+            raise ProtocolError("the phrase format's conclusions hold openings, closings and words")
+        openings = _texts(data, "format_rules.phrase.conclusions.openings")
+        closings = _texts(data, "format_rules.phrase.conclusions.closings")
+        if any(not text.split() or any(c in text for c in "\n\r") for text in openings + closings):
+            raise ProtocolError("a conclusion's opening or closing is one or more words on one line")
+        words = _need(data, "format_rules.phrase.conclusions.words", int)
+        if not 1 <= words <= 64:
+            raise ProtocolError("the phrase format's conclusions.words is 1 to 64")
+    skip = _need(data, "format_rules.phrase.skip_empty", bool) if "skip_empty" in rules else False
+    tried = _need(data, "format_rules.phrase.max_markers_tried", int) if skip else 1
+    if skip and not 2 <= tried <= 64:
+        raise ProtocolError("the phrase format's max_markers_tried is 2 to 64 when skip_empty is true")
+    if "max_markers_tried" in rules and not skip:
+        raise ProtocolError("the phrase format's max_markers_tried means nothing unless skip_empty is true")
+    return PhraseRules(openings, closings, words, skip, tried)
 
 
 def _percent_convention(data: Mapping[str, Any]) -> None:
@@ -269,6 +322,10 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         raise ProtocolError(f"the protocol declares {', '.join(repr(w) for w in both)} both as a percent mark "
                             "and as a scale word")
     markers, tags, runs = _format_rules(data)
+    phrase = _phrase_rules(data)
+    ratio_and_percent = data["reading"].get("ratio_and_percent_one", False)
+    if not isinstance(ratio_and_percent, bool):
+        raise ProtocolError("the protocol definition's 'reading.ratio_and_percent_one' is not a boolean")
     gold_reader = _one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader")
     question_words = _question_words(data, gold_reader)
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
@@ -297,6 +354,12 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         answer_tags=tags,
         last_number_runs=runs,
         question_words=question_words,
+        conclusion_openings=phrase.openings,
+        conclusion_closings=phrase.closings,
+        conclusion_words=phrase.conclusion_words,
+        phrase_skip_empty=phrase.skip_empty,
+        phrase_markers_tried=phrase.markers_tried,
+        ratio_and_percent_one=ratio_and_percent,
     )
 
 
