@@ -49,7 +49,11 @@ CASES: list[tuple[str, float, str, tuple[str, str | None], tuple[str, str | None
     # more than 32 words between the opening and the closing: no conclusion marker
     (PRICE, 97.5, "Therefore, the " + "very " * 32 + "price is 97.5.", (R.NO_FINAL_ANSWER, None),
      (R.NO_FINAL_ANSWER, None)),
-    # the marker that ends last wins, whichever kind it is
+    # markers are looked for in the last 16,384 characters: one before them is not read
+    (PRICE, 97.5, "The answer is 97.5.\n" + "x " * 8192, (R.NO_FINAL_ANSWER, None), (R.EXACT, "97.5")),
+    (PRICE, 97.5, "The answer is 97.5.\n" + "x " * 8180, (R.EXACT, "97.5"), (R.EXACT, "97.5")),
+    (PRICE, 97.5, "Therefore, the price is 97.5.\n" + "x " * 8192, (R.NO_FINAL_ANSWER, None), (R.NO_FINAL_ANSWER, None)),
+    # the marker that starts last wins, whichever kind it is
     (PRICE, 97.5, "The answer is 90. Therefore, the price is 97.5.", (R.EXACT, "97.5"), (R.WRONG_VALUE, "90")),
     (PRICE, 97.5, "Therefore, the price is 90. The answer is 97.5.", (R.EXACT, "97.5"), (R.EXACT, "97.5")),
     # an empty last marker, or the prompt's placeholder: the marker before it is read
@@ -110,7 +114,9 @@ def _v2_data() -> dict[str, Any]:
     lambda d: d["format_rules"]["phrase"]["conclusions"].update(openings=["therefore,\nthe"]),
     lambda d: d["format_rules"]["phrase"].update(max_markers_tried=1),
     lambda d: d["format_rules"]["phrase"].update(skip_empty="yes"),
-    lambda d: d["format_rules"]["phrase"].update(skip_empty=False),  # max_markers_tried then means nothing
+    lambda d: (d["format_rules"]["phrase"].update(skip_empty=False),  # max_markers_tried then means nothing
+               d["format_rules"]["phrase"].pop("conclusions")),
+    lambda d: d["format_rules"]["phrase"].pop("max_markers_tried"),
     lambda d: d["format_rules"]["phrase"].update(extra=1),
     lambda d: d["reading"].update(ratio_and_percent_one="true"),
 ])

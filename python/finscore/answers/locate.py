@@ -43,6 +43,13 @@ def _emphasis_run(text: str) -> int:
     return 0 if run is None else run.end()
 
 
+def _emphasis_to(completion: str, start: int, end: int) -> int:
+    """Where the run of emphasis characters from `start` ends (at most `end`): one repeat of one
+    character class, the regular expression engine's fastest loop."""
+    run = _EMPHASIS_RUN.match(completion, start, end)
+    return start if run is None else run.end()
+
+
 def _stripped(completion: str, start: int, end: int) -> Located:
     """completion[start:end] without the emphasis around it (as str.strip(_EMPHASIS) drops it)."""
     text = completion[start:end]
@@ -151,12 +158,22 @@ LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "wh
 
 _SENTENCE_END = re.compile(r"[.!?](?![A-Za-z0-9])")
 _AFTER_MARKER = re.compile(r"[ \t*_]{0,8}(?::[ \t*_]{0,8})?")
-_NOT_EMPHASIS = re.compile(r"[^ \t\r*_]")
 _NEXT_LINE = re.compile(r"(?:[ \t\r*_]*\n){1,3}[ \t*_]*")  # at most two empty lines between
 _LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""),
                 ("\\,", " "), ("\\;", " "), ("\\:", " "), ("\\ ", " "))
 _LATEX_WORDS = ("\\boxed", "\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
 NO_PHRASE = "no declared answer phrase"
+
+
+def _sentence_end(completion: str, start: int, end: int) -> int:
+    """Where the sentence from `start` ends (the first . ! or ? not followed by a letter or digit),
+    or `end`. The first of those marks is found by str.find (a text without one costs nearly
+    nothing), the pattern is run from there."""
+    first = min((at for mark in ".!?" if (at := completion.find(mark, start, end)) >= 0), default=-1)
+    if first < 0:
+        return end
+    sentence = _SENTENCE_END.search(completion, first, end)
+    return end if sentence is None else sentence.start()
 
 
 def _folded(completion: str) -> str:
@@ -179,7 +196,8 @@ def _delatexed(completion: str, start: int, end: int) -> Located:
 
 
 _SEPARATOR = "[ \t*_]{1,8}"  # between the words of a marker
-_SLOT_WORD_CHARACTERS = 40  # the longest word a conclusion's <words> slot reads
+_SLOT_WORD_CHARACTERS = 40  # the longest word between a conclusion's opening and its closing
+_WORD_CHARACTER = re.compile(r"\w")
 _PLACEHOLDER = re.compile(r"\{[^{}0-9]{0,80}\}[ \t*_.]{0,8}")  # the prompt's "{final answer}", copied
 
 
@@ -188,64 +206,117 @@ def _reversed_words(words: str) -> str:
     return _SEPARATOR.join(re.escape(word[::-1]) for word in reversed(words.lower().split()))
 
 
-def _reversed_conclusions(openings: tuple[str, ...], closings: tuple[str, ...], most_words: int) -> str:
-    """'therefore, the <words> is' in the reversed completion: a closing not joined to a letter,
-    then 1 to `most_words` words without a sentence end (a point only before a letter or digit:
-    5.5% is a word, U.S. is not) and without a closing among them (so the closing is the first one
-    after the opening), then an opening not joined to a letter."""
-    closing = "|".join(_reversed_words(c) for c in sorted(closings, key=len, reverse=True))
-    opening = "|".join(_reversed_words(o) for o in sorted(openings, key=len, reverse=True))
-    word = (f"(?!(?:{closing})(?![^ \\t*_]))(?:[^\\s*_!?:;.]|(?<=[^\\W_])\\.){{1,{_SLOT_WORD_CHARACTERS}}}")
-    return (f"(?<![^\\W\\d_])(?:{closing})(?:{_SEPARATOR}{word}){{1,{most_words}}}{_SEPARATOR}"
-            f"(?:{opening})(?![^\\W\\d_])")
+def _bounded(phrases: tuple[str, ...], before: str, after: str) -> str:
+    """The phrases, reversed, each neither preceded (in the completion: followed) by a character of
+    the class `before` nor followed (preceded) by one of `after`. Each alternative starts with its
+    literal first character, the test of its neighbour just after it, so the search skips every
+    position that cannot start one (a look-behind first would make it try them all)."""
+    alternatives = []
+    for phrase in sorted(phrases, key=len, reverse=True):
+        pattern = _reversed_words(phrase)
+        first = re.escape(phrase.lower().split()[-1][::-1])  # the phrase's last word, reversed
+        alternatives.append(f"{first}(?<!{before}{first}){pattern[len(first):]}(?!{after})")
+    return "|".join(alternatives)
+
+
+class _Candidate(NamedTuple):
+    """A marker occurrence: where it starts and ends in the completion, where the search for the
+    one before it goes on (in the reversed completion), and whether it is a conclusion's opening."""
+
+    start: int
+    end: int
+    resume: int
+    opening: bool
 
 
 class PhraseLocator:
     """The answer after the LAST declared marker phrase, to the end of its sentence or line.
 
-    The markers (and the conclusion markers of rules version 2) are searched in the reversed,
-    lower-cased completion by one regular expression without nested unbounded quantifiers: the
-    first match there is the last one here, found in one pass. With `skip_empty`, an empty or
-    placeholder answer sends the search on to the marker before it (at most `tried` markers)."""
+    The markers are searched in the reversed, lower-cased completion: the first match there is the
+    last one here, found in one pass. Rules version 2 adds conclusions (an opening such as
+    'therefore, the', then words, then a closing such as 'is') and `skip_empty`: the occurrences are
+    then taken from the last one back, at most `tried` of them, until one yields an answer."""
 
     def __init__(self, markers: tuple[str, ...], openings: tuple[str, ...] = (), closings: tuple[str, ...] = (),
-                 most_words: int = 0, skip_empty: bool = False, tried: int = 1) -> None:
-        plain = [_reversed_words(m) for m in sorted(markers, key=len, reverse=True)]
-        if openings:
-            plain.append(_reversed_conclusions(openings, closings, most_words))
-        self.pattern = re.compile("|".join(plain))
+                 most_words: int = 0, window: int = 0, skip_empty: bool = False, tried: int = 1) -> None:
+        plain = "|".join(_reversed_words(m) for m in sorted(markers, key=len, reverse=True))
+        self.loose = re.compile(plain)  # each match's neighbours are then tested with isalpha
+        # ASCII text (lower-cased: [a-z] is exactly what isalpha calls a letter there): the test in the pattern
+        self.strict = re.compile(_bounded(markers, "[a-z]", "[a-z]"))
+        self.openings = re.compile(_bounded(openings, "\\w", "\\w")) if openings else None
+        any_closing = "|".join(re.escape(c.lower()).replace("\\ ", _SEPARATOR)
+                               for c in sorted(closings, key=len, reverse=True))
+        word = (f"(?!(?:{any_closing})(?![^ \\t*_]))"
+                f"(?:[^\\s*_!?:;.]|\\.(?=[A-Za-z0-9])){{1,{_SLOT_WORD_CHARACTERS}}}")
+        # after an opening: 1 to most_words words of its sentence and line, none a closing, then the
+        # first closing (a word of its own)
+        self.closing = re.compile(f"(?:{_SEPARATOR}{word}){{1,{max(most_words, 1)}}}{_SEPARATOR}"
+                                  f"(?:{any_closing})(?!\\w)") if openings else None
+        self.window = window
         self.skip_empty = skip_empty
-        self.tried = tried if skip_empty else 1
+        self.tried = tried if (skip_empty or openings) else 1
 
-    def _marker_end(self, completion: str, folded: str, at: int) -> tuple[int, int] | None:
-        """(where the marker ends in the completion, where the search goes on in `folded`) for the
-        last marker not joined to a letter that ends before len(completion) - at, or None."""
+    def _plain(self, completion: str, folded: str, at: int, ascii: bool) -> _Candidate | None:
+        """The last marker phrase not joined to a letter that ends before len(completion) - at (and
+        lies in the last `window` characters, when the protocol declares a window).
+
+        The plain pattern finds it; each match is tested with isalpha. In ASCII text, once a match
+        is refused, the pattern holding that test (a look-behind: slower on text that repeats a
+        marker's last word, faster on text that repeats a refused marker) takes over."""
         size = len(completion)
-        while (found := self.pattern.search(folded, at)) is not None:
+        window = self.window or size
+        found = self.loose.search(folded, at, window)
+        while found is not None:
             start, end = size - found.end(), size - found.start()
             if not (start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
-                return end, found.end()
-            at = found.start() + 1
+                return _Candidate(start, end, found.end(), False)
+            found = (self.strict if ascii else self.loose).search(folded, found.start() + 1, window)
         return None
 
+    def _opening(self, folded: str, at: int) -> _Candidate | None:
+        """The last conclusion opening (not joined to a word character) before len(folded) - at that
+        starts in the last `window` characters (the reversed search stops there: a bound on a
+        megabyte of text that repeats an opening's last word)."""
+        if self.openings is None:
+            return None
+        size = len(folded)
+        window = self.window or size
+        found = self.openings.search(folded, at, window)
+        while found is not None and found.end() == window < size and _WORD_CHARACTER.match(folded, window):
+            found = self.openings.search(folded, found.start() + 1, window)  # joined to a word outside
+        return None if found is None else _Candidate(size - found.end(), size - found.start(), found.end(), True)
+
     def __call__(self, completion: str) -> Located | AnswerRefusal:
-        folded = _folded(completion)[::-1]
-        at, located, empty = 0, None, 0
+        lowered = _folded(completion)
+        folded = lowered[::-1]
+        ascii = completion.isascii()
+        plain = self._plain(completion, folded, 0, ascii)
+        opening = self._opening(folded, 0)
+        located: Located | None = None
+        empty = 0
         for _ in range(self.tried):
-            marker = self._marker_end(completion, folded, at)
-            if marker is None:
+            if plain is None and opening is None:
                 break
-            located = self._answer_after(completion, marker[0])
+            if opening is None or (plain is not None and plain.start >= opening.start):
+                assert plain is not None
+                marker_end = plain.end
+                plain = self._plain(completion, folded, plain.resume, ascii)
+            else:
+                assert self.closing is not None
+                closed = self.closing.match(lowered, opening.end)
+                opening = self._opening(folded, opening.resume)
+                if closed is None:  # an opening without its closing is no marker
+                    continue
+                marker_end = closed.end()
+            located = self._answer_after(completion, marker_end)
             if not self.skip_empty or (located.text.strip(_EMPHASIS + ".")
                                        and _PLACEHOLDER.fullmatch(completion, located.start, located.end) is None):
                 return located
-            empty, at = empty + 1, marker[1]
+            empty += 1
         if located is None:
             return AnswerRefusal(NO_FINAL_ANSWER, NO_PHRASE)
-        if self.skip_empty:
-            return AnswerRefusal(UNPARSEABLE, f"nothing readable after the last {empty} answer marker(s) "
-                                              f"(the last {self.tried} are tried)")
-        return located
+        return AnswerRefusal(UNPARSEABLE, f"nothing readable after the last {empty} answer marker(s) "
+                                          f"(the last {self.tried} marker occurrences are tried)")
 
     @staticmethod
     def _answer_after(completion: str, end: int) -> Located:
@@ -255,14 +326,13 @@ class PhraseLocator:
         answer_start = begin.end() if begin is not None else end
         line_end = completion.find("\n", answer_start)
         line_end = size if line_end < 0 else line_end
-        if _NOT_EMPHASIS.search(completion, answer_start, line_end) is None:  # "the answer is:" ends its line
+        if _emphasis_to(completion, answer_start, line_end) == line_end:  # "the answer is:" ends its line
             following = _NEXT_LINE.match(completion, line_end)
             if following is not None and following.end() < size:
                 answer_start = following.end()
                 line_end = completion.find("\n", answer_start)
                 line_end = size if line_end < 0 else line_end
-        sentence = _SENTENCE_END.search(completion, answer_start, line_end)
-        return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start())
+        return _delatexed(completion, answer_start, _sentence_end(completion, answer_start, line_end))
 
 
 class TagLocator:

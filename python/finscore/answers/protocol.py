@@ -29,7 +29,7 @@ FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
 #: Keys a format's rules may add (phrase rules version 2, issue #32): conclusion sentences as markers,
 #: and an empty or placeholder answer skipped for the marker before it. Absent: the rule is not applied.
 FORMAT_RULE_OPTIONAL_KEYS: dict[str, frozenset[str]] = {
-    "phrase": frozenset({"conclusions", "skip_empty", "max_markers_tried"}),
+    "phrase": frozenset({"conclusions", "skip_empty", "max_markers_tried", "window"}),
     "tag": frozenset(),
     "last-number": frozenset(),
 }
@@ -124,6 +124,7 @@ class Protocol:
     conclusion_openings: tuple[str, ...] = ()  # conclusion markers: "therefore, the" <words> "is" (empty: none)
     conclusion_closings: tuple[str, ...] = ()
     conclusion_words: int = 0  # the most words between a conclusion's opening and its closing
+    phrase_window: int = 0  # the phrase format's markers lie in the completion's last this many characters (0: all)
     phrase_skip_empty: bool = False  # an empty or placeholder answer: the marker before it is read
     phrase_markers_tried: int = 1  # marker occurrences tried from the last one back (skip_empty)
     ratio_and_percent_one: bool = False  # "0.144 or 14.4%": one number, read as the percentage
@@ -240,6 +241,7 @@ class PhraseRules(NamedTuple):
     openings: tuple[str, ...]  # a conclusion sentence's first words ("therefore, the")
     closings: tuple[str, ...]  # the words that end its noun phrase ("is", "would be")
     conclusion_words: int
+    window: int  # markers are looked for in the completion's last `window` characters (0: everywhere)
     skip_empty: bool
     markers_tried: int
 
@@ -250,6 +252,9 @@ def _phrase_rules(data: Mapping[str, Any]) -> PhraseRules:
     openings: tuple[str, ...] = ()
     closings: tuple[str, ...] = ()
     words = 0
+    window = _need(data, "format_rules.phrase.window", int) if "window" in rules else 0
+    if "window" in rules and window < 1:
+        raise ProtocolError("the phrase format's window is 1 or more characters")
     if "conclusions" in rules:
         conclusions = _need(data, "format_rules.phrase.conclusions", Mapping)
         if set(conclusions) != {"openings", "closings", "words"}:
@@ -262,12 +267,13 @@ def _phrase_rules(data: Mapping[str, Any]) -> PhraseRules:
         if not 1 <= words <= 64:
             raise ProtocolError("the phrase format's conclusions.words is 1 to 64")
     skip = _need(data, "format_rules.phrase.skip_empty", bool) if "skip_empty" in rules else False
-    tried = _need(data, "format_rules.phrase.max_markers_tried", int) if skip else 1
-    if skip and not 2 <= tried <= 64:
-        raise ProtocolError("the phrase format's max_markers_tried is 2 to 64 when skip_empty is true")
-    if "max_markers_tried" in rules and not skip:
-        raise ProtocolError("the phrase format's max_markers_tried means nothing unless skip_empty is true")
-    return PhraseRules(openings, closings, words, skip, tried)
+    stepping = skip or bool(openings)  # markers are then tried from the last one back
+    tried = _need(data, "format_rules.phrase.max_markers_tried", int) if stepping else 1
+    if stepping and not 2 <= tried <= 64:
+        raise ProtocolError("the phrase format's max_markers_tried is 2 to 64 (with conclusions or skip_empty)")
+    if "max_markers_tried" in rules and not stepping:
+        raise ProtocolError("the phrase format's max_markers_tried means nothing without conclusions or skip_empty")
+    return PhraseRules(openings, closings, words, window, skip, tried)
 
 
 def _percent_convention(data: Mapping[str, Any]) -> None:
@@ -357,6 +363,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         conclusion_openings=phrase.openings,
         conclusion_closings=phrase.closings,
         conclusion_words=phrase.conclusion_words,
+        phrase_window=phrase.window,
         phrase_skip_empty=phrase.skip_empty,
         phrase_markers_tried=phrase.markers_tried,
         ratio_and_percent_one=ratio_and_percent,
