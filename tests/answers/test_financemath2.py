@@ -78,6 +78,16 @@ CASES: list[tuple[str, float, str, tuple[str, str | None], tuple[str, str | None
     # not exactly the same value, or a scale word on one: two numbers
     (SHARE, 14.4, "the answer is 0.15 or 14.4%.", (R.SEVERAL_NUMBERS, None), (R.SEVERAL_NUMBERS, None)),
     (SHARE, 14.4, "the answer is 0.144 million or 14.4%.", (R.SEVERAL_NUMBERS, None), (R.SEVERAL_NUMBERS, None)),
+    # the same digits with and without a percent sign: one number, read as the percentage
+    (SHARE, 57.15, "Therefore, the answer is 57.15 (as a percentage, it would be 57.15%).",
+     (R.PERCENT_DECLARED, "57.15%"), (R.SEVERAL_NUMBERS, None)),
+    (RETURN, 0.1539, "Therefore, the answer is 15.39% or approximately 15.39.", (R.PERCENT_DECLARED, "15.39%"),
+     (R.SEVERAL_NUMBERS, None)),
+    # a formula and its result: the text after the last = is read
+    (PRICE, 754.29, "Therefore, the answer is £528 / 0.7 = £754.29 (in millions).", (R.EXACT, "£754.29"),
+     (R.SEVERAL_NUMBERS, None)),
+    (PRICE, 103.0, "the answer is |1.80% - 97%| * 100 = 103 basis points.", (R.EXACT, "103"), (R.SEVERAL_NUMBERS, None)),
+    (PRICE, 97.5, "the answer is x = 97.5 = y", (R.UNPARSEABLE, None), (R.EXACT, "97.5")),
     # the added currency codes: joined to the number, or after it
     (PRICE, 2000.0, "Therefore, the answer is CHF2,000.", (R.EXACT, "CHF2,000"), (R.UNPARSEABLE, None)),
     (PRICE, 2000.0, "Therefore, the answer is 2,000 SEK.", (R.EXACT, "2,000 SEK"), (R.EXACT, "2,000")),
@@ -94,11 +104,16 @@ def test_each_new_rule(question: str, truth: float, completion: str, second: tup
         assert (decision.reason, decision.read) == (reason, read), protocol.name
 
 
-def test_the_ratio_and_percent_rule_is_read_only_where_declared() -> None:
-    """The reading rule belongs to the protocol: under any format (whole here), not under version 1."""
+def test_the_reading_rules_are_read_only_where_declared() -> None:
+    """The reading rules belong to the protocol: under any format (whole here), not under version 1;
+    the span of a number read after = is where it stands in the completion."""
     gold = {"ground_truth": 14.4, "question": SHARE}
     assert decide("0.144 or 14.4%", gold, V2, "whole").reason == R.PERCENT_DECLARED
     assert decide("0.144 or 14.4%", gold, V1, "whole").reason == R.SEVERAL_NUMBERS
+    text = "10.2 + 4.2 = 14.4%"
+    decision = decide(text, gold, V2, "whole")
+    assert decision.reason == R.PERCENT_DECLARED and decision.span == (13, 18) and text[13:18] == "14.4%"
+    assert decide(text, gold, V1, "whole").reason == R.SEVERAL_NUMBERS
 
 
 def _v2_data() -> dict[str, Any]:
@@ -119,6 +134,7 @@ def _v2_data() -> dict[str, Any]:
     lambda d: d["format_rules"]["phrase"].pop("max_markers_tried"),
     lambda d: d["format_rules"]["phrase"].update(extra=1),
     lambda d: d["reading"].update(ratio_and_percent_one="true"),
+    lambda d: d["reading"].update(after_last_equals=1),
 ])
 def test_the_new_rules_are_checked(change: Any) -> None:
     data = _v2_data()

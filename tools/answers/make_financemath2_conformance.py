@@ -6,8 +6,8 @@
 Version 2 keeps every rule of version 1, so every row of version 1's file is a row here (its
 generator, make_financemath_conformance.py, builds them); the rules version 2 adds (conclusion
 sentences as markers, an empty or placeholder answer skipped, one value written as a ratio and as a
-percentage, the added currency codes) get rows of their own, each outcome fixed by the written rule
-and worked out with fractions.Fraction. Deterministic and independent of the code under test: it
+percentage or with and without its sign, a formula read after its last =, the added currency codes)
+get rows of their own, each outcome fixed by the written rule and worked out with fractions.Fraction. Deterministic and independent of the code under test: it
 never imports finscore.
 """
 
@@ -74,6 +74,14 @@ def new_rows(g: Any) -> Iterator[tuple[str, str, dict[str, Any], str]]:
     if Fraction(other) != Fraction(g.shown.scaleb(2)):
         yield "phrase", f"the answer is {shown} or {V1.text(other)}%.", expect(False, "several_numbers"), \
             "a ratio and another percentage: two numbers"
+    # the same digits with and without a percent sign (a gold in points): one number, the percentage
+    if g.points:
+        yield "phrase", f"Therefore, the answer is {shown} (as a percentage, {shown}%).", \
+            expect(True, "percent_declared"), "the same digits with and without %: one number"
+    # a formula and its result: read after the last =
+    yield "phrase", f"Therefore, the answer is 2 + 2 = {shown}{unit}{percent}.", as_stored, "a formula: its result read"
+    yield "phrase", f"Therefore, the answer is {shown}{percent} = x.", expect(False, "unparseable"), \
+        "nothing readable after the last ="
     # the added currency codes, before the number, joined or spaced
     if g.scale == 0 and not g.points and g.shown > 0:
         grouped = format(g.shown, ",f")

@@ -51,7 +51,8 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "gold": frozenset({"reader", "rules", "stored_places", "question_words"}),
     "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
                           "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
-                          "scale_words_applied", "bare_number_scale", "ratio_and_percent_one", "rules"}),
+                          "scale_words_applied", "bare_number_scale", "ratio_and_percent_one", "after_last_equals",
+                          "rules"}),
     "comparison": frozenset({"percent", "tolerance", "rules"}),
     "comparison.percent": frozenset(PERCENT_CONVENTION),
     "comparison.tolerance": frozenset({"kind", "value"}),
@@ -127,7 +128,8 @@ class Protocol:
     phrase_window: int = 0  # the phrase format's markers lie in the completion's last this many characters (0: all)
     phrase_skip_empty: bool = False  # an empty or placeholder answer: the marker before it is read
     phrase_markers_tried: int = 1  # marker occurrences tried from the last one back (skip_empty)
-    ratio_and_percent_one: bool = False  # "0.144 or 14.4%": one number, read as the percentage
+    ratio_and_percent_one: bool = False  # "0.144 or 14.4%", "57.15 (57.15%)": one number, read as the percentage
+    after_last_equals: bool = False  # "£528 / 0.7 = £754.29": the text after the last = is read
 
     def declares(self, format: str) -> bool:
         """Whether the protocol can be run with the answer format (it describes it)."""
@@ -330,8 +332,10 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
     markers, tags, runs = _format_rules(data)
     phrase = _phrase_rules(data)
     ratio_and_percent = data["reading"].get("ratio_and_percent_one", False)
-    if not isinstance(ratio_and_percent, bool):
-        raise ProtocolError("the protocol definition's 'reading.ratio_and_percent_one' is not a boolean")
+    after_equals = data["reading"].get("after_last_equals", False)
+    if not isinstance(ratio_and_percent, bool) or not isinstance(after_equals, bool):
+        raise ProtocolError("the protocol definition's 'reading.ratio_and_percent_one' and "
+                            "'reading.after_last_equals' are booleans")
     gold_reader = _one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader")
     question_words = _question_words(data, gold_reader)
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
@@ -367,6 +371,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         phrase_skip_empty=phrase.skip_empty,
         phrase_markers_tried=phrase.markers_tried,
         ratio_and_percent_one=ratio_and_percent,
+        after_last_equals=after_equals,
     )
 
 
