@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from typing import Any, NamedTuple
 
 from finscore.answers.numbers import AnswerRefusal
@@ -73,22 +74,51 @@ def answer_line(completion: str) -> Located | AnswerRefusal:
     return _stripped(completion, last.end(), len(completion) if end < 0 else end)
 
 
+def _box_content(depth: int) -> str:
+    """A pattern for the content of a brace opened at `depth`: text and complete groups, nested to
+    MAX_BRACE_DEPTH at most (possessive: the grammar is unambiguous, nothing is tried twice)."""
+    if depth == MAX_BRACE_DEPTH:
+        return "[^{}]*+"
+    return "(?:[^{}]++|\\{" + _box_content(depth + 1) + "\\})*+"
+
+
+def _descent(depth: int) -> str:
+    """A pattern for the text from inside a brace opened at `depth` to the brace that opens depth
+    MAX_BRACE_DEPTH + 1 (complete groups on the way, which stay within the bound)."""
+    if depth == MAX_BRACE_DEPTH:
+        return "[^{}]*+\\{"
+    return "(?:[^{}]++|\\{" + _box_content(depth + 1) + "\\})*+\\{" + _descent(depth + 1)
+
+
+_TOO_DEEP = re.compile(_descent(1))
+_CONTENT = re.compile(_box_content(1))
+#: Complete boxes, each followed by the text up to the next box (outside a box a brace means
+#: nothing): a run of them is consumed in one match, the content of the last one is group 1.
+_COMPLETE_RUN = re.compile(r"(?:\\boxed\{(" + _box_content(1) + r")\}(?:[^\\]++|\\(?!boxed\{))*+)++")
+_COMPLETE_BOX = re.compile(r"\\boxed\{" + _box_content(1) + r"\}")
+
+
 def boxed(completion: str) -> Located | AnswerRefusal:
     """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
     found: tuple[int, int] | None = None
     too_deep = False
     at = completion.find(_BOXED)
-    while at >= 0:  # each character is passed once: by find between boxes, by the brace scan inside one
-        depth, content, cursor = 1, at + len(_BOXED), len(completion)
-        for brace in _BRACES.finditer(completion, content):
-            depth += 1 if brace.group() == "{" else -1
-            if depth == 0 or depth > MAX_BRACE_DEPTH:
-                cursor = brace.end()
-                break
-        if depth == 0:
-            found, too_deep = (content, cursor - 1), False
-        elif depth > MAX_BRACE_DEPTH:
-            found, too_deep = None, True
+    if at >= 0 and "}" not in completion:  # no box can close: the first one's scan decides
+        at, too_deep = -1, completion.count("{", at + len(_BOXED)) >= MAX_BRACE_DEPTH
+    while at >= 0:  # find between boxes; each box scanned by the patterns, complete ones a run at a time
+        content, cursor = at + len(_BOXED), len(completion)
+        # the brace scan, in the pattern engine: the content's complete groups, then what stops them
+        scanned = _CONTENT.match(completion, content)  # (it matches the empty content too)
+        stop = content if scanned is None else scanned.end()
+        if stop < cursor and completion[stop] == "}":  # complete: it and the complete boxes after it
+            run = _COMPLETE_RUN.match(completion, at)  # in one match (it holds this box at least)
+            found, cursor = ((content, stop), stop + 1) if run is None else (run.span(1), run.end())
+            too_deep = False
+            at = completion.find(_BOXED, cursor)
+            continue
+        deep = _TOO_DEEP.match(completion, content) if stop < cursor else None
+        if deep is not None:
+            found, too_deep, cursor = None, True, deep.end()
         else:  # never closed: a complete \boxed{...} inside it is the answer (one more pass)
             found = _inner_box(completion, content) or found
         at = completion.find(_BOXED, cursor)
@@ -103,17 +133,14 @@ def boxed(completion: str) -> Located | AnswerRefusal:
 
 
 def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
-    """The content span of the complete \\boxed{...} after `start` that closes last, or None: one pass
-    with a stack of open braces (the caller's scan has already refused braces nested too deep)."""
-    found: tuple[int, int] | None = None
-    opened: list[int] = []  # per open brace: its box's content start, or -1 for a plain brace
-    for brace in _BRACES.finditer(completion, start):
-        if brace.group() == "{":
-            box = brace.start() + 1 - len(_BOXED)
-            opened.append(brace.end() if box >= start and completion.startswith(_BOXED, box) else -1)
-        elif opened and (content := opened.pop()) >= 0:
-            found = (content, brace.start())
-    return found
+    """The content span of the complete \\boxed{...} after `start` that closes last, or None.
+
+    Balanced spans are nested or apart, so the box that closes last lies inside no other complete
+    box: it is the last of the complete boxes found left to right, each skipped whole (the
+    caller's scan has already refused braces nested too deep, so the pattern's bound is never
+    reached); the matches are consumed in C (a deque of one), none is built into a list."""
+    last = deque(_COMPLETE_BOX.finditer(completion, start), maxlen=1)
+    return (last[0].start() + len(_BOXED), last[0].end() - 1) if last else None
 
 
 def _refuse_constant(name: str) -> Any:
