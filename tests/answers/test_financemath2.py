@@ -38,8 +38,15 @@ CASES: list[tuple[str, float, str, tuple[str, str | None], tuple[str, str | None
     (PRICE, 97.5, "Thus the value asked for would be 97.5", (R.EXACT, "97.5"), (R.NO_FINAL_ANSWER, None)),
     (PRICE, 97.5, "so, the price was 97.5!", (R.EXACT, "97.5"), (R.NO_FINAL_ANSWER, None)),
     (PRICE, 97.5, "In conclusion, the bonds are worth 97.5.", (R.EXACT, "97.5"), (R.NO_FINAL_ANSWER, None)),
-    # the first closing after the opening ends the words: 'is' here, not the later 'is'
+    # the last closing with a digit after it in the sentence: 'is' here, not the later 'is' (no digit after it)
     (PRICE, 97.5, "Therefore, the price is 97.5, which is fair.", (R.EXACT, "97.5"), (R.NO_FINAL_ANSWER, None)),
+    # ... and not the earlier 'will be' of a relative clause
+    (PRICE, 4231.44, "Therefore, the present value of $5,000 that will be received in 3 years is $4,231.44.",
+     (R.EXACT, "$4,231.44"), (R.NO_FINAL_ANSWER, None)),
+    # a closing with only a colon after it on its line: the answer is on the next line
+    (PRICE, 97.5, "Therefore, the price of the bond is:\n\n**97.5**", (R.EXACT, "97.5"), (R.NO_FINAL_ANSWER, None)),
+    # no closing with a digit after it: the opening is no marker (the earlier plain marker is read)
+    (PRICE, 97.5, "The answer is 97.5. Therefore, the bond is cheap.", (R.EXACT, "97.5"), (R.EXACT, "97.5")),
     # the words hold no sentence end: 'U.S.' ends the sentence, so no conclusion marker matches
     (PRICE, 97.5, "Therefore, the U.S. price is 97.5.", (R.NO_FINAL_ANSWER, None), (R.NO_FINAL_ANSWER, None)),
     # ... but a point before a digit is inside a word (5.5%)
@@ -63,6 +70,12 @@ CASES: list[tuple[str, float, str, tuple[str, str | None], tuple[str, str | None
      (R.UNPARSEABLE, None)),
     (PRICE, 97.5, "Thus, the answer is 97.5.\nTherefore, the answer is {final answer}.", (R.EXACT, "97.5"),
      (R.UNPARSEABLE, None)),
+    # an answer of words only: the marker before it is read
+    (PRICE, 97.5, "Therefore, the answer is 97.5.\nNote that the final answer is an approximation.", (R.EXACT, "97.5"),
+     (R.UNPARSEABLE, None)),
+    # ... but yes or no is something to read
+    ("Is the bond trading at a premium?", True, "The answer is no. On reflection, the answer is yes.",
+     (R.EXACT, "yes"), (R.EXACT, "yes")),
     # every marker empty (or no marker before the empty one): unparseable, as version 1 says
     (PRICE, 97.5, "The answer is: ", (R.UNPARSEABLE, None), (R.UNPARSEABLE, None)),
     (PRICE, 97.5, "the answer is {final answer}", (R.UNPARSEABLE, None), (R.UNPARSEABLE, None)),
@@ -128,8 +141,8 @@ def _v2_data() -> dict[str, Any]:
     lambda d: d["format_rules"]["phrase"]["conclusions"].pop("closings"),
     lambda d: d["format_rules"]["phrase"]["conclusions"].update(openings=["therefore,\nthe"]),
     lambda d: d["format_rules"]["phrase"].update(max_markers_tried=1),
-    lambda d: d["format_rules"]["phrase"].update(skip_empty="yes"),
-    lambda d: (d["format_rules"]["phrase"].update(skip_empty=False),  # max_markers_tried then means nothing
+    lambda d: d["format_rules"]["phrase"].update(skip_unreadable="yes"),
+    lambda d: (d["format_rules"]["phrase"].update(skip_unreadable=False),  # max_markers_tried then means nothing
                d["format_rules"]["phrase"].pop("conclusions")),
     lambda d: d["format_rules"]["phrase"].pop("max_markers_tried"),
     lambda d: d["format_rules"]["phrase"].update(extra=1),

@@ -5,7 +5,7 @@
 
 Version 2 keeps every rule of version 1, so every row of version 1's file is a row here (its
 generator, make_financemath_conformance.py, builds them); the rules version 2 adds (conclusion
-sentences as markers, an empty or placeholder answer skipped, one value written as a ratio and as a
+sentences as markers, an answer with nothing to read skipped, one value written as a ratio and as a
 percentage or with and without its sign, a formula read after its last =, the added currency codes)
 get rows of their own, each outcome fixed by the written rule and worked out with fractions.Fraction. Deterministic and independent of the code under test: it
 never imports finscore.
@@ -62,6 +62,10 @@ def new_rows(g: Any) -> Iterator[tuple[str, str, dict[str, Any], str]]:
     yield "phrase", f"Thus the answer is {shown}{percent}.\nTherefore, the answer is {{final answer}}.", as_stored, \
         "the prompt's placeholder copied: the marker before it is read"
     yield "phrase", "I could not finish. The answer is: ", expect(False, "unparseable"), "the only marker is empty"
+    yield "phrase", f"Therefore, the answer is {shown}{percent}.\nNote that the final answer is an approximation.", \
+        as_stored, "an answer of words only: the marker before it is read"
+    yield "phrase", f"Therefore, the value of the 2 bonds that will be held in 3 years is {shown}{unit}{percent}.", \
+        as_stored, "the last closing with a digit after it (is), not the earlier one (will be)"
     # one value as a ratio and as a percentage: read as the percentage, which passes under both conventions
     if g.points:
         yield "phrase", f"the answer is {V1.text(g.shown.scaleb(-2))} or {shown}%.", expect(True, "percent_declared"), \

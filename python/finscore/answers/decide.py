@@ -51,7 +51,7 @@ def _declared_locators(protocol: Protocol) -> dict[str, Any]:
     if protocol.phrase_markers:
         declared["phrase"] = PhraseLocator(protocol.phrase_markers, protocol.conclusion_openings, protocol.conclusion_closings,
                                            protocol.conclusion_words, protocol.phrase_window,
-                                           protocol.phrase_skip_empty,
+                                           protocol.phrase_skip_unreadable,
                                            protocol.phrase_markers_tried)
     if protocol.answer_tags:
         declared["tag"] = TagLocator(protocol.answer_tags)

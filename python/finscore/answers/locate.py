@@ -225,7 +225,9 @@ def _delatexed(completion: str, start: int, end: int) -> Located:
 _SEPARATOR = "[ \t*_]{1,8}"  # between the words of a marker
 _SLOT_WORD_CHARACTERS = 40  # the longest word between a conclusion's opening and its closing
 _WORD_CHARACTER = re.compile(r"\w")
-_PLACEHOLDER = re.compile(r"\{[^{}0-9]{0,80}\}[ \t*_.]{0,8}")  # the prompt's "{final answer}", copied
+#: An answer with something to read: a digit, or the word yes or no (a yes / no gold's answer).
+_READABLE = re.compile(r"[0-9]|(?<![A-Za-z])(?:yes|no)(?![A-Za-z])", re.IGNORECASE)
+_LAST_YES_NO = re.compile(r"(?<![a-z])(?:sey|on)(?![a-z])")  # yes or no, in the reversed lower-cased text
 
 
 def _reversed_words(words: str) -> str:
@@ -261,11 +263,11 @@ class PhraseLocator:
 
     The markers are searched in the reversed, lower-cased completion: the first match there is the
     last one here, found in one pass. Rules version 2 adds conclusions (an opening such as
-    'therefore, the', then words, then a closing such as 'is') and `skip_empty`: the occurrences are
+    'therefore, the', then words, then a closing such as 'is') and `skip_unreadable`: the occurrences are
     then taken from the last one back, at most `tried` of them, until one yields an answer."""
 
     def __init__(self, markers: tuple[str, ...], openings: tuple[str, ...] = (), closings: tuple[str, ...] = (),
-                 most_words: int = 0, window: int = 0, skip_empty: bool = False, tried: int = 1) -> None:
+                 most_words: int = 0, window: int = 0, skip_unreadable: bool = False, tried: int = 1) -> None:
         plain = "|".join(_reversed_words(m) for m in sorted(markers, key=len, reverse=True))
         self.loose = re.compile(plain)  # each match's neighbours are then tested with isalpha
         # ASCII text (lower-cased: [a-z] is exactly what isalpha calls a letter there): the test in the pattern
@@ -273,15 +275,11 @@ class PhraseLocator:
         self.openings = re.compile(_bounded(openings, "\\w", "\\w")) if openings else None
         any_closing = "|".join(re.escape(c.lower()).replace("\\ ", _SEPARATOR)
                                for c in sorted(closings, key=len, reverse=True))
-        word = (f"(?!(?:{any_closing})(?![^ \\t*_]))"
-                f"(?:[^\\s*_!?:;.]|\\.(?=[A-Za-z0-9])){{1,{_SLOT_WORD_CHARACTERS}}}")
-        # after an opening: 1 to most_words words of its sentence and line, none a closing, then the
-        # first closing (a word of its own)
-        self.closing = re.compile(f"(?:{_SEPARATOR}{word}){{1,{max(most_words, 1)}}}{_SEPARATOR}"
-                                  f"(?:{any_closing})(?!\\w)") if openings else None
+        self.closings = re.compile(f"(?<!\\w)(?:{any_closing})(?!\\w)") if openings else None
+        self.most_words = most_words
         self.window = window
-        self.skip_empty = skip_empty
-        self.tried = tried if (skip_empty or openings) else 1
+        self.skip_unreadable = skip_unreadable
+        self.tried = tried if (skip_unreadable or openings) else 1
 
     def _plain(self, completion: str, folded: str, at: int, ascii: bool) -> _Candidate | None:
         """The last marker phrase not joined to a letter that ends before len(completion) - at (and
@@ -329,21 +327,45 @@ class PhraseLocator:
                 marker_end = plain.end
                 plain = self._plain(completion, folded, plain.resume, ascii)
             else:
-                assert self.closing is not None
-                closed = self.closing.match(lowered, opening.end)
+                closed = self._closing_end(lowered, folded, opening.end)
                 opening = self._opening(folded, opening.resume)
-                if closed is None:  # an opening without its closing is no marker
+                if closed < 0:  # an opening without its closing is no marker
                     continue
-                marker_end = closed.end()
+                marker_end = closed
             located = self._answer_after(completion, marker_end)
-            if not self.skip_empty or (located.text.strip(_EMPHASIS + ".")
-                                       and _PLACEHOLDER.fullmatch(completion, located.start, located.end) is None):
+            if not self.skip_unreadable or _READABLE.search(located.text) is not None:
                 return located
             empty += 1
         if located is None:
             return AnswerRefusal(NO_FINAL_ANSWER, NO_PHRASE)
         return AnswerRefusal(UNPARSEABLE, f"nothing readable after the last {empty} answer marker(s) "
                                           f"(the last {self.tried} marker occurrences are tried)")
+
+    def _closing_end(self, lowered: str, folded: str, start: int) -> int:
+        """Where the closing of the conclusion whose opening ends at `start` ends, or -1: the LAST
+        closing of the opening's sentence (and line) that has a digit or the word yes or no after
+        it in that sentence, or nothing but emphasis and a colon after it on its line (the answer
+        is then on the next line), with at most `most_words` words, and no : or ;, between the
+        opening and it."""
+        assert self.closings is not None
+        line_end = lowered.find("\n", start)
+        line_end = len(lowered) if line_end < 0 else line_end
+        end = _sentence_end(lowered, start, line_end)
+        slot_end = min((at for mark in ":;" if (at := lowered.find(mark, start, end)) >= 0), default=end)
+        last_digit = max(lowered.rfind(digit, start, end) for digit in "0123456789")  # -1: none
+        size = len(lowered)
+        word = _LAST_YES_NO.search(folded, size - end, size - start)  # in the reversed text: the last one
+        last_readable = max(last_digit, -1 if word is None else size - word.end())
+        found = -1
+        for closing in self.closings.finditer(lowered, start, slot_end + 1):
+            if len(lowered[start:closing.start()].split()) > self.most_words:
+                break
+            rest = _AFTER_MARKER.match(lowered, closing.end())
+            after = closing.end() if rest is None else rest.end()
+            if last_readable >= closing.end() or (
+                    end == line_end and _emphasis_to(lowered, after, line_end) == line_end):
+                found = closing.end()
+        return found
 
     @staticmethod
     def _answer_after(completion: str, end: int) -> Located:

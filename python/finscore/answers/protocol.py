@@ -29,7 +29,7 @@ FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
 #: Keys a format's rules may add (phrase rules version 2, issue #32): conclusion sentences as markers,
 #: and an empty or placeholder answer skipped for the marker before it. Absent: the rule is not applied.
 FORMAT_RULE_OPTIONAL_KEYS: dict[str, frozenset[str]] = {
-    "phrase": frozenset({"conclusions", "skip_empty", "max_markers_tried", "window"}),
+    "phrase": frozenset({"conclusions", "skip_unreadable", "max_markers_tried", "window"}),
     "tag": frozenset(),
     "last-number": frozenset(),
 }
@@ -126,8 +126,8 @@ class Protocol:
     conclusion_closings: tuple[str, ...] = ()
     conclusion_words: int = 0  # the most words between a conclusion's opening and its closing
     phrase_window: int = 0  # the phrase format's markers lie in the completion's last this many characters (0: all)
-    phrase_skip_empty: bool = False  # an empty or placeholder answer: the marker before it is read
-    phrase_markers_tried: int = 1  # marker occurrences tried from the last one back (skip_empty)
+    phrase_skip_unreadable: bool = False  # an empty or placeholder answer: the marker before it is read
+    phrase_markers_tried: int = 1  # marker occurrences tried from the last one back (skip_unreadable)
     ratio_and_percent_one: bool = False  # "0.144 or 14.4%", "57.15 (57.15%)": one number, read as the percentage
     after_last_equals: bool = False  # "£528 / 0.7 = £754.29": the text after the last = is read
 
@@ -244,7 +244,7 @@ class PhraseRules(NamedTuple):
     closings: tuple[str, ...]  # the words that end its noun phrase ("is", "would be")
     conclusion_words: int
     window: int  # markers are looked for in the completion's last `window` characters (0: everywhere)
-    skip_empty: bool
+    skip_unreadable: bool
     markers_tried: int
 
 
@@ -268,13 +268,13 @@ def _phrase_rules(data: Mapping[str, Any]) -> PhraseRules:
         words = _need(data, "format_rules.phrase.conclusions.words", int)
         if not 1 <= words <= 64:
             raise ProtocolError("the phrase format's conclusions.words is 1 to 64")
-    skip = _need(data, "format_rules.phrase.skip_empty", bool) if "skip_empty" in rules else False
+    skip = _need(data, "format_rules.phrase.skip_unreadable", bool) if "skip_unreadable" in rules else False
     stepping = skip or bool(openings)  # markers are then tried from the last one back
     tried = _need(data, "format_rules.phrase.max_markers_tried", int) if stepping else 1
     if stepping and not 2 <= tried <= 64:
-        raise ProtocolError("the phrase format's max_markers_tried is 2 to 64 (with conclusions or skip_empty)")
+        raise ProtocolError("the phrase format's max_markers_tried is 2 to 64 (with conclusions or skip_unreadable)")
     if "max_markers_tried" in rules and not stepping:
-        raise ProtocolError("the phrase format's max_markers_tried means nothing without conclusions or skip_empty")
+        raise ProtocolError("the phrase format's max_markers_tried means nothing without conclusions or skip_unreadable")
     return PhraseRules(openings, closings, words, window, skip, tried)
 
 
@@ -368,7 +368,7 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         conclusion_closings=phrase.closings,
         conclusion_words=phrase.conclusion_words,
         phrase_window=phrase.window,
-        phrase_skip_empty=phrase.skip_empty,
+        phrase_skip_unreadable=phrase.skip_unreadable,
         phrase_markers_tried=phrase.markers_tried,
         ratio_and_percent_one=ratio_and_percent,
         after_last_equals=after_equals,
