@@ -293,7 +293,10 @@ class PhraseLocator:
         found = self.loose.search(folded, at, window)
         while found is not None:
             start, end = size - found.end(), size - found.start()
-            if not (start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
+            # (where the strict pattern took a shorter marker, the plain one's longer match there was refused)
+            first = found if found.re is self.loose else self.loose.match(folded, found.start(), window)
+            if first is not None and first.end() == found.end() and not (
+                    start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
                 return _Candidate(start, end, found.end(), False)
             found = (self.strict if ascii else self.loose).search(folded, found.start() + 1, window)
         return None
