@@ -1,10 +1,10 @@
 """finscore on real chain-of-thought outputs: FinanceMath's validation set (issue #32).
 
-    python benchmarks/financemath_real_outputs.py GIT_DIR [--json OUT] [--disagreements OUT.jsonl]
+    python benchmarks/financemath_real_outputs.py GIT_DIR [--json OUT] [--disagreements OUT.jsonl] [--hostile]
 
 GIT_DIR is a local mirror of github:yale-nlp/FinanceMath (read with `git show`, nothing checked
 out). Every raw CoT output of every model (outputs/validation/raw_cot_outputs/) is decided with
-format `phrase` under financemath-answer/1 against data/validation.json's ground_truth and
+format `phrase` under financemath-answer/2 (--protocol: another) against data/validation.json's ground_truth and
 question; per model the script reports finscore's accuracy, the published one
 (outputs/results/validation_cot_results.json), how often the number finscore reads equals the
 number in the LLM-extracted answer (math_expression_extracted_cot_outputs/, "extracted_pred_answer",
@@ -20,19 +20,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import time
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from finscore.answers import decide_batch, get_protocol
+from finscore.answers import decide, decide_batch, get_protocol
 from finscore.answers.decide import reader_for
 from finscore.answers.numbers import Reading
 
-PROTOCOL = "financemath-answer/1"
+PROTOCOL = "financemath-answer/2"
 FORMAT = "phrase"
 
 
@@ -58,15 +59,70 @@ def written(reading: Reading) -> set[Decimal]:
     return values
 
 
+#: An output that ends a sentence (or a formula, a list, a code block, a chat turn): one that does
+#: not was cut off mid-sentence (the generation's length limit), and states no final answer.
+_ENDS_A_SENTENCE = re.compile(r"(?:[.!?)\]*`$|]|<\|im_end\|>|</s>|<\|eot_id\|>)\s*$")
+MEGABYTE = 1 << 20
+#: Hostile completions of 1 MB, per answer format: (name, format, the text), each a shape that
+#: makes some search repeat (a marker's last word, a refused marker, unclosed or too-deep boxes).
+HOSTILE: list[tuple[str, str, Callable[[int], str]]] = [
+    ("no marker: 'the answer ' repeated", "phrase", lambda n: "the answer " * (n // 11)),
+    ("'the answer is ' repeated", "phrase", lambda n: "the answer is " * (n // 14)),
+    ("'the answer is:' then spaces", "phrase", lambda n: "the answer is:" + " " * n),
+    ("'the answer is ' then * and _", "phrase", lambda n: "the answer is " + "*_" * (n // 2)),
+    ("'is ' repeated", "phrase", lambda n: "is " * (n // 3)),
+    ("'the answer isx ' repeated (refused markers)", "phrase", lambda n: "the answer isx " * (n // 15)),
+    ("'the ' repeated", "phrase", lambda n: "the " * (n // 4)),
+    ("'therefore, the ' repeated (openings, no closing)", "phrase", lambda n: "therefore, the " * (n // 15)),
+    ("'the answer is {final answer}.' repeated", "phrase", lambda n: "the answer is {final answer}.\n" * (n // 30)),
+    ("'<answer>' repeated", "tag", lambda n: "<answer>" * (n // 8)),
+    ("'1x ' repeated (every run a word's)", "last-number", lambda n: "1x " * (n // 3)),
+    ("letters only", "last-number", lambda n: "a" * n),
+    ("'\\boxed{' repeated (too deep)", "boxed", lambda n: "\\boxed{" * (n // 7)),
+    ("'{' repeated", "boxed", lambda n: "{" * n),
+    ("'\\boxed{1}' repeated", "boxed", lambda n: "\\boxed{1}" * (n // 9)),
+    ("'\\boxed{{1}}' repeated", "boxed", lambda n: "\\boxed{{1}}" * (n // 11)),
+    ("an unclosed box, then '{}' repeated", "boxed", lambda n: "\\boxed{" + "{}" * (n // 2)),
+    ("an unclosed box, then '\\boxed{1}' repeated", "boxed", lambda n: "\\boxed{" + "\\boxed{1}" * (n // 9)),
+    ("'\\boxed{{1}' repeated (each box deeper)", "boxed", lambda n: "\\boxed{{1}" * (n // 10)),
+    ("'\\boxed{' + 8 '{' repeated, one '}' (each too deep)", "boxed",
+     lambda n: "\\boxed{{{{{{{{{" * (n // 16) + "}"),
+    ("'Answer: ' then '1 ' repeated", "answer-line", lambda n: "Answer: " + "1 " * (n // 2)),
+    ("JSON nesting", "json", lambda n: "{" + '"a":[' * (n // 5)),
+    ("'1 ' repeated", "whole", lambda n: "1 " * (n // 2)),
+]
+
+
+def hostile_figures(protocols: list[str], repeat: int = 5) -> list[dict[str, Any]]:
+    """CPU milliseconds of `decide` on each hostile 1 MB completion, best of `repeat`, per protocol."""
+    gold = {"ground_truth": 5.0, "question": "What is the value?"}
+    rows = []
+    for name, answer_format, make in HOSTILE:
+        text = make(MEGABYTE)
+        row: dict[str, Any] = {"completion": name, "format": answer_format, "characters": len(text)}
+        for name_of_protocol in protocols:
+            spent = []
+            for _ in range(repeat):
+                started = time.process_time()
+                decision = decide(text, gold, name_of_protocol, answer_format)
+                spent.append(time.process_time() - started)
+            row[name_of_protocol] = {"cpu_ms": round(1000 * min(spent), 1), "reason": decision.reason}
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("git_dir", type=Path)
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--disagreements", type=Path, help="write every disagreement (texts) here, for reading")
+    parser.add_argument("--protocol", default=PROTOCOL, help=f"the answer protocol (default {PROTOCOL})")
+    parser.add_argument("--hostile", action="store_true",
+                        help="also time decide on hostile 1 MB completions (under this protocol and financemath-answer/1)")
     args = parser.parse_args(argv)
     commit = subprocess.run(["git", "--git-dir", str(args.git_dir), "rev-parse", "HEAD"], capture_output=True,
                             text=True, check=True).stdout.strip()
-    protocol = get_protocol(PROTOCOL)
+    protocol = get_protocol(args.protocol)
     reader = reader_for(protocol)
     golds = {item["question_id"]: {"ground_truth": item["ground_truth"], "question": item["question"]}
              for item in git_json(args.git_dir, "data/validation.json")}
@@ -108,11 +164,16 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             counts["llm:number"] += 1
             ours = reader.read(decision.read) if decision.read is not None else None
+            if decision.reason != "no_final_answer":
+                counts["llm:number_finscore_marker"] += 1
             if isinstance(ours, Reading) and written(ours) & written(their_reading):
                 counts["agree"] += 1
+                counts["agree_finscore_marker"] += 1
                 continue
             kind = ("finscore:" + decision.reason) if decision.read is None else "finscore:another_number"
             counts[f"disagree:{kind}"] += 1
+            if decision.reason == "no_final_answer" and not _ENDS_A_SENTENCE.search(completion or ""):
+                counts["disagree:no_final_answer_cut_off"] += 1
             disagreement_lines.append(json.dumps({
                 "model": model, "question_id": row["question_id"], "type": kind, "finscore_read": decision.read,
                 "finscore_reason": decision.reason, "finscore_detail": decision.detail, "span": decision.span,
@@ -128,21 +189,29 @@ def main(argv: list[str] | None = None) -> int:
             "agreement_where_llm_found_one": round(100 * counts["agree"] / counts["llm:number"], 2)
             if counts["llm:number"] else None,
             "reasons": {k[7:]: v for k, v in sorted(counts.items()) if k.startswith("reason:")},
-            "disagreements": {k[9:]: v for k, v in sorted(counts.items()) if k.startswith("disagree:")},
+            "disagreements": {k[9:]: v for k, v in sorted(counts.items())
+                              if k.startswith("disagree:") and not k.endswith("_cut_off")},
         }
     figures = {
         "source": {"repository": "github:yale-nlp/FinanceMath", "commit": commit,
                    "raw": "outputs/validation/raw_cot_outputs/", "extracted": extracted_dir + "/",
                    "published": "outputs/results/validation_cot_results.json", "gold": "data/validation.json"},
-        "protocol": PROTOCOL, "format": FORMAT,
+        "protocol": protocol.name, "format": FORMAT,
         "speed": {"completions": completions_all, "decide_batch_cpu_seconds": round(cpu, 3)},
         "total": {"outputs": totals["outputs"], "passed": totals["passed"],
                   "llm_found_a_number": totals["llm:number"], "agree_with_llm": totals["agree"],
                   "agreement_where_llm_found_one": round(100 * totals["agree"] / totals["llm:number"], 2),
-                  "disagreements": {k[9:]: v for k, v in sorted(totals.items()) if k.startswith("disagree:")},
+                  "llm_found_a_number_finscore_a_marker": totals["llm:number_finscore_marker"],
+                  "agreement_where_both_found_one": round(
+                      100 * totals["agree_finscore_marker"] / totals["llm:number_finscore_marker"], 2),
+                  "no_final_answer_disagreements_cut_off": totals["disagree:no_final_answer_cut_off"],
+                  "disagreements": {k[9:]: v for k, v in sorted(totals.items())
+                                    if k.startswith("disagree:") and not k.endswith("_cut_off")},
                   "reasons": {k[7:]: v for k, v in sorted(totals.items()) if k.startswith("reason:")}},
         "models": models,
     }
+    if args.hostile:
+        figures["speed"]["hostile_1mb"] = hostile_figures(sorted({protocol.name, "financemath-answer/1"}))
     text = json.dumps(figures, indent=1, sort_keys=True) + "\n"
     if args.json:
         args.json.write_text(text, encoding="utf-8")

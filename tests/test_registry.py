@@ -76,10 +76,12 @@ def test_the_answer_protocols_are_the_ones_finscore_answers_declares() -> None:
     from finscore.answers import protocol_names
 
     assert set(registry.all_answer_protocols()) <= set(protocol_names())
-    # issue #32 adds financemath-answer/1, the protocol of an answer-only data source
+    # issue #32 adds financemath-answer/1, the protocol of an answer-only data source, and its
+    # version 2, offered by name while the source's reward rows keep version 1
     assert registry.all_answer_protocols() == ("finqa-answer/1", "convfinqa-answer/1", "tatqa-answer/1",
-                                               "financemath-answer/1")
+                                               "financemath-answer/1", "financemath-answer/2")
     assert registry.answer_protocols()["financemath"] == "financemath-answer/1"
+    assert set(registry.all_answer_protocols()) == set(protocol_names())  # every registered one is offered
 
 
 def test_finqa_groups_by_filing_company_and_year() -> None:

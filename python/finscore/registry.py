@@ -196,6 +196,9 @@ def program_profiles() -> dict[str, str]:
 #: theirs: their golds come as `finscore answers decide-jsonl` lines or reward rows), by the
 #: data-source name a reward row gives, after the benchmarks' own.
 ANSWER_ONLY_SOURCES: dict[str, str] = {"financemath": "financemath-answer/1"}
+#: Later versions of an answer-only source's protocol, offered by name (`--protocol`) beside the
+#: source's own, which a reward row of that source keeps (financemath-answer/2: issue #32).
+ANSWER_ONLY_VERSIONS: tuple[str, ...] = ("financemath-answer/2",)
 
 
 def answer_protocols() -> dict[str, str]:
@@ -206,9 +209,10 @@ def answer_protocols() -> dict[str, str]:
 
 
 def all_answer_protocols() -> tuple[str, ...]:
-    """Every benchmark's answer protocols, in registry order, each once, then the answer-only ones."""
+    """Every benchmark's answer protocols, in registry order, each once, then the answer-only ones
+    (each source's, then their later versions)."""
     return tuple(dict.fromkeys([*(protocol for b in benchmarks() for protocol in b.answer_protocols),
-                                *ANSWER_ONLY_SOURCES.values()]))
+                                *ANSWER_ONLY_SOURCES.values(), *ANSWER_ONLY_VERSIONS]))
 
 
 def prediction_reward_names() -> tuple[str, ...]:

@@ -49,7 +49,10 @@ def _declared_locators(protocol: Protocol) -> dict[str, Any]:
 
     declared: dict[str, Any] = dict(LOCATORS)
     if protocol.phrase_markers:
-        declared["phrase"] = PhraseLocator(protocol.phrase_markers)
+        declared["phrase"] = PhraseLocator(protocol.phrase_markers, protocol.conclusion_openings, protocol.conclusion_closings,
+                                           protocol.conclusion_words, protocol.phrase_window,
+                                           protocol.phrase_skip_unreadable,
+                                           protocol.phrase_markers_tried)
     if protocol.answer_tags:
         declared["tag"] = TagLocator(protocol.answer_tags)
     if runs:
@@ -153,7 +156,7 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
         raise ValueError(f"{len(completions)} completions but {len(golds)} golds")
     chosen = _checked(protocol, format)
     reader, locate = reader_for(chosen), locator_for(chosen, format)
-    ready = [g if type(g) is Gold else _gold_at(i, g, chosen) for i, g in enumerate(golds)]
+    ready = _ready_golds(golds, chosen)
     # A decision is a pure function of (answer text, gold), placed by where the answer was found:
     # each distinct pair is judged once per call (a GRPO group shares its gold object and often its
     # answer). The memo lives for this call only, so it holds at most one entry per row; `ready`
@@ -182,6 +185,22 @@ def decide_batch(completions: Sequence[Completion], golds: Sequence[GoldLike],
             verdict = judged[key] = _judged(located.text, gold, chosen, reader)
         append(_placed(verdict, located, gold))
     return out
+
+
+def _ready_golds(golds: Sequence[GoldLike], protocol: Protocol) -> list[Gold]:
+    """Each gold as a Gold; a mapping given for several rows (one question's gold object for all
+    its completions) is read once. `golds` keeps every mapping alive meanwhile, so its id() names it."""
+    read: dict[int, Gold] = {}
+    ready: list[Gold] = []
+    for index, gold in enumerate(golds):
+        if type(gold) is Gold:
+            ready.append(gold)
+            continue
+        known = read.get(id(gold))
+        if known is None:
+            known = read[id(gold)] = _gold_at(index, gold, protocol)
+        ready.append(known)
+    return ready
 
 
 def _gold_at(index: int, gold: Any, protocol: Protocol) -> Gold:

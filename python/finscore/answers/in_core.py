@@ -86,6 +86,8 @@ def _laid_out_rules(protocol: Protocol) -> bytes | None:
             and (tolerance.value is None or _core_decimal(tolerance.value)))
     if tolerance.kind not in _TOLERANCE_CODES:  # relative_or_half_unit: the host's
         return None
+    if protocol.ratio_and_percent_one or protocol.after_last_equals:  # reading rules the core does not hold
+        return None
     if not fits or not all(_plain(word) for word in words) or not all(
             _lettered(symbol, protocol.currency_symbols) for symbol in protocol.currency_symbols):
         return None

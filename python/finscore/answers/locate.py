@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from typing import Any, NamedTuple
 
 from finscore.answers.numbers import AnswerRefusal
@@ -47,6 +48,13 @@ def _emphasis_run(text: str) -> int:
     return 0 if run is None else run.end()
 
 
+def _emphasis_to(completion: str, start: int, end: int) -> int:
+    """Where the run of emphasis characters from `start` ends (at most `end`): one repeat of one
+    character class, the regular expression engine's fastest loop."""
+    run = _EMPHASIS_RUN.match(completion, start, end)
+    return start if run is None else run.end()
+
+
 def _stripped(completion: str, start: int, end: int, marker: tuple[int, int] | None = None) -> Located:
     """completion[start:end] without the emphasis around it (as str.strip(_EMPHASIS) drops it)."""
     text = completion[start:end]
@@ -72,22 +80,51 @@ def answer_line(completion: str) -> Located | AnswerRefusal:
     return _stripped(completion, last.end(), len(completion) if end < 0 else end, marker)
 
 
+def _box_content(depth: int) -> str:
+    """A pattern for the content of a brace opened at `depth`: text and complete groups, nested to
+    MAX_BRACE_DEPTH at most (possessive: the grammar is unambiguous, nothing is tried twice)."""
+    if depth == MAX_BRACE_DEPTH:
+        return "[^{}]*+"
+    return "(?:[^{}]++|\\{" + _box_content(depth + 1) + "\\})*+"
+
+
+def _descent(depth: int) -> str:
+    """A pattern for the text from inside a brace opened at `depth` to the brace that opens depth
+    MAX_BRACE_DEPTH + 1 (complete groups on the way, which stay within the bound)."""
+    if depth == MAX_BRACE_DEPTH:
+        return "[^{}]*+\\{"
+    return "(?:[^{}]++|\\{" + _box_content(depth + 1) + "\\})*+\\{" + _descent(depth + 1)
+
+
+_TOO_DEEP = re.compile(_descent(1))
+_CONTENT = re.compile(_box_content(1))
+#: Complete boxes, each followed by the text up to the next box (outside a box a brace means
+#: nothing): a run of them is consumed in one match, the content of the last one is group 1.
+_COMPLETE_RUN = re.compile(r"(?:\\boxed\{(" + _box_content(1) + r")\}(?:[^\\]++|\\(?!boxed\{))*+)++")
+_COMPLETE_BOX = re.compile(r"\\boxed\{" + _box_content(1) + r"\}")
+
+
 def boxed(completion: str) -> Located | AnswerRefusal:
     """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
     found: tuple[int, int] | None = None
     too_deep = False
     at = completion.find(_BOXED)
-    while at >= 0:  # each character is passed once: by find between boxes, by the brace scan inside one
-        depth, content, cursor = 1, at + len(_BOXED), len(completion)
-        for brace in _BRACES.finditer(completion, content):
-            depth += 1 if brace.group() == "{" else -1
-            if depth == 0 or depth > MAX_BRACE_DEPTH:
-                cursor = brace.end()
-                break
-        if depth == 0:
-            found, too_deep = (content, cursor - 1), False
-        elif depth > MAX_BRACE_DEPTH:
-            found, too_deep = None, True
+    if at >= 0 and "}" not in completion:  # no box can close: the first one's scan decides
+        at, too_deep = -1, completion.count("{", at + len(_BOXED)) >= MAX_BRACE_DEPTH
+    while at >= 0:  # find between boxes; each box scanned by the patterns, complete ones a run at a time
+        content, cursor = at + len(_BOXED), len(completion)
+        # the brace scan, in the pattern engine: the content's complete groups, then what stops them
+        scanned = _CONTENT.match(completion, content)  # (it matches the empty content too)
+        stop = content if scanned is None else scanned.end()
+        if stop < cursor and completion[stop] == "}":  # complete: it and the complete boxes after it
+            run = _COMPLETE_RUN.match(completion, at)  # in one match (it holds this box at least)
+            found, cursor = ((content, stop), stop + 1) if run is None else (run.span(1), run.end())
+            too_deep = False
+            at = completion.find(_BOXED, cursor)
+            continue
+        deep = _TOO_DEEP.match(completion, content) if stop < cursor else None
+        if deep is not None:
+            found, too_deep, cursor = None, True, deep.end()
         else:  # never closed: a complete \boxed{...} inside it is the answer (one more pass)
             found = _inner_box(completion, content) or found
         at = completion.find(_BOXED, cursor)
@@ -102,17 +139,14 @@ def boxed(completion: str) -> Located | AnswerRefusal:
 
 
 def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
-    """The content span of the complete \\boxed{...} after `start` that closes last, or None: one pass
-    with a stack of open braces (the caller's scan has already refused braces nested too deep)."""
-    found: tuple[int, int] | None = None
-    opened: list[int] = []  # per open brace: its box's content start, or -1 for a plain brace
-    for brace in _BRACES.finditer(completion, start):
-        if brace.group() == "{":
-            box = brace.start() + 1 - len(_BOXED)
-            opened.append(brace.end() if box >= start and completion.startswith(_BOXED, box) else -1)
-        elif opened and (content := opened.pop()) >= 0:
-            found = (content, brace.start())
-    return found
+    """The content span of the complete \\boxed{...} after `start` that closes last, or None.
+
+    Balanced spans are nested or apart, so the box that closes last lies inside no other complete
+    box: it is the last of the complete boxes found left to right, each skipped whole (the
+    caller's scan has already refused braces nested too deep, so the pattern's bound is never
+    reached); the matches are consumed in C (a deque of one), none is built into a list."""
+    last = deque(_COMPLETE_BOX.finditer(completion, start), maxlen=1)
+    return (last[0].start() + len(_BOXED), last[0].end() - 1) if last else None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -157,12 +191,22 @@ LOCATORS = {"answer-line": answer_line, "boxed": boxed, "json": json_object, "wh
 
 _SENTENCE_END = re.compile(r"[.!?](?![A-Za-z0-9])")
 _AFTER_MARKER = re.compile(r"[ \t*_]{0,8}(?::[ \t*_]{0,8})?")
-_NOT_EMPHASIS = re.compile(r"[^ \t\r*_]")
 _NEXT_LINE = re.compile(r"(?:[ \t\r*_]*\n){1,3}[ \t*_]*")  # at most two empty lines between
 _LATEX_PAIRS = (("\\%", "%"), ("\\$", "$"), ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""),
                 ("\\,", " "), ("\\;", " "), ("\\:", " "), ("\\ ", " "))
 _LATEX_WORDS = ("\\boxed", "\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
 NO_PHRASE = "no declared answer phrase"
+
+
+def _sentence_end(completion: str, start: int, end: int) -> int:
+    """Where the sentence from `start` ends (the first . ! or ? not followed by a letter or digit),
+    or `end`. The first of those marks is found by str.find (a text without one costs nearly
+    nothing), the pattern is run from there."""
+    first = min((at for mark in ".!?" if (at := completion.find(mark, start, end)) >= 0), default=-1)
+    if first < 0:
+        return end
+    sentence = _SENTENCE_END.search(completion, first, end)
+    return end if sentence is None else sentence.start()
 
 
 def _folded(completion: str) -> str:
@@ -184,40 +228,169 @@ def _delatexed(completion: str, start: int, end: int, marker: tuple[int, int] | 
     return Located(text.strip(_EMPHASIS), located.start, located.end, False, marker)
 
 
+_SEPARATOR = "[ \t*_]{1,8}"  # between the words of a marker
+_SLOT_WORD_CHARACTERS = 40  # the longest word between a conclusion's opening and its closing
+_WORD_CHARACTER = re.compile(r"\w")
+#: An answer with something to read: a digit, or the word yes or no (a yes / no gold's answer).
+_READABLE = re.compile(r"[0-9]|(?<![A-Za-z])(?:yes|no)(?![A-Za-z])", re.IGNORECASE)
+_LAST_YES_NO = re.compile(r"(?<![a-z])(?:sey|on)(?![a-z])")  # yes or no, in the reversed lower-cased text
+
+
+def _reversed_words(words: str) -> str:
+    """A pattern for `words` (lower case) in the reversed, lower-cased completion."""
+    return _SEPARATOR.join(re.escape(word[::-1]) for word in reversed(words.lower().split()))
+
+
+def _bounded(phrases: tuple[str, ...], before: str, after: str) -> str:
+    """The phrases, reversed, each neither preceded (in the completion: followed) by a character of
+    the class `before` nor followed (preceded) by one of `after`. Each alternative starts with its
+    literal first character, the test of its neighbour just after it, so the search skips every
+    position that cannot start one (a look-behind first would make it try them all)."""
+    alternatives = []
+    for phrase in sorted(phrases, key=len, reverse=True):
+        pattern = _reversed_words(phrase)
+        first = re.escape(phrase.lower().split()[-1][::-1])  # the phrase's last word, reversed
+        alternatives.append(f"{first}(?<!{before}{first}){pattern[len(first):]}(?!{after})")
+    return "|".join(alternatives)
+
+
+class _Candidate(NamedTuple):
+    """A marker occurrence: where it starts and ends in the completion, where the search for the
+    one before it goes on (in the reversed completion), and whether it is a conclusion's opening."""
+
+    start: int
+    end: int
+    resume: int
+    opening: bool
+
+
 class PhraseLocator:
     """The answer after the LAST declared marker phrase, to the end of its sentence or line.
 
-    The markers are searched in the reversed, lower-cased completion by one regular expression
-    without nested quantifiers: the first match there is the last one here, found in one pass."""
+    The markers are searched in the reversed, lower-cased completion: the first match there is the
+    last one here, found in one pass. Rules version 2 adds conclusions (an opening such as
+    'therefore, the', then words, then a closing such as 'is') and `skip_unreadable`: the occurrences are
+    then taken from the last one back, at most `tried` of them, until one yields an answer."""
 
-    def __init__(self, markers: tuple[str, ...]) -> None:
-        def reversed_marker(marker: str) -> str:
-            return "[ \t*_]{1,8}".join(re.escape(word[::-1]) for word in reversed(marker.lower().split()))
-        self.pattern = re.compile("|".join(reversed_marker(m) for m in sorted(markers, key=len, reverse=True)))
+    def __init__(self, markers: tuple[str, ...], openings: tuple[str, ...] = (), closings: tuple[str, ...] = (),
+                 most_words: int = 0, window: int = 0, skip_unreadable: bool = False, tried: int = 1) -> None:
+        plain = "|".join(_reversed_words(m) for m in sorted(markers, key=len, reverse=True))
+        self.loose = re.compile(plain)  # each match's neighbours are then tested with isalpha
+        # ASCII text (lower-cased: [a-z] is exactly what isalpha calls a letter there): the test in the pattern
+        self.strict = re.compile(_bounded(markers, "[a-z]", "[a-z]"))
+        self.openings = re.compile(_bounded(openings, "\\w", "\\w")) if openings else None
+        any_closing = "|".join(re.escape(c.lower()).replace("\\ ", _SEPARATOR)
+                               for c in sorted(closings, key=len, reverse=True))
+        self.closings = re.compile(f"(?<!\\w)(?:{any_closing})(?!\\w)") if openings else None
+        self.most_words = most_words
+        self.window = window
+        self.skip_unreadable = skip_unreadable
+        self.tried = tried if (skip_unreadable or openings) else 1
+
+    def _plain(self, completion: str, folded: str, at: int, ascii: bool) -> _Candidate | None:
+        """The last marker phrase not joined to a letter that ends before len(completion) - at (and
+        lies in the last `window` characters, when the protocol declares a window).
+
+        The plain pattern finds it; each match is tested with isalpha. In ASCII text, once a match
+        is refused, the pattern holding that test (a look-behind: slower on text that repeats a
+        marker's last word, faster on text that repeats a refused marker) takes over."""
+        size = len(completion)
+        window = self.window or size
+        found = self.loose.search(folded, at, window)
+        while found is not None:
+            start, end = size - found.end(), size - found.start()
+            # (where the strict pattern took a shorter marker, the plain one's longer match there was refused)
+            first = found if found.re is self.loose else self.loose.match(folded, found.start(), window)
+            if first is not None and first.end() == found.end() and not (
+                    start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
+                return _Candidate(start, end, found.end(), False)
+            found = (self.strict if ascii else self.loose).search(folded, found.start() + 1, window)
+        return None
+
+    def _opening(self, folded: str, at: int) -> _Candidate | None:
+        """The last conclusion opening (not joined to a word character) before len(folded) - at that
+        starts in the last `window` characters (the reversed search stops there: a bound on a
+        megabyte of text that repeats an opening's last word)."""
+        if self.openings is None:
+            return None
+        size = len(folded)
+        window = self.window or size
+        found = self.openings.search(folded, at, window)
+        while found is not None and found.end() == window < size and _WORD_CHARACTER.match(folded, window):
+            found = self.openings.search(folded, found.start() + 1, window)  # joined to a word outside
+        return None if found is None else _Candidate(size - found.end(), size - found.start(), found.end(), True)
 
     def __call__(self, completion: str) -> Located | AnswerRefusal:
-        folded = _folded(completion)[::-1]
-        size = len(completion)
-        at = 0
-        while (found := self.pattern.search(folded, at)) is not None:
-            start, end = size - found.end(), size - found.start()
-            if not (start > 0 and completion[start - 1].isalpha()) and not (end < size and completion[end].isalpha()):
+        lowered = _folded(completion)
+        folded = lowered[::-1]
+        ascii = completion.isascii()
+        plain = self._plain(completion, folded, 0, ascii)
+        opening = self._opening(folded, 0)
+        located: Located | None = None
+        empty = 0
+        for _ in range(self.tried):
+            if plain is None and opening is None:
                 break
-            at = found.start() + 1
-        else:
+            if opening is None or (plain is not None and plain.start >= opening.start):
+                assert plain is not None
+                marker_start, marker_end = plain.start, plain.end
+                plain = self._plain(completion, folded, plain.resume, ascii)
+            else:
+                marker_start, closed = opening.start, self._closing_end(lowered, folded, opening.end)
+                opening = self._opening(folded, opening.resume)
+                if closed < 0:  # an opening without its closing is no marker
+                    continue
+                marker_end = closed
+            located = self._answer_after(completion, marker_start, marker_end)
+            if not self.skip_unreadable or _READABLE.search(located.text) is not None:
+                return located
+            empty += 1
+        if located is None:
             return AnswerRefusal(NO_FINAL_ANSWER, NO_PHRASE)
+        return AnswerRefusal(UNPARSEABLE, f"nothing readable after the last {empty} answer marker(s) "
+                                          f"(the last {self.tried} marker occurrences are tried)")
+
+    def _closing_end(self, lowered: str, folded: str, start: int) -> int:
+        """Where the closing of the conclusion whose opening ends at `start` ends, or -1: the LAST
+        closing of the opening's sentence (and line) that has a digit or the word yes or no after
+        it in that sentence, or nothing but emphasis and a colon after it on its line (the answer
+        is then on the next line), with at most `most_words` words, and no : or ;, between the
+        opening and it."""
+        assert self.closings is not None
+        line_end = lowered.find("\n", start)
+        line_end = len(lowered) if line_end < 0 else line_end
+        end = _sentence_end(lowered, start, line_end)
+        slot_end = min((at for mark in ":;" if (at := lowered.find(mark, start, end)) >= 0), default=end)
+        last_digit = max(lowered.rfind(digit, start, end) for digit in "0123456789")  # -1: none
+        size = len(lowered)
+        word = _LAST_YES_NO.search(folded, size - end, size - start)  # in the reversed text: the last one
+        last_readable = max(last_digit, -1 if word is None else size - word.end())
+        found = -1
+        for closing in self.closings.finditer(lowered, start, slot_end + 1):
+            if len(lowered[start:closing.start()].split()) > self.most_words:
+                break
+            rest = _AFTER_MARKER.match(lowered, closing.end())
+            after = closing.end() if rest is None else rest.end()
+            if last_readable >= closing.end() or (
+                    end == line_end and _emphasis_to(lowered, after, line_end) == line_end):
+                found = closing.end()
+        return found
+
+    @staticmethod
+    def _answer_after(completion: str, start: int, end: int) -> Located:
+        """The answer after the marker completion[start:end]: to the end of its sentence or line."""
+        size = len(completion)
         begin = _AFTER_MARKER.match(completion, end)
         answer_start = begin.end() if begin is not None else end
         line_end = completion.find("\n", answer_start)
         line_end = size if line_end < 0 else line_end
-        if _NOT_EMPHASIS.search(completion, answer_start, line_end) is None:  # "the answer is:" ends its line
+        if _emphasis_to(completion, answer_start, line_end) == line_end:  # "the answer is:" ends its line
             following = _NEXT_LINE.match(completion, line_end)
             if following is not None and following.end() < size:
                 answer_start = following.end()
                 line_end = completion.find("\n", answer_start)
                 line_end = size if line_end < 0 else line_end
-        sentence = _SENTENCE_END.search(completion, answer_start, line_end)
-        return _delatexed(completion, answer_start, line_end if sentence is None else sentence.start(), (start, end))
+        return _delatexed(completion, answer_start, _sentence_end(completion, answer_start, line_end), (start, end))
 
 
 class TagLocator:

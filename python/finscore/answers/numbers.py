@@ -70,6 +70,8 @@ class NumberReader:
         self.codes = tuple(protocol.currency_codes)
         self.minus = frozenset(protocol.minus_signs)
         self.parentheses = protocol.negative_parentheses
+        self.ratio_and_percent = protocol.ratio_and_percent_one
+        self.after_equals = protocol.after_last_equals
         self.scale_words = dict(protocol.scale_words)
         # after the digits, in one match: a percent mark, or else a scale word; then a currency code
         # (a no-break space, U+00A0 or U+202F, may stand before a percent mark where a space may)
@@ -237,7 +239,18 @@ class NumberReader:
     def read(self, answer: str, *, full: bool = False) -> Reading | AnswerRefusal:
         """The single number of `answer`, or why there is none (linear in len(answer)).
 
-        `full` skips the one-match reading of short plain answers (for checking that both agree)."""
+        `full` skips the one-match reading of short plain answers (for checking that both agree).
+        Under `after_last_equals` an answer holding = is a formula and its result: the text after the
+        last = is read (offsets stay those of `answer`)."""
+        if self.after_equals and "=" in answer and len(answer) <= self.max_answer_chars:
+            cut = answer.rfind("=") + 1
+            found = self._read(answer[cut:], full=full)
+            return found if isinstance(found, AnswerRefusal) else found._replace(start=found.start + cut,
+                                                                                  end=found.end + cut)
+        return self._read(answer, full=full)
+
+    def _read(self, answer: str, *, full: bool = False) -> Reading | AnswerRefusal:
+        """`read` without the formula rule."""
         if not full and self.simple is not None and len(answer) <= self.simple_limit:
             plain = self.simple.fullmatch(answer)
             if plain is not None:
@@ -267,10 +280,22 @@ class NumberReader:
             if first is None:
                 first = found
             elif (found.value, found.percent, found.scale) != (first.value, first.percent, first.scale):
-                return AnswerRefusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
+                if not (self.ratio_and_percent and _ratio_and_percent(first, found)):
+                    return AnswerRefusal(SEVERAL_NUMBERS, f"{first.text!r} and {found.text!r}")
+                first = first if first.percent else found  # the percentage: it reads right under both conventions
         if first is None:
             return AnswerRefusal(UNPARSEABLE, "no number in the answer")
         return first
+
+
+def _ratio_and_percent(one: Reading, other: Reading) -> bool:
+    """Whether two readings are one value written without and with a percent sign: as a ratio and
+    as a percentage (0.144 and 14.4%) or the same digits (57.15 and 57.15%); either first, exactly
+    equal as decimals, no scale word on either."""
+    if one.percent == other.percent or one.scale is not None or other.scale is not None:
+        return False
+    ratio, percent = (other, one) if one.percent else (one, other)
+    return ratio.value.scaleb(2) == percent.value or ratio.value == percent.value
 
 
 def read_yes_no(answer: str, limit: int) -> str | AnswerRefusal:

@@ -26,6 +26,14 @@ FORMAT_RULE_KEYS: dict[str, frozenset[str]] = {
     "tag": frozenset({"version", "tags"}),
     "last-number": frozenset({"version", "lenient", "max_runs_tried"}),
 }
+#: Keys a format's rules may add (phrase rules version 2, issue #32): conclusion sentences as markers,
+#: and an empty or placeholder answer skipped for the marker before it. Absent: the rule is not applied.
+FORMAT_RULE_OPTIONAL_KEYS: dict[str, frozenset[str]] = {
+    "phrase": frozenset({"conclusions", "skip_unreadable", "max_markers_tried", "window"}),
+    "tag": frozenset(),
+    "last-number": frozenset(),
+}
+
 GOLD_READERS: tuple[str, ...] = ("finqa_exe_ans", "convfinqa_exe_ans", "tatqa_answer", "financemath_ground_truth")
 TOLERANCE_KINDS: tuple[str, ...] = ("absolute", "relative", "gold_places", "relative_or_half_unit")
 GROUPINGS: tuple[str, ...] = ("western", "indian")
@@ -43,7 +51,8 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
     "gold": frozenset({"reader", "rules", "stored_places", "question_words"}),
     "reading": frozenset({"max_answer_chars", "max_number_chars", "grouping", "currency_symbols", "currency_codes",
                           "minus_signs", "negative_parentheses", "percent_marks", "scale_words",
-                          "scale_words_applied", "bare_number_scale", "rules"}),
+                          "scale_words_applied", "bare_number_scale", "ratio_and_percent_one", "after_last_equals",
+                          "rules"}),
     "comparison": frozenset({"percent", "tolerance", "rules"}),
     "comparison.percent": frozenset(PERCENT_CONVENTION),
     "comparison.tolerance": frozenset({"kind", "value"}),
@@ -113,6 +122,14 @@ class Protocol:
     question_words: QuestionWords | None = None  # financemath_ground_truth: what the question's words decide
     answer_tags: tuple[str, ...] = ()  # the tag format's tag names (empty: not declared)
     last_number_runs: int = 0  # the last-number format's runs of digits tried (0: not declared)
+    conclusion_openings: tuple[str, ...] = ()  # conclusion markers: "therefore, the" <words> "is" (empty: none)
+    conclusion_closings: tuple[str, ...] = ()
+    conclusion_words: int = 0  # the most words between a conclusion's opening and its closing
+    phrase_window: int = 0  # the phrase format's markers lie in the completion's last this many characters (0: all)
+    phrase_skip_unreadable: bool = False  # an empty or placeholder answer: the marker before it is read
+    phrase_markers_tried: int = 1  # marker occurrences tried from the last one back (skip_unreadable)
+    ratio_and_percent_one: bool = False  # "0.144 or 14.4%", "57.15 (57.15%)": one number, read as the percentage
+    after_last_equals: bool = False  # "£528 / 0.7 = £754.29": the text after the last = is read
 
     def declares(self, format: str) -> bool:
         """Whether the protocol can be run with the answer format (it describes it)."""
@@ -189,9 +206,12 @@ def _formats(data: Mapping[str, Any]) -> None:
         raise ProtocolError("the protocol definition's 'format_rules' holds the rules of exactly the formats it "
                             f"describes beyond {', '.join(CLASSIC_FORMATS)}")
     for name, rules in ruled.items():
-        if not isinstance(rules, Mapping) or set(rules) != FORMAT_RULE_KEYS[name]:
+        if (not isinstance(rules, Mapping) or not FORMAT_RULE_KEYS[name] <= set(rules)
+                or not set(rules) <= FORMAT_RULE_KEYS[name] | FORMAT_RULE_OPTIONAL_KEYS[name]):
+            optional = sorted(FORMAT_RULE_OPTIONAL_KEYS[name])
             raise ProtocolError(f"the protocol definition's 'format_rules.{name}' holds exactly "
-                                f"{', '.join(sorted(FORMAT_RULE_KEYS[name]))}")
+                                f"{', '.join(sorted(FORMAT_RULE_KEYS[name]))}"
+                                + (f" (and may hold {', '.join(optional)})" if optional else ""))
         version = rules["version"]
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise ProtocolError(f"the protocol definition's 'format_rules.{name}.version' is not a version (1 or more)")
@@ -215,6 +235,47 @@ def _format_rules(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, 
         if runs < 1:
             raise ProtocolError("the last-number format tries at least one run of digits")
     return markers, tags, runs
+
+
+class PhraseRules(NamedTuple):
+    """The phrase format's optional rules (version 2): none of them applied when absent."""
+
+    openings: tuple[str, ...]  # a conclusion sentence's first words ("therefore, the")
+    closings: tuple[str, ...]  # the words that end its noun phrase ("is", "would be")
+    conclusion_words: int
+    window: int  # markers are looked for in the completion's last `window` characters (0: everywhere)
+    skip_unreadable: bool
+    markers_tried: int
+
+
+def _phrase_rules(data: Mapping[str, Any]) -> PhraseRules:
+    """The phrase format's conclusion markers and its empty-answer rule, checked."""
+    rules = data.get("format_rules", {}).get("phrase", {})
+    openings: tuple[str, ...] = ()
+    closings: tuple[str, ...] = ()
+    words = 0
+    window = _need(data, "format_rules.phrase.window", int) if "window" in rules else 0
+    if "window" in rules and window < 1:
+        raise ProtocolError("the phrase format's window is 1 or more characters")
+    if "conclusions" in rules:
+        conclusions = _need(data, "format_rules.phrase.conclusions", Mapping)
+        if set(conclusions) != {"openings", "closings", "words"}:
+            raise ProtocolError("the phrase format's conclusions hold openings, closings and words")
+        openings = _texts(data, "format_rules.phrase.conclusions.openings")
+        closings = _texts(data, "format_rules.phrase.conclusions.closings")
+        if any(not text.split() or any(c in text for c in "\n\r") for text in openings + closings):
+            raise ProtocolError("a conclusion's opening or closing is one or more words on one line")
+        words = _need(data, "format_rules.phrase.conclusions.words", int)
+        if not 1 <= words <= 64:
+            raise ProtocolError("the phrase format's conclusions.words is 1 to 64")
+    skip = _need(data, "format_rules.phrase.skip_unreadable", bool) if "skip_unreadable" in rules else False
+    stepping = skip or bool(openings)  # markers are then tried from the last one back
+    tried = _need(data, "format_rules.phrase.max_markers_tried", int) if stepping else 1
+    if stepping and not 2 <= tried <= 64:
+        raise ProtocolError("the phrase format's max_markers_tried is 2 to 64 (with conclusions or skip_unreadable)")
+    if "max_markers_tried" in rules and not stepping:
+        raise ProtocolError("the phrase format's max_markers_tried means nothing without conclusions or skip_unreadable")
+    return PhraseRules(openings, closings, words, window, skip, tried)
 
 
 def _percent_convention(data: Mapping[str, Any]) -> None:
@@ -269,6 +330,12 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         raise ProtocolError(f"the protocol declares {', '.join(repr(w) for w in both)} both as a percent mark "
                             "and as a scale word")
     markers, tags, runs = _format_rules(data)
+    phrase = _phrase_rules(data)
+    ratio_and_percent = data["reading"].get("ratio_and_percent_one", False)
+    after_equals = data["reading"].get("after_last_equals", False)
+    if not isinstance(ratio_and_percent, bool) or not isinstance(after_equals, bool):
+        raise ProtocolError("the protocol definition's 'reading.ratio_and_percent_one' and "
+                            "'reading.after_last_equals' are booleans")
     gold_reader = _one_of(_need(data, "gold.reader", str), GOLD_READERS, "gold.reader")
     question_words = _question_words(data, gold_reader)
     limits = [_need(data, f"reading.{key}", int) for key in ("max_answer_chars", "max_number_chars")]
@@ -297,6 +364,14 @@ def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
         answer_tags=tags,
         last_number_runs=runs,
         question_words=question_words,
+        conclusion_openings=phrase.openings,
+        conclusion_closings=phrase.closings,
+        conclusion_words=phrase.conclusion_words,
+        phrase_window=phrase.window,
+        phrase_skip_unreadable=phrase.skip_unreadable,
+        phrase_markers_tried=phrase.markers_tried,
+        ratio_and_percent_one=ratio_and_percent,
+        after_last_equals=after_equals,
     )
 
 

@@ -15,7 +15,8 @@ from typing import Callable
 
 from finscore.answers.protocol import Protocol, ProtocolError, protocol_from_json
 
-BUILTIN_FILES: tuple[str, ...] = ("finqa-answer-1", "convfinqa-answer-1", "tatqa-answer-1", "financemath-answer-1")
+BUILTIN_FILES: tuple[str, ...] = ("finqa-answer-1", "convfinqa-answer-1", "tatqa-answer-1", "financemath-answer-1",
+                                  "financemath-answer-2")
 
 
 @dataclass(frozen=True)

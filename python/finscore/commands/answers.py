@@ -36,7 +36,7 @@ USAGE = (
 DESCRIPTION = (
     "Score free-text answers (PREDICTIONS: JSON Lines of {\"id\", \"completion\"} or {\"id\", \"answer\"}) against a "
     "FinQA, ConvFinQA (turn ids <conversation id>#t<turn from 0>) or TAT-QA (uid) file, under one declared, "
-    "versioned protocol (finqa-answer/1, convfinqa-answer/1, tatqa-answer/1; financemath-answer/1 through "
+    "versioned protocol (finqa-answer/1, convfinqa-answer/1, tatqa-answer/1; financemath-answer/1 and /2 through "
     "decide-jsonl) and one declared answer format. "
     "Every decision has a typed reason; the report carries the protocol's rules and a conformance stamp. "
     "An {\"answer\"} line is read whole, whatever the format. Unknown, repeated or malformed lines stop the run "
@@ -45,7 +45,7 @@ DESCRIPTION = (
 DECIDE_JSONL_DESCRIPTION = (
     "Reads {\"completion\", \"gold\"} lines on standard input (gold: {\"exe_ans\", \"program\"?, "
     "\"question\"?} for FinQA and ConvFinQA, {\"answer\", \"scale\", \"answer_type\"?} for TAT-QA, {\"ground_truth\", "
-    "\"question\"} for financemath-answer/1) and writes each back "
+    "\"question\"} for financemath-answer/1 and /2) and writes each back "
     "with \"decision\"; a line that cannot be decided gets \"error\" (exit status 1)."
 )
 EPILOG = (
