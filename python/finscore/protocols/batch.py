@@ -1,0 +1,193 @@
+"""Many (answer, gold) pairs decided at once under a peer protocol: `decide_batch`.
+
+The four eval()-based peers (FinanceMath, DocMath-Eval, FinanceReasoning, FinMMR) see mostly
+plain decimals (`-12`, `3.25`). A batch of them costs one call into the core
+(`fs_decide_peer_acc`, core/fs_peer.c): it reads the plain decimals exactly as
+`arith.plain_number` does (the value `eval()` gives) and applies the peer's comparison where
+every bit is certain to be CPython's; each other row (code, units, commas, text, a gold that is
+not a plain float, int or bool, a power-of-ten ratio the host's math.log10 must judge) comes back
+deferred and is decided here by the module's own `get_acc`, one by one. The decisions are the
+same either way (tests/protocols/test_batch.py: every recorded vector line, and CPython's
+`ast.literal_eval` as the oracle of the reading on generated literals). PIXIU's rule is a string
+equality, decided over the batch in Python.
+
+No decision is shared between rows: a repeated pair is decided again (the benchmark says how many
+pairs are distinct).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from typing import NamedTuple, Sequence
+
+from finscore.protocols import peer_reasons as R
+from finscore.protocols.arith import BoundExceeded, PeerExecutesCode, PeerRaised
+from finscore.protocols.registry import ProtocolError
+
+#: The core's fs_peer_rule code of each eval()-based protocol.
+CORE_RULES: dict[str, int] = {"financemath": 0, "docmath": 0, "financereasoning": 1, "finmmr": 1}
+_MODULES = {0: "finscore.protocols.financemath", 1: "finscore.protocols.financereasoning"}
+#: Fewer rows than this are decided in Python: loading the core costs a process about 25 ms once.
+CORE_MIN_ROWS = 32
+#: Rows per call into the core (the text of a call stays under CALL_ROWS * MAX_CORE_ROW_CHARS bytes).
+CALL_ROWS = 65_536
+#: A longer answer is never plain for the core (it defers it): it is sent empty, so a call stays small.
+MAX_CORE_ROW_CHARS = 64
+#: An int gold this small (in magnitude) is an exact double, and so is it times 100000 (the core's fs_peer_gold int).
+_INT_GOLD_LIMIT = 10**10
+_GOLD_FLOAT, _GOLD_INT, _GOLD_BOOL, _GOLD_HOST = 0, 1, 2, 3
+#: fs_peer_reason codes -> reason words (code 0: deferred).
+_CORE_REASONS = (None, R.EXACT, R.SIGN_IGNORED, R.POWER_OF_TEN_RATIO, R.PERCENT_SCALE, R.THOUSAND_SCALE,
+                 R.HUNDRED_THOUSAND_SCALE, R.THREE_DECIMAL_CEILING, R.WITHIN_RELATIVE_TOLERANCE,
+                 R.OUTSIDE_TOLERANCE, R.BOOL_EQUALITY)
+#: An outcome byte -> its reason word ("" for the deferred 0 and for bytes the core never writes).
+_REASON_OF_OUTCOME = [(_CORE_REASONS[byte >> 1] or "") if byte >> 1 < len(_CORE_REASONS) else ""
+                      for byte in range(256)]
+_ACC_OF_OUTCOME = bytes(byte & 1 for byte in range(256))
+_PIXIU = frozenset({"pixiu-finqa", "pixiu-convfinqa", "pixiu-tatqa"})
+
+
+class BatchDecisions(NamedTuple):
+    """One decision per pair, as columns.
+
+    - `acc`: the peer's 0 / 1 (PIXIU: 0.0 / 1.0), or None where the peer raises (its run stops, or
+      `pred.strip()` fails) or the outcome needs the text run (`peer_executes_code`, `exceeded_bounds`).
+    - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`).
+    - `in_core`: how many pairs the core decided (the rest were decided in Python).
+    """
+
+    acc: list[int | float | None]
+    reason: list[str]
+    in_core: int
+
+
+def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
+    """Each (prediction, gold) pair decided as the protocol's peer decides it (its `get_acc`, or PIXIU's
+    `process_results`), in order. A ProtocolError names a protocol with no batch form (helm-finqa's
+    lines carry programs and tables: `decide_line`), a ValueError two columns of different lengths."""
+    if len(predictions) != len(golds):
+        raise ValueError(f"{len(predictions)} predictions against {len(golds)} golds: one gold for each prediction")
+    if protocol_id in _PIXIU:
+        return _pixiu(predictions, golds)
+    rule = CORE_RULES.get(protocol_id)
+    if rule is None:
+        known = ", ".join((*CORE_RULES, *sorted(_PIXIU)))
+        raise ProtocolError(f"no batch form for protocol {protocol_id!r}; decide_batch takes {known}")
+    count = len(predictions)
+    outcomes = _core_outcomes(rule, predictions, golds) if count >= CORE_MIN_ROWS else bytes(count)
+    acc: list[int | float | None] = list(outcomes.translate(_ACC_OF_OUTCOME))
+    reason = list(map(_REASON_OF_OUTCOME.__getitem__, outcomes))
+    deferred = outcomes.find(0)
+    if deferred < 0:
+        return BatchDecisions(acc, reason, count)
+    import importlib
+
+    get_acc = importlib.import_module(_MODULES[rule]).get_acc
+    in_core = count
+    while deferred >= 0:
+        in_core -= 1
+        acc[deferred], reason[deferred] = _one(get_acc, predictions[deferred], golds[deferred])
+        deferred = outcomes.find(0, deferred + 1)
+    return BatchDecisions(acc, reason, in_core)
+
+
+def _one(get_acc: object, prediction: object, gold: object) -> tuple[int | None, str]:
+    """One pair by the module's own get_acc, its outcomes other than a value named."""
+    try:
+        acc, reason, _ = get_acc(prediction, gold)  # type: ignore[operator]
+    except PeerRaised:  # SystemExit: the peer's run would stop here
+        return None, R.PEER_STOPS_RUN
+    except BoundExceeded:
+        return None, R.EXCEEDED_BOUNDS
+    except PeerExecutesCode:
+        return None, R.PEER_EXECUTES_CODE
+    return int(acc), str(reason)
+
+
+_log10_mask: int | None = None
+
+
+def log10_integral_mask() -> int:
+    """Bit k set where this CPython's math.log10(10.0 ** k) is an integer (k in 0..22): FinanceMath's
+    power-of-ten rule asks exactly that of the platform's libm, so the host answers it."""
+    global _log10_mask
+    if _log10_mask is None:
+        mask = 0
+        for k in range(23):
+            value = math.log10(float(10**k))
+            if int(value) == value:
+                mask |= 1 << k
+        _log10_mask = mask
+    return _log10_mask
+
+
+def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
+    """The golds as the core reads them: doubles and fs_peer_gold kinds (a float subclass such as
+    numpy.float64, a large int or any other object is the host's)."""
+    if set(map(type, golds)) == {float}:
+        return array("d", golds).tobytes(), bytearray(len(golds))  # type: ignore[arg-type]
+    values = array("d", bytes(8 * len(golds)))
+    kinds = bytearray(len(golds))
+    for index, gold in enumerate(golds):
+        kind = type(gold)
+        if kind is float:
+            values[index] = gold  # type: ignore[assignment]
+        elif kind is bool:
+            values[index], kinds[index] = float(gold), _GOLD_BOOL  # type: ignore[arg-type]
+        elif kind is int and -_INT_GOLD_LIMIT < gold < _INT_GOLD_LIMIT:  # type: ignore[operator]
+            values[index], kinds[index] = float(gold), _GOLD_INT  # type: ignore[arg-type]
+        else:
+            kinds[index] = _GOLD_HOST
+    return values.tobytes(), kinds
+
+
+def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[object]) -> bytes:
+    """One fs_decide_peer_acc outcome byte per pair, CALL_ROWS pairs a call (0: the host decides)."""
+    from finscore.engine.core.binding import get_core  # wasmtime: loaded when first used
+
+    import sys
+
+    core = get_core()
+    mask = log10_integral_mask()
+    outcomes = bytearray()
+    for start in range(0, len(predictions), CALL_ROWS):
+        texts = list(predictions[start:start + CALL_ROWS])
+        gold_values, kinds = _gold_column(golds[start:start + CALL_ROWS])
+        if set(map(type, texts)) != {str}:
+            for index, text in enumerate(texts):
+                if type(text) is not str:
+                    texts[index], kinds[index] = "", _GOLD_HOST
+        joined = "\0".join(texts)  # type: ignore[arg-type]
+        if len(joined) > len(texts) * (MAX_CORE_ROW_CHARS + 1) or joined.count("\0") != len(texts) - 1:
+            for index, text in enumerate(texts):  # a long answer, or one holding NUL: never plain
+                if len(text) > MAX_CORE_ROW_CHARS or "\0" in text:  # type: ignore[arg-type, operator]
+                    texts[index], kinds[index] = "", _GOLD_HOST
+            joined = "\0".join(texts)  # type: ignore[arg-type]
+        if sys.byteorder != "little":  # the module's memory is little-endian
+            swapped = array("d", gold_values)
+            swapped.byteswap()
+            gold_values = swapped.tobytes()
+        outcomes += core.decide_peer_acc(rule, joined.encode("utf-8", "surrogatepass"), len(texts), gold_values,
+                                         bytes(kinds), mask)
+    return bytes(outcomes)
+
+
+
+
+def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
+    """PIXIU's `1.0 if pred.strip() == gold else 0.0` over the batch (pixiu.decide_line's rules)."""
+    if set(map(type, predictions)) == {str} and set(map(type, golds)) == {str}:
+        equal = list(map(str.__eq__, map(str.strip, predictions), golds))  # type: ignore[arg-type]
+        acc: list[int | float | None] = [1.0 if same else 0.0 for same in equal]
+        reason = ["equal" if same else ("gold_outer_whitespace" if gold != gold.strip() else "differs")  # type: ignore[attr-defined]
+                  for same, gold in zip(equal, golds)]
+        return BatchDecisions(acc, reason, 0)
+    from finscore.protocols.pixiu import decide_line
+
+    acc, reason = [], []
+    for prediction, gold in zip(predictions, golds):
+        decided = decide_line({"pred": prediction, "gold": gold})
+        acc.append(decided["acc"].get("value"))
+        reason.append(decided["reason"])
+    return BatchDecisions(acc, reason, 0)
