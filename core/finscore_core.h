@@ -104,12 +104,12 @@ enum fs_peer_rule {
 /* What a row's gold is, as the host tells fs_decide_peer_acc. */
 enum fs_peer_gold {
     FS_PEER_GOLD_FLOAT = 0, /* a Python float: `golds[r]` is it */
-    FS_PEER_GOLD_INT = 1, /* a Python int below 10**10 in magnitude: `golds[r]` is it, exactly */
+    FS_PEER_GOLD_NUMBER = 1, /* a Python int or float: `golds[r]` is float() of it; the row is deferred unless it is below 1e10 in magnitude (where an int is that double exactly, and behaves as it) */
     FS_PEER_GOLD_BOOL = 2, /* a Python bool: `golds[r]` is 1.0 or 0.0 */
     FS_PEER_GOLD_HOST = 3, /* anything else: the row is deferred */
 };
 
-/* An fs_decide_peer_acc outcome byte is reason * 2 + acc (0: deferred), reasons as finscore.protocols.peer_reasons names them. */
+/* An fs_decide_peer_acc outcome byte below 128 is reason * 2 + acc (0: deferred), reasons as finscore.protocols.peer_reasons names them. */
 enum fs_peer_reason {
     FS_PEER_DEFERRED = 0, /* the host decides the row */
     FS_PEER_EXACT = 1,
@@ -122,6 +122,9 @@ enum fs_peer_reason {
     FS_PEER_WITHIN_RELATIVE_TOLERANCE = 8,
     FS_PEER_OUTSIDE_TOLERANCE = 9,
     FS_PEER_BOOL_EQUALITY = 10,
+    FS_PEER_NON_NUMERIC_VALUE = 11,
+    FS_PEER_EMPTY_OR_NONE = 12,
+    FS_PEER_TUPLE_FIRST_ELEMENT = 13,
 };
 
 /* The statuses the module itself returns (docs/abi.md lists every status with its layer;
@@ -368,21 +371,22 @@ int32_t fs_decide_answers(const unsigned char *rules, int32_t rules_len, int32_t
                           const int32_t *gold_spans, int32_t gold_count, fs_answer_outcome *outcomes,
                           int32_t outcomes_len, unsigned char *values, int32_t values_len);
 
-/* The plain-decimal rows of an eval()-based peer protocol (finscore.protocols.batch), in one call.
+/* The common rows of an eval()-based peer protocol (finscore.protocols.batch), in one call.
  *
  * Inputs. rule is an `fs_peer_rule`. text holds row_count answers separated by one 0x00 byte each
- * (UTF-8; a row with any byte outside the plain grammar is deferred). golds[r] and gold_kinds[r]
- * (an `fs_peer_gold`) give row r's gold. log10_integral: bit k (k in 0..22) says whether the host's
- * math.log10(10.0**k) is an integer (FinanceMath's power-of-ten rule; ignored otherwise).
+ * (UTF-8; a row with any byte outside the shapes core/fs_peer.c reads is deferred). golds[r] and
+ * gold_kinds[r] (an `fs_peer_gold`) give row r's gold.
  *
- * Outputs: outcomes[r] (at least row_count bytes) is 0 for a row the host decides, else
- * reason * 2 + acc, the reason an `fs_peer_reason`. A row is decided only where its plain
- * reading and the peer's comparison are certain to be CPython's (core/fs_peer.c says why).
+ * Outputs (at least row_count of each): outcomes[r] is 0 for a row the host decides; below 128,
+ * reason * 2 + acc, the reason an `fs_peer_reason`; 128 and above (FinanceMath only), the host's
+ * math.log10(ratios[r]) decides: if it is an integer the row passes as exact, sign_ignored or
+ * power_of_ten_ratio (bits 5-6: 0, 1, 2), else its outcome is the byte's bits 0-4. A row is
+ * decided only where the reading and the peer's comparison are certain to be CPython's.
  * Returns FS_OK, or a refusal with nothing decided (FS_ERR_BAD_PEER_BATCH and the buffer checks). */
 int32_t fs_decide_peer_acc(int32_t rule, const unsigned char *text, int32_t text_len, int32_t row_count,
                            const double *golds, int32_t golds_len, const unsigned char *gold_kinds,
-                           int32_t gold_kinds_len, int32_t log10_integral, unsigned char *outcomes,
-                           int32_t outcomes_len);
+                           int32_t gold_kinds_len, unsigned char *outcomes, int32_t outcomes_len,
+                           double *ratios, int32_t ratios_len);
 
 /* fs_read_execute_batch and fs_execute_batch with their arguments in memory: `arguments`
  * holds them as int64, in the order of the plain signature (pointers and lengths alike),

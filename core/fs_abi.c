@@ -210,9 +210,9 @@ int32_t fs_decide_answers_packed(const int64_t *a, int32_t count) {
 int32_t fs_decide_peer_acc_packed(const int64_t *a, int32_t count) {
     if (count < 0) return FS_ERR_NEGATIVE_LENGTH;
     if (a == NULL) return FS_ERR_NULL_BUFFER;
-    if (count != 11) return FS_ERR_BUFFER_TOO_SHORT;
+    if (count != 12) return FS_ERR_BUFFER_TOO_SHORT;
     if (!fs_fits_memory(a, count, sizeof *a)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
-    if (!in_range(a, count, "ipiipipiipi")) return FS_ERR_NULL_BUFFER;
+    if (!in_range(a, count, "ipiipipipipi")) return FS_ERR_NULL_BUFFER;
     return fs_decide_peer_acc(
         (int32_t)a[0],
         (const unsigned char *)(uintptr_t)a[1],
@@ -222,7 +222,8 @@ int32_t fs_decide_peer_acc_packed(const int64_t *a, int32_t count) {
         (int32_t)a[5],
         (const unsigned char *)(uintptr_t)a[6],
         (int32_t)a[7],
-        (int32_t)a[8],
-        (unsigned char *)(uintptr_t)a[9],
-        (int32_t)a[10]);
+        (unsigned char *)(uintptr_t)a[8],
+        (int32_t)a[9],
+        (double *)(uintptr_t)a[10],
+        (int32_t)a[11]);
 }

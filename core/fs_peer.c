@@ -33,18 +33,47 @@
 
 #define MAX_RAW_BYTES 64
 #define MAX_PLAIN_BYTES 30
-#define MAX_INTEGER_DIGITS 10
 #define MANTISSA_LIMIT ((uint64_t)1 << 53)
 #define NEAR_POWER 1e-12
 #define LARGEST_POWER 308
+/* outcome bit 7: the host's math.log10(ratios[r]) decides (bits 5-6: the rule if it is an integer) */
+#define NEEDS_LOG10 0x80
+
+/* What the peer's eval() gives the (cleaned) answer. */
+enum { READ_DEFER, READ_NUMBER, READ_RAW_NUMBER, READ_TUPLE, READ_EMPTY, READ_NONE, READ_TRUE, READ_FALSE };
 
 /* The characters of ASCII str.isspace() holds: what str.strip() removes from ASCII text. */
 static int is_python_space(unsigned char c) {
     return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
 }
 
-/* The value eval() gives a plain decimal, or 0 (not decided here). *is_int says whether it is an int. */
-static int read_plain(const unsigned char *at, int32_t length, double *value, int *is_int) {
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+static int is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static int same(const unsigned char *at, int32_t length, const char *word) {
+    size_t n = strlen(word);
+    return (size_t)length == n && memcmp(at, word, n) == 0;
+}
+
+/* Whether `word` occurs in at[0, length), ASCII letters compared lower-cased when `fold`. */
+static int contains(const unsigned char *at, int32_t length, const char *word, int fold) {
+    int32_t n = (int32_t)strlen(word), i, j;
+    for (i = 0; i + n <= length; i++) {
+        for (j = 0; j < n; j++) {
+            unsigned char c = at[i + j];
+            if (fold && c >= 'A' && c <= 'Z') c = (unsigned char)(c - 'A' + 'a');
+            if (c != (unsigned char)word[j]) break;
+        }
+        if (j == n) return 1;
+    }
+    return 0;
+}
+
+/* The value eval() gives a plain decimal `[-+]?[0-9]+(\.[0-9]+)?` (plain_number), or 0: not
+ * decided here. An int keeps at most `integer_digits` digits, so that it (FinanceMath: times
+ * 100000) is an exact double. *is_int says whether it is an int. */
+static int read_plain(const unsigned char *at, int32_t length, int integer_digits_limit, double *value, int *is_int) {
     int32_t i = 0, integer_digits = 0, fraction_digits = 0;
     uint64_t mantissa = 0;
     int negative = 0, nonzero_seen = 0, significant = 0;
@@ -53,7 +82,7 @@ static int read_plain(const unsigned char *at, int32_t length, double *value, in
         negative = at[0] == '-';
         i = 1;
     }
-    for (; i < length && at[i] >= '0' && at[i] <= '9'; i++) {
+    for (; i < length && is_digit(at[i]); i++) {
         integer_digits++;
         if (at[i] != '0') nonzero_seen = 1;
         if (nonzero_seen) significant++;
@@ -64,14 +93,14 @@ static int read_plain(const unsigned char *at, int32_t length, double *value, in
     if (i == length) {
         /* an int: `0`, `000` are 0; `01` is a SyntaxError (the host's) */
         if (at[length - integer_digits] == '0' && nonzero_seen) return 0;
-        if (integer_digits > MAX_INTEGER_DIGITS) return 0;
+        if (integer_digits > integer_digits_limit) return 0;
         *value = (double)mantissa;
         if (negative && mantissa != 0) *value = -*value;
         *is_int = 1;
         return 1;
     }
     if (at[i] != '.') return 0;
-    for (i++; i < length && at[i] >= '0' && at[i] <= '9'; i++) {
+    for (i++; i < length && is_digit(at[i]); i++) {
         fraction_digits++;
         if (at[i] != '0') nonzero_seen = 1;
         if (nonzero_seen) significant++;
@@ -85,19 +114,168 @@ static int read_plain(const unsigned char *at, int32_t length, double *value, in
     return 1;
 }
 
+/* The peers' _IS_NUMBER: ^[-+]?(\d{1,3}(,\d{3})*|(\d+))(\.\d+)?$ (ASCII, no newline). */
+static int is_number_text(const unsigned char *at, int32_t length) {
+    int32_t i = 0, run;
+    if (i < length && (at[i] == '-' || at[i] == '+')) i++;
+    for (run = 0; i < length && is_digit(at[i]); i++) run++;
+    if (run == 0) return 0;
+    if (i < length && at[i] == ',') {
+        if (run > 3) return 0;
+        while (i < length && at[i] == ',') {
+            if (i + 3 >= length || !is_digit(at[i + 1]) || !is_digit(at[i + 2]) || !is_digit(at[i + 3])) return 0;
+            i += 4;
+            if (i < length && is_digit(at[i])) return 0;
+        }
+    }
+    if (i == length) return 1;
+    if (at[i] != '.') return 0;
+    for (i++, run = 0; i < length && is_digit(at[i]); i++) run++;
+    return run > 0 && i == length;
+}
+
+/* A number the cleaning leaves alone but for its marks: chars of [0-9,.+-$%] only; `out` gets
+ * it without `$`, `%` and thousands commas when what is left is _IS_NUMBER, and *empty says
+ * whether nothing is left. 0 for anything else. */
+static int bare_number(const unsigned char *at, int32_t length, unsigned char *out, int32_t *out_length, int *empty) {
+    unsigned char kept[MAX_RAW_BYTES];
+    int32_t i, n = 0, m = 0;
+    for (i = 0; i < length; i++) {
+        unsigned char c = at[i];
+        if (c == '$' || c == '%') continue;
+        if (!is_digit(c) && c != ',' && c != '.' && c != '+' && c != '-') return 0;
+        kept[n++] = c;
+    }
+    *empty = n == 0;
+    if (n == 0) return 1;
+    if (!is_number_text(kept, n)) return 0;
+    for (i = 0; i < n; i++)
+        if (kept[i] != ',') out[m++] = kept[i];
+    *out_length = m;
+    return 1;
+}
+
+/* A label `Word:` before the number (_UNIT_BEFORE keeps the number): letters then one colon,
+ * holding no unit word, bool word or `approximately` the cleaning would act on, and not
+ * `lambda:` (which eval() reads as a function). */
+static int plain_label(int32_t rule, const unsigned char *at, int32_t length) {
+    static const char *const words[] = {"million", "billion", "thousand", "us", "rmb", "true", "false",
+                                        "approximately", "lambda"};
+    int32_t i;
+    size_t w;
+    if (length < 2 || at[length - 1] != ':') return 0;
+    for (i = 0; i + 1 < length; i++)
+        if (!is_letter(at[i])) return 0;
+    /* FinanceMath's units are case-sensitive (US, USD, RMB; True, False): a folded search is stricter */
+    for (w = 0; w < sizeof words / sizeof words[0]; w++)
+        if (contains(at, length, words[w], 1)) return 0;
+    (void)rule;
+    return 1;
+}
+
+/* FinanceReasoning's first eval() of `A, B` or `A,B,...` (plain decimals): the tuple, scored by A.
+ * Every element must be a plain decimal read here, so that the tuple is certainly valid. */
+static int read_tuple(const unsigned char *at, int32_t length, double *value, int *is_int) {
+    int32_t start = 0, i, parts = 0;
+    for (i = 0; i <= length; i++) {
+        if (i < length && at[i] != ',') continue;
+        {
+            double element;
+            int element_is_int;
+            int32_t from = start;
+            if (parts > 0 && from < i && at[from] == ' ') from++; /* `, ` */
+            if (!read_plain(at + from, i - from, 15, &element, &element_is_int)) return 0;
+            if (parts == 0) {
+                *value = element;
+                *is_int = element_is_int;
+            }
+        }
+        parts++;
+        start = i + 1;
+    }
+    return parts >= 2;
+}
+
+/* What the peer's eval() returns for the answer at[0, length), after the peer's cleaning where
+ * the raw text is not read first; the number's text (without marks) goes to `out`, or, for a raw
+ * plain decimal (READ_RAW_NUMBER), its value to *value. */
+static int read_answer(int32_t rule, const unsigned char *at, int32_t length, unsigned char *out,
+                       int32_t *out_length, double *value, int *is_int) {
+    int32_t space = -1, i;
+    int empty = 0;
+    if (length > MAX_RAW_BYTES) return READ_DEFER;
+    if (rule == FS_PEER_RULE_FINANCEREASONING) {
+        /* the raw text is eval()ed first: a plain decimal, or a constant, is its value */
+        if (read_plain(at, length, 15, value, is_int)) return READ_RAW_NUMBER;
+        if (memchr(at, ',', (size_t)length) != NULL && read_tuple(at, length, value, is_int)) return READ_TUPLE;
+        if (length > 0 && is_letter(at[0])) {
+            if (same(at, length, "None")) return READ_NONE;
+            if (same(at, length, "True")) return READ_TRUE;
+            if (same(at, length, "False")) return READ_FALSE;
+        }
+        /* the first eval() must fail with a SyntaxError before any name is read: a `$` anywhere, or a
+         * `%` at the end; or a label or unit word beside the number (below). No white space around. */
+        if (length == 0 || is_python_space(at[0]) || is_python_space(at[length - 1])) return READ_DEFER;
+    } else {
+        while (length > 0 && is_python_space(at[0])) {
+            at++;
+            length--;
+        }
+        while (length > 0 && is_python_space(at[length - 1])) length--;
+    }
+    /* the cleaning: str.strip() (done), str.rstrip("."), then the marks, bool words, units */
+    if (rule == FS_PEER_RULE_FINANCEMATH) {
+        while (length > 0 && at[length - 1] == '.') length--;
+        if (length > 0 && is_letter(at[0])) {
+            if (same(at, length, "None")) return READ_NONE;
+            if (same(at, length, "True") || same(at, length, "true") || same(at, length, "yes")) return READ_TRUE;
+            if (same(at, length, "False") || same(at, length, "false") || same(at, length, "no")) return READ_FALSE;
+        }
+    } else {
+        int raw_fails = memchr(at, '$', (size_t)length) != NULL || at[length - 1] == '%';
+        while (length > 0 && at[length - 1] == '.') length--;
+        for (i = 0; i < length; i++)
+            if (at[i] == ' ') raw_fails = 1; /* `5 million`, `Answer: 5`: a SyntaxError (shapes below) */
+        if (!raw_fails) return READ_DEFER;
+    }
+    for (i = 0; i < length; i++) {
+        if (at[i] == ' ') {
+            if (space >= 0) return READ_DEFER;
+            space = i;
+        } else if (at[i] < 0x21 || at[i] > 0x7E) {
+            return READ_DEFER;
+        }
+    }
+    if (space < 0) {
+        if (!bare_number(at, length, out, out_length, &empty)) return READ_DEFER;
+        return empty ? READ_EMPTY : READ_NUMBER;
+    }
+    /* `N million` (the unit deleted, _SUFFIX drops the space) or `Label: N` (_UNIT_BEFORE keeps N) */
+    if (same(at + space + 1, length - space - 1, "million") || same(at + space + 1, length - space - 1, "billion") ||
+        same(at + space + 1, length - space - 1, "thousand")) {
+        if (!bare_number(at, space, out, out_length, &empty) || empty) return READ_DEFER;
+        return READ_NUMBER;
+    }
+    if (plain_label(rule, at, space)) {
+        if (!bare_number(at + space + 1, length - space - 1, out, out_length, &empty) || empty) return READ_DEFER;
+        return READ_NUMBER;
+    }
+    return READ_DEFER;
+}
+
 /* eps = abs(gt) * tolerance; pred >= gt - eps and pred <= gt + eps */
 static int within(double pred, double gt, double tolerance) {
     double eps = fabs(gt) * tolerance;
     return pred >= gt - eps && pred <= gt + eps;
 }
 
-/* 1: math.log10(q) is an integer; 0: it is not; -1: not certain here. q >= 1, finite. */
-static int log10_is_integer(double q, int32_t log10_integral) {
+/* 0: math.log10(q) is certainly not an integer; 1: q lies within one part in 1e12 of a power of
+ * ten, where only the host's math.log10 can say. q >= 1, finite. */
+static int near_power_of_ten(double q) {
     double power = 1.0, next;
     int k = 0;
     for (;;) {
-        if (q == power && k <= 22) return (log10_integral >> k) & 1;
-        if (fabs(q - power) <= power * NEAR_POWER) return -1;
+        if (fabs(q - power) <= power * NEAR_POWER) return 1;
         if (k == LARGEST_POWER) return 0;
         next = k < 22 ? FS_POWERS_OF_TEN[k + 1] : power * 10.0;
         if (q < next && fabs(next - q) > next * NEAR_POWER) return 0;
@@ -110,66 +288,85 @@ static unsigned char outcome(int reason, int accepted) {
     return (unsigned char)((reason << 1) | (accepted ? 1 : 0));
 }
 
-/* FinanceMath's compare_two_numbers(p, gt) (p a plain number, gt a number): its outcome, or 0. */
-static unsigned char compare_two_numbers(double p, double gt, int32_t log10_integral) {
+/* FinanceMath's compare_two_numbers(p, gt) (p a plain number, gt a number): its outcome, 0, or
+ * NEEDS_LOG10 with the outcome of either answer of math.log10(*ratio). */
+static unsigned char compare_two_numbers(double p, double gt, double *ratio) {
     double v1 = fmax(fabs(gt), fabs(p)), v2 = fmin(fabs(gt), fabs(p));
-    int reason = 0;
+    int reason = 0, needs_log10 = 0, if_integral = 0;
     if (v1 != 0 && v2 != 0) {
         double q = v1 / v2;
-        int integral;
         if (isinf(q)) return 0; /* int(math.log10(inf)) raises OverflowError: the host's */
-        integral = log10_is_integer(q, log10_integral);
-        if (integral < 0) return 0;
-        if (integral) reason = p == -gt ? FS_PEER_SIGN_IGNORED : FS_PEER_POWER_OF_TEN_RATIO;
+        if (near_power_of_ten(q)) {
+            needs_log10 = 1;
+            *ratio = q;
+            if_integral = p == gt ? 0 : p == -gt ? 1 : 2;
+        }
     }
-    if (!reason) {
-        if (v2 <= v1 / 50 && within(v2 * 100, v1, 0.0015)) reason = FS_PEER_PERCENT_SCALE;
-        else if (v2 <= v1 / 500 && within(v2 * 1000, v1, 0.0015)) reason = FS_PEER_THOUSAND_SCALE;
-        else if (v2 <= v1 / 50000 && within(v2 * 100000, v1, 0.0015)) reason = FS_PEER_HUNDRED_THOUSAND_SCALE;
-        else if (ceil(v1 * 1000) / 1000 == ceil(v2 * 1000) / 1000) reason = FS_PEER_THREE_DECIMAL_CEILING;
+    if (v2 <= v1 / 50 && within(v2 * 100, v1, 0.0015)) reason = FS_PEER_PERCENT_SCALE;
+    else if (v2 <= v1 / 500 && within(v2 * 1000, v1, 0.0015)) reason = FS_PEER_THOUSAND_SCALE;
+    else if (v2 <= v1 / 50000 && within(v2 * 100000, v1, 0.0015)) reason = FS_PEER_HUNDRED_THOUSAND_SCALE;
+    else if (ceil(v1 * 1000) / 1000 == ceil(v2 * 1000) / 1000) reason = FS_PEER_THREE_DECIMAL_CEILING;
+    {
+        unsigned char decided;
+        if (reason) decided = outcome(p == gt ? FS_PEER_EXACT : reason, 1);
+        else if (within(p, gt, 0.0015)) decided = outcome(p == gt ? FS_PEER_EXACT : FS_PEER_WITHIN_RELATIVE_TOLERANCE, 1);
+        else decided = outcome(FS_PEER_OUTSIDE_TOLERANCE, 0);
+        if (needs_log10) return (unsigned char)(NEEDS_LOG10 | (if_integral << 5) | decided);
+        return decided;
     }
-    if (reason) return outcome(p == gt ? FS_PEER_EXACT : reason, 1);
-    if (within(p, gt, 0.0015)) return outcome(p == gt ? FS_PEER_EXACT : FS_PEER_WITHIN_RELATIVE_TOLERANCE, 1);
-    return outcome(FS_PEER_OUTSIDE_TOLERANCE, 0);
 }
 
 static unsigned char decide_row(int32_t rule, const unsigned char *at, int32_t length, double gt,
-                                unsigned char gold_kind, int32_t log10_integral) {
-    double p;
-    int is_int = 0;
-    if (length > MAX_RAW_BYTES || gold_kind > FS_PEER_GOLD_BOOL) return 0;
-    if (rule == FS_PEER_RULE_FINANCEMATH) {
-        while (length > 0 && is_python_space(at[0])) {
-            at++;
-            length--;
-        }
-        while (length > 0 && is_python_space(at[length - 1])) length--;
+                                unsigned char gold_kind, double *ratio) {
+    unsigned char cleaned[MAX_RAW_BYTES];
+    int32_t cleaned_length = 0;
+    double p = 0;
+    int is_int = 0, read;
+    if (gold_kind > FS_PEER_GOLD_BOOL) return 0;
+    if (gold_kind == FS_PEER_GOLD_NUMBER && !(fabs(gt) < 1e10)) return 0; /* maybe an int of 10**10 or more */
+    read = read_answer(rule, at, length, cleaned, &cleaned_length, &p, &is_int);
+    if (read == READ_DEFER) return 0;
+    if (read == READ_TUPLE) { /* FinanceReasoning: the first element of a tuple of plain decimals */
+        if (gold_kind == FS_PEER_GOLD_BOOL) return outcome(FS_PEER_TUPLE_FIRST_ELEMENT, p == gt);
+        return outcome(FS_PEER_TUPLE_FIRST_ELEMENT, within(p, gt, 0.002));
     }
-    if (!read_plain(at, length, &p, &is_int)) return 0;
+    if (read == READ_RAW_NUMBER) { /* FinanceReasoning's first eval() of a raw plain decimal */
+        read = READ_NUMBER;
+    } else if (read == READ_NUMBER &&
+               !read_plain(cleaned, cleaned_length, rule == FS_PEER_RULE_FINANCEMATH ? 10 : 15, &p, &is_int)) {
+        return 0;
+    }
+    if (rule == FS_PEER_RULE_FINANCEREASONING) {
+        if (read == READ_NONE || read == READ_EMPTY) return outcome(FS_PEER_EMPTY_OR_NONE, 0);
+        if (read == READ_TRUE || read == READ_FALSE || gold_kind == FS_PEER_GOLD_BOOL)
+            return outcome(FS_PEER_BOOL_EQUALITY, (read == READ_NUMBER ? p : read == READ_TRUE ? 1.0 : 0.0) == gt);
+        if (within(p, gt, 0.002)) return outcome(p == gt ? FS_PEER_EXACT : FS_PEER_WITHIN_RELATIVE_TOLERANCE, 1);
+        return outcome(FS_PEER_OUTSIDE_TOLERANCE, 0);
+    }
+    /* FinanceMath: None is no number; an emptied answer is eval("0"); True / False compare as 1 / 0 */
+    if (read == READ_NONE) return outcome(FS_PEER_NON_NUMERIC_VALUE, 0);
+    if (read != READ_NUMBER) p = read == READ_TRUE ? 1.0 : 0.0;
     if (gold_kind == FS_PEER_GOLD_BOOL) return outcome(FS_PEER_BOOL_EQUALITY, p == gt);
-    if (rule == FS_PEER_RULE_FINANCEMATH) {
-        if (!isfinite(gt) || fabs(gt) >= 1e300) return 0;
-        return compare_two_numbers(p, gt, log10_integral);
-    }
-    if (within(p, gt, 0.002)) return outcome(p == gt ? FS_PEER_EXACT : FS_PEER_WITHIN_RELATIVE_TOLERANCE, 1);
-    return outcome(FS_PEER_OUTSIDE_TOLERANCE, 0);
+    if (!isfinite(gt) || fabs(gt) >= 1e300) return 0;
+    return compare_two_numbers(p, gt, ratio);
 }
 
 int32_t fs_decide_peer_acc(int32_t rule, const unsigned char *text, int32_t text_len, int32_t row_count,
                            const double *golds, int32_t golds_len, const unsigned char *gold_kinds,
-                           int32_t gold_kinds_len, int32_t log10_integral, unsigned char *outcomes,
-                           int32_t outcomes_len) {
+                           int32_t gold_kinds_len, unsigned char *outcomes, int32_t outcomes_len,
+                           double *ratios, int32_t ratios_len) {
     int32_t r, start = 0, end;
-    if (text_len < 0 || row_count < 0 || golds_len < 0 || gold_kinds_len < 0 || outcomes_len < 0)
+    if (text_len < 0 || row_count < 0 || golds_len < 0 || gold_kinds_len < 0 || outcomes_len < 0 || ratios_len < 0)
         return FS_ERR_NEGATIVE_LENGTH;
     if ((text == NULL && text_len) || (golds == NULL && golds_len) || (gold_kinds == NULL && gold_kinds_len) ||
-        (outcomes == NULL && outcomes_len))
+        (outcomes == NULL && outcomes_len) || (ratios == NULL && ratios_len))
         return FS_ERR_NULL_BUFFER;
     if (rule != FS_PEER_RULE_FINANCEMATH && rule != FS_PEER_RULE_FINANCEREASONING) return FS_ERR_BAD_PEER_BATCH;
-    if (golds_len < row_count || gold_kinds_len < row_count || outcomes_len < row_count)
+    if (golds_len < row_count || gold_kinds_len < row_count || outcomes_len < row_count || ratios_len < row_count)
         return FS_ERR_BUFFER_TOO_SHORT;
     if (!fs_fits_memory(text, text_len, 1) || !fs_fits_memory(golds, golds_len, 8) ||
-        !fs_fits_memory(gold_kinds, gold_kinds_len, 1) || !fs_fits_memory(outcomes, outcomes_len, 1))
+        !fs_fits_memory(gold_kinds, gold_kinds_len, 1) || !fs_fits_memory(outcomes, outcomes_len, 1) ||
+        !fs_fits_memory(ratios, ratios_len, 8))
         return FS_ERR_BUFFER_OUTSIDE_MEMORY;
     /* the rows are separated by one NUL each: row_count - 1 of them, no other */
     if (row_count == 0) {
@@ -184,7 +381,8 @@ int32_t fs_decide_peer_acc(int32_t rule, const unsigned char *text, int32_t text
     for (r = 0; r < row_count; r++) {
         const unsigned char *found = memchr(text + start, 0, (size_t)(text_len - start));
         end = found == NULL ? text_len : (int32_t)(found - text);
-        outcomes[r] = decide_row(rule, text + start, end - start, golds[r], gold_kinds[r], log10_integral);
+        ratios[r] = 0.0;
+        outcomes[r] = decide_row(rule, text + start, end - start, golds[r], gold_kinds[r], &ratios[r]);
         start = end + 1;
     }
     return FS_OK;

@@ -18,6 +18,7 @@ pairs are distinct).
 from __future__ import annotations
 
 import math
+import sys
 from array import array
 from typing import NamedTuple, Sequence
 
@@ -34,17 +35,21 @@ CORE_MIN_ROWS = 32
 CALL_ROWS = 65_536
 #: A longer answer is never plain for the core (it defers it): it is sent empty, so a call stays small.
 MAX_CORE_ROW_CHARS = 64
-#: An int gold this small (in magnitude) is an exact double, and so is it times 100000 (the core's fs_peer_gold int).
-_INT_GOLD_LIMIT = 10**10
-_GOLD_FLOAT, _GOLD_INT, _GOLD_BOOL, _GOLD_HOST = 0, 1, 2, 3
+_GOLD_FLOAT, _GOLD_NUMBER, _GOLD_BOOL, _GOLD_HOST = 0, 1, 2, 3
 #: fs_peer_reason codes -> reason words (code 0: deferred).
 _CORE_REASONS = (None, R.EXACT, R.SIGN_IGNORED, R.POWER_OF_TEN_RATIO, R.PERCENT_SCALE, R.THOUSAND_SCALE,
                  R.HUNDRED_THOUSAND_SCALE, R.THREE_DECIMAL_CEILING, R.WITHIN_RELATIVE_TOLERANCE,
-                 R.OUTSIDE_TOLERANCE, R.BOOL_EQUALITY)
-#: An outcome byte -> its reason word ("" for the deferred 0 and for bytes the core never writes).
+                 R.OUTSIDE_TOLERANCE, R.BOOL_EQUALITY, R.NON_NUMERIC_VALUE, R.EMPTY_OR_NONE,
+                 R.TUPLE_FIRST_ELEMENT)
+#: An outcome byte below 128 -> its reason word ("" for the deferred 0 and for bytes the core never writes).
 _REASON_OF_OUTCOME = [(_CORE_REASONS[byte >> 1] or "") if byte >> 1 < len(_CORE_REASONS) else ""
                       for byte in range(256)]
 _ACC_OF_OUTCOME = bytes(byte & 1 for byte in range(256))
+#: Outcome bytes of 128 and above: the host's math.log10 of the row's ratio decides (core/finscore_core.h).
+_NEEDS_LOG10 = 0x80
+_MARK_NEEDS_LOG10 = bytes(1 if byte & _NEEDS_LOG10 else 0 for byte in range(256))
+#: Bits 5-6 of such a byte: how the row passes when math.log10(ratio) is an integer.
+_IF_INTEGRAL = (1 << 1 | 1, 2 << 1 | 1, 3 << 1 | 1)  # exact, sign_ignored, power_of_ten_ratio; acc 1
 _PIXIU = frozenset({"pixiu-finqa", "pixiu-convfinqa", "pixiu-tatqa"})
 
 
@@ -105,51 +110,64 @@ def _one(get_acc: object, prediction: object, gold: object) -> tuple[int | None,
     return int(acc), str(reason)
 
 
-_log10_mask: int | None = None
+def _resolve_log10(outcomes: bytearray, ratios: bytes) -> None:
+    """Finish the rows whose decision waits on FinanceMath's power-of-ten rule: `int(math.log10(q)) ==
+    math.log10(q)` asked of this CPython's own math.log10 (the platform's libm, as the peer's run)."""
+    marked = outcomes.translate(_MARK_NEEDS_LOG10)
+    row = marked.find(1)
+    if row < 0:
+        return
+    values = array("d", ratios)
+    if sys.byteorder != "little":  # the module's memory is little-endian
+        values.byteswap()
+    while row >= 0:
+        byte = outcomes[row]
+        power = math.log10(values[row])
+        outcomes[row] = _IF_INTEGRAL[(byte >> 5) & 3] if int(power) == power else byte & 0x1F
+        row = marked.find(1, row + 1)
 
 
-def log10_integral_mask() -> int:
-    """Bit k set where this CPython's math.log10(10.0 ** k) is an integer (k in 0..22): FinanceMath's
-    power-of-ten rule asks exactly that of the platform's libm, so the host answers it."""
-    global _log10_mask
-    if _log10_mask is None:
-        mask = 0
-        for k in range(23):
-            value = math.log10(float(10**k))
-            if int(value) == value:
-                mask |= 1 << k
-        _log10_mask = mask
-    return _log10_mask
+class _KindOfType(dict[type, int]):
+    """A gold's type -> its fs_peer_gold kind; any type not listed is the host's."""
+
+    def __missing__(self, key: type) -> int:
+        return _GOLD_HOST
+
+
+_KIND_OF_TYPE = _KindOfType({float: _GOLD_FLOAT, int: _GOLD_NUMBER, bool: _GOLD_BOOL})
 
 
 def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
     """The golds as the core reads them: doubles and fs_peer_gold kinds (a float subclass such as
-    numpy.float64, a large int or any other object is the host's)."""
-    if set(map(type, golds)) == {float}:
+    numpy.float64, or any other object, is the host's; in a column holding ints the core defers every
+    number of 1e10 or more itself)."""
+    present = set(map(type, golds))
+    kinds: bytearray
+    if present == {float}:
         return array("d", golds).tobytes(), bytearray(len(golds))  # type: ignore[arg-type]
-    values = array("d", bytes(8 * len(golds)))
-    kinds = bytearray(len(golds))
-    for index, gold in enumerate(golds):
-        kind = type(gold)
-        if kind is float:
-            values[index] = gold  # type: ignore[assignment]
-        elif kind is bool:
-            values[index], kinds[index] = float(gold), _GOLD_BOOL  # type: ignore[arg-type]
-        elif kind is int and -_INT_GOLD_LIMIT < gold < _INT_GOLD_LIMIT:  # type: ignore[operator]
-            values[index], kinds[index] = float(gold), _GOLD_INT  # type: ignore[arg-type]
-        else:
-            kinds[index] = _GOLD_HOST
+    if present <= {float, int}:  # ints and floats alike: the core defers what an int could make inexact
+        kinds = bytearray(b"\1" * len(golds))
+    else:
+        kinds = bytearray(map(_KIND_OF_TYPE.__getitem__, map(type, golds)))
+    try:
+        values = array("d", golds)  # type: ignore[arg-type]
+    except (TypeError, OverflowError):  # a gold that is no number, or an int beyond a double: one by one
+        values = array("d", bytes(8 * len(golds)))
+        for index, gold in enumerate(golds):
+            if kinds[index] != _GOLD_HOST:
+                try:
+                    values[index] = gold  # type: ignore[assignment]
+                except OverflowError:
+                    kinds[index] = _GOLD_HOST
     return values.tobytes(), kinds
 
 
 def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[object]) -> bytes:
-    """One fs_decide_peer_acc outcome byte per pair, CALL_ROWS pairs a call (0: the host decides)."""
+    """One outcome byte per pair (core/finscore_core.h), CALL_ROWS pairs a call (0: the host decides),
+    the power-of-ten rows resolved by math.log10."""
     from finscore.engine.core.binding import get_core  # wasmtime: loaded when first used
 
-    import sys
-
     core = get_core()
-    mask = log10_integral_mask()
     outcomes = bytearray()
     for start in range(0, len(predictions), CALL_ROWS):
         texts = list(predictions[start:start + CALL_ROWS])
@@ -160,7 +178,7 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
                     texts[index], kinds[index] = "", _GOLD_HOST
         joined = "\0".join(texts)  # type: ignore[arg-type]
         if len(joined) > len(texts) * (MAX_CORE_ROW_CHARS + 1) or joined.count("\0") != len(texts) - 1:
-            for index, text in enumerate(texts):  # a long answer, or one holding NUL: never plain
+            for index, text in enumerate(texts):  # a long answer, or one holding NUL: never read by the core
                 if len(text) > MAX_CORE_ROW_CHARS or "\0" in text:  # type: ignore[arg-type, operator]
                     texts[index], kinds[index] = "", _GOLD_HOST
             joined = "\0".join(texts)  # type: ignore[arg-type]
@@ -168,11 +186,12 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
             swapped = array("d", gold_values)
             swapped.byteswap()
             gold_values = swapped.tobytes()
-        outcomes += core.decide_peer_acc(rule, joined.encode("utf-8", "surrogatepass"), len(texts), gold_values,
-                                         bytes(kinds), mask)
+        chunk, ratios = core.decide_peer_acc(rule, joined.encode("utf-8", "surrogatepass"), len(texts), gold_values,
+                                             bytes(kinds))
+        decided = bytearray(chunk)
+        _resolve_log10(decided, ratios)
+        outcomes += decided
     return bytes(outcomes)
-
-
 
 
 def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:

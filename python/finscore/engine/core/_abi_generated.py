@@ -94,13 +94,13 @@ class PeerGold(IntEnum):
     """What a row's gold is, as the host tells fs_decide_peer_acc."""
 
     FLOAT = 0
-    INT = 1
+    NUMBER = 1
     BOOL = 2
     HOST = 3
 
 
 class PeerReason(IntEnum):
-    """An fs_decide_peer_acc outcome byte is reason * 2 + acc (0: deferred), reasons as finscore.protocols.peer_reasons names them."""
+    """An fs_decide_peer_acc outcome byte below 128 is reason * 2 + acc (0: deferred), reasons as finscore.protocols.peer_reasons names them."""
 
     DEFERRED = 0
     EXACT = 1
@@ -113,6 +113,9 @@ class PeerReason(IntEnum):
     WITHIN_RELATIVE_TOLERANCE = 8
     OUTSIDE_TOLERANCE = 9
     BOOL_EQUALITY = 10
+    NON_NUMERIC_VALUE = 11
+    EMPTY_OR_NONE = 12
+    TUPLE_FIRST_ELEMENT = 13
 
 
 class Status(IntEnum):
@@ -563,9 +566,10 @@ EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("golds_len", "i32"),
         ("gold_kinds", "ptr"),
         ("gold_kinds_len", "i32"),
-        ("log10_integral", "i32"),
         ("outcomes", "ptr"),
         ("outcomes_len", "i32"),
+        ("ratios", "ptr"),
+        ("ratios_len", "i32"),
     ),
     "fs_round_half_even_scaled": (
         ("x", "f64"),
