@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import sys
 from array import array
+from itertools import compress, repeat
+from operator import is_not
 from typing import NamedTuple, Sequence
 
 from finscore.protocols import peer_reasons as R
@@ -194,19 +196,32 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
     return bytes(outcomes)
 
 
-def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
-    """PIXIU's `1.0 if pred.strip() == gold else 0.0` over the batch (pixiu.decide_line's rules)."""
-    if set(map(type, predictions)) == {str} and set(map(type, golds)) == {str}:
-        equal = list(map(str.__eq__, map(str.strip, predictions), golds))  # type: ignore[arg-type]
-        acc: list[int | float | None] = [1.0 if same else 0.0 for same in equal]
-        reason = ["equal" if same else ("gold_outer_whitespace" if gold != gold.strip() else "differs")  # type: ignore[attr-defined]
-                  for same, gold in zip(equal, golds)]
-        return BatchDecisions(acc, reason, 0)
-    from finscore.protocols.pixiu import decide_line
+_PIXIU_ACC = (0.0, 1.0)
+_PIXIU_REASON = ("differs", "equal")
 
-    acc, reason = [], []
-    for prediction, gold in zip(predictions, golds):
-        decided = decide_line({"pred": prediction, "gold": gold})
-        acc.append(decided["acc"].get("value"))
-        reason.append(decided["reason"])
+
+def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
+    """PIXIU's `1.0 if pred.strip() == gold else 0.0` over the batch (pixiu.decide_line's rules): text
+    pairs at once, any pair with a prediction or gold that is not exactly a str by decide_line."""
+    texts, gold_texts = list(predictions), list(golds)
+    others: list[int] = []
+    if set(map(type, texts)) != {str} or set(map(type, gold_texts)) != {str}:
+        rows = range(len(texts))
+        others = sorted({*compress(rows, map(is_not, map(type, texts), repeat(str))),
+                         *compress(rows, map(is_not, map(type, gold_texts), repeat(str)))})
+        for row in others:
+            texts[row] = gold_texts[row] = ""
+    equal = list(map(str.__eq__, map(str.strip, texts), gold_texts))  # type: ignore[arg-type]
+    acc: list[int | float | None] = list(map(_PIXIU_ACC.__getitem__, equal))
+    reason = list(map(_PIXIU_REASON.__getitem__, equal))
+    stripped = list(map(str.strip, gold_texts))  # type: ignore[arg-type]
+    if stripped != gold_texts:  # a gold with its own outer white space matches no stripped prediction
+        for row in compress(range(len(texts)), map(str.__ne__, gold_texts, stripped)):  # type: ignore[arg-type]
+            reason[row] = "gold_outer_whitespace"
+    if others:
+        from finscore.protocols.pixiu import decide_line
+
+        for row in others:
+            decided = decide_line({"pred": predictions[row], "gold": golds[row]})
+            acc[row], reason[row] = decided["acc"].get("value"), decided["reason"]
     return BatchDecisions(acc, reason, 0)
