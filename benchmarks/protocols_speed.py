@@ -277,20 +277,18 @@ def run_acc(peer: str, mirror: Path, rounds: int) -> None:
 
 
 def run_helm(mirror: Path, rounds: int) -> None:
-    from finscore.protocols import get_protocol
+    from finscore.protocols import decide_batch
 
     lines = helm_lines()
-    protocol = get_protocol("helm-finqa")
-    given = [{"generated": g, "ref_program": r, "ref_exe": e, "table": t} for g, r, e, t in lines]
-    protocol.decide_line(given[0])  # the engine and the program comparer are loaded before timing
+    completions = [g for g, _, _, _ in lines]
+    golds = [{"ref_program": r, "ref_exe": e, "table": t} for _, r, e, t in lines]
+    decide_batch("helm-finqa", completions[:8], golds[:8])  # the engine and the comparer load before timing
 
     def ours() -> list[Any]:
-        out = []
-        for line in given:
-            metric = protocol.decide_line(line)["metric"]
-            out.append([metric["value"]["program_accuracy"], metric["value"]["execution_accuracy"]]
-                       if "value" in metric else metric["raises"])
-        return out
+        decided = decide_batch("helm-finqa", completions, golds)
+        assert decided.program_accuracy is not None
+        return ["ValueError" if acc is None else [program, acc]
+                for acc, program in zip(decided.acc, decided.program_accuracy)]
 
     timed = _timed(ours, rounds, 1)  # a round of HELM's own scorer lasts seconds already
     files = {"fin_qa_metrics_helper.py": HELM_FILES[0], "fin_qa_metrics.py": HELM_FILES[1]}

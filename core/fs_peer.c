@@ -1,28 +1,38 @@
 /*
  * The eval()-based peer protocols' common rows, in the core (finscore.protocols.batch).
  *
- * FinanceMath / DocMath-Eval and FinanceReasoning / FinMMR call eval() on the model's answer.
- * Most answers are plain decimals (`-12`, `3.25`): for those, finscore.protocols.arith's
- * plain_number gives eval()'s value without parsing, and this file holds the same reading
- * and the peers' comparisons for them, so that a batch costs one call. A row is decided here
- * only when every bit is certain to be CPython's:
+ * FinanceMath / DocMath-Eval and FinanceReasoning / FinMMR call eval() on the model's answer,
+ * after (FinanceMath) or on failure of (FinanceReasoning) a cleaning by regular expressions
+ * (finscore.protocols.cleaning). Most answers take a few shapes, and this file decides those in
+ * one call, each only where every bit is certain to be CPython's; every other row is deferred
+ * (outcome 0) and the host decides it with the full reading (finscore.protocols.arith).
  *
- * - the answer (FinanceMath: after str.strip() of ASCII white space; FinanceReasoning: raw)
- *   is `[-+]?[0-9]+(\.[0-9]+)?` of at most 30 bytes, from a raw answer of at most 64 bytes;
- * - an integer has at most 10 digits and no leading zero before other digits (`01` is a
- *   SyntaxError in eval: the host's); so it, and it times 100000, are exact doubles and
- *   every int-float comparison and division the peer makes gives the same bits here;
- * - a decimal's digits form an integer M <= 2**53 with f <= 22 fraction digits: M and 10**f
- *   are exact doubles and M / 10**f is the one correctly rounded division float() returns;
- * - the gold is a float (finite, below 1e300 for FinanceMath, so math.ceil(x * 1000) cannot
- *   overflow), a small int, or a bool, as the host says in `gold_kinds`;
- * - FinanceMath's power-of-ten rule asks whether math.log10(q) is an integer: where q lies
- *   more than one part in 1e12 from every power of ten, the true log10(q) is more than
- *   4.3e-13 (over 7 ulps of any value up to 308) from an integer, so a libm within a few ulps
- *   (glibc documents 2) returns no integer; where q is exactly 10**k (k <= 22) the host's own
- *   math.log10 decided it (`log10_integral`, bit k); every other q near a power is deferred.
+ * The shapes read (ASCII only; a raw answer of at most 64 bytes):
+ * - a plain decimal `[-+]?[0-9]+(\.[0-9]+)?` of at most 30 bytes: arith.plain_number's value (an
+ *   int of at most 10 digits, FinanceReasoning 15, so that it and FinanceMath's x100000 of it are
+ *   exact doubles; `01` is eval()'s SyntaxError: deferred; a decimal's digits an integer
+ *   M <= 2**53 over 10**f, f <= 22: both exact doubles, one correctly rounded division, float()'s
+ *   value);
+ * - FinanceMath after str.strip() and str.rstrip("."), FinanceReasoning where its raw eval()
+ *   certainly fails first (a `$` anywhere, a final `%`, a space in these shapes): a number of
+ *   [0-9,.+-] with `$` and `%` anywhere, which the cleaning deletes, leaving the peers' _IS_NUMBER
+ *   (its thousands commas then deleted; none of _UNIT_AFTER, _UNIT_BEFORE, _SUFFIX, _PREFIX can
+ *   match a text that starts with a sign or digit, ends with a digit and holds no space); such a
+ *   number then ` million`, ` billion` or ` thousand` (the unit deleted, _SUFFIX drops the space;
+ *   no scaling); `Label: ` then such a number (letters and one colon, holding no unit or bool word
+ *   nor `lambda`; _UNIT_BEFORE keeps the number); nothing left but marks (FinanceMath: eval("0");
+ *   FinanceReasoning: None);
+ * - None, True, False (FinanceMath after the cleaning also true, false, yes, no), and
+ *   FinanceReasoning's tuples of plain decimals (`1,234` is (1, 234), scored by its first element).
  *
- * Every other row is deferred (outcome 0) and the host decides it with the full reading.
+ * Golds: a float, an int or float below 1e10 in magnitude, or a bool, as the host says in
+ * `gold_kinds`; FinanceMath's finite and below 1e300, so that math.ceil(x * 1000) cannot overflow.
+ *
+ * FinanceMath's power-of-ten rule asks whether math.log10(q) is an integer. q == 1 is (log10(1) is
+ * +0, C99 Annex F); where q lies more than one part in 1e12 from every power of ten, the true
+ * log10(q) is more than 4.3e-13 (over 7 ulps of any value up to 308) from an integer, so no libm
+ * within a few ulps (glibc documents 2) returns an integer; every other q is written to `ratios`
+ * and the outcome byte carries both answers, for the host's own math.log10 to choose between.
  */
 #include <math.h>
 #include <stddef.h>
@@ -296,6 +306,8 @@ static unsigned char compare_two_numbers(double p, double gt, double *ratio) {
     if (v1 != 0 && v2 != 0) {
         double q = v1 / v2;
         if (isinf(q)) return 0; /* int(math.log10(inf)) raises OverflowError: the host's */
+        if (q == 1.0) /* log10(1) is +0 (C99 Annex F.9.3.8): an integer in every conforming libm */
+            return outcome(p == gt ? FS_PEER_EXACT : p == -gt ? FS_PEER_SIGN_IGNORED : FS_PEER_POWER_OF_TEN_RATIO, 1);
         if (near_power_of_ten(q)) {
             needs_log10 = 1;
             *ratio = q;

@@ -201,7 +201,29 @@ def test_small_batches_and_odd_inputs() -> None:
     with pytest.raises(ValueError, match="one gold for each prediction"):
         decide_batch("finmmr", ["1"], [])
     with pytest.raises(ProtocolError, match="helm-finqa"):
-        decide_batch("helm-finqa", [], [])
+        decide_batch("helm", [], [])
+
+
+@pytest.mark.essential
+def test_helm_lines_in_one_batch() -> None:
+    """Every HELM vector line, its table from FinQA's test file, as one batch: HELM's recorded metric."""
+    import gzip
+    import json
+
+    from support.peer_vectors import FINQA_TEST
+
+    tables = {example["id"]: example["table"] for example in json.loads(gzip.decompress(FINQA_TEST.read_bytes()))}
+    lines = vector_lines("helm")
+    golds = [{"ref_program": line["ref_program"], "ref_exe": line["ref_exe"], "table": tables[line["table_ref"]]}
+             for line in lines]
+    decided = decide_batch("helm-finqa", [line["generated"] for line in lines], golds)
+    assert decided.program_accuracy is not None
+    got = [{"raises": "ValueError"} if acc is None else
+           {"value": {"program_accuracy": program, "execution_accuracy": acc}}
+           for acc, program in zip(decided.acc, decided.program_accuracy)]
+    assert [repr(g) for g in got] == [repr(line["metric"]) for line in lines]  # 0 stays the int 0, 0.0 a float
+    with pytest.raises(ValueError, match="entry 1"):
+        decide_batch("helm-finqa", ["add(1, 2)", "add(1, 2)"], [golds[0], {"ref_program": "x"}])
 
 
 def test_pixiu_batch_is_its_string_rule() -> None:

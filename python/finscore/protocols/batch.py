@@ -22,7 +22,7 @@ import sys
 from array import array
 from itertools import compress, repeat
 from operator import is_not
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence, cast
 
 from finscore.protocols import peer_reasons as R
 from finscore.protocols.arith import BoundExceeded, PeerExecutesCode, PeerRaised
@@ -62,24 +62,32 @@ class BatchDecisions(NamedTuple):
       `pred.strip()` fails) or the outcome needs the text run (`peer_executes_code`, `exceeded_bounds`).
     - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`).
     - `in_core`: how many pairs the core decided (the rest were decided in Python).
+    - `program_accuracy`: helm-finqa's second figure (FinQA's equal_program), None for the other
+      protocols; helm-finqa's `acc` is its execution_accuracy (both None where float() of the gold
+      raises and the peer's run stops).
     """
 
     acc: list[int | float | None]
     reason: list[str]
     in_core: int
+    program_accuracy: list[float | None] | None = None
 
 
 def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
-    """Each (prediction, gold) pair decided as the protocol's peer decides it (its `get_acc`, or PIXIU's
-    `process_results`), in order. A ProtocolError names a protocol with no batch form (helm-finqa's
-    lines carry programs and tables: `decide_line`), a ValueError two columns of different lengths."""
+    """Each (prediction, gold) pair decided as the protocol's peer decides it (its `get_acc`, PIXIU's
+    `process_results`, HELM's FinQAMetric), in order. For helm-finqa a prediction is the completion
+    and its gold a mapping with "ref_program", "ref_exe" and "table" (the fields of its vector lines);
+    a LineError names the entry it cannot use. A ProtocolError names an unknown protocol, a ValueError
+    two columns of different lengths."""
     if len(predictions) != len(golds):
         raise ValueError(f"{len(predictions)} predictions against {len(golds)} golds: one gold for each prediction")
     if protocol_id in _PIXIU:
         return _pixiu(predictions, golds)
+    if protocol_id == "helm-finqa":
+        return _helm(predictions, golds)
     rule = CORE_RULES.get(protocol_id)
     if rule is None:
-        known = ", ".join((*CORE_RULES, *sorted(_PIXIU)))
+        known = ", ".join(("helm-finqa", *sorted(_PIXIU), *CORE_RULES))
         raise ProtocolError(f"no batch form for protocol {protocol_id!r}; decide_batch takes {known}")
     count = len(predictions)
     outcomes = _core_outcomes(rule, predictions, golds) if count >= CORE_MIN_ROWS else bytes(count)
@@ -144,21 +152,22 @@ def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
     numpy.float64, or any other object, is the host's; in a column holding ints the core defers every
     number of 1e10 or more itself)."""
     present = set(map(type, golds))
+    numbers = cast("Sequence[float]", golds)  # array("d") refuses (below) what is no number
     kinds: bytearray
     if present == {float}:
-        return array("d", golds).tobytes(), bytearray(len(golds))  # type: ignore[arg-type]
+        return array("d", numbers).tobytes(), bytearray(len(golds))
     if present <= {float, int}:  # ints and floats alike: the core defers what an int could make inexact
         kinds = bytearray(b"\1" * len(golds))
     else:
         kinds = bytearray(map(_KIND_OF_TYPE.__getitem__, map(type, golds)))
     try:
-        values = array("d", golds)  # type: ignore[arg-type]
+        values = array("d", numbers)
     except (TypeError, OverflowError):  # a gold that is no number, or an int beyond a double: one by one
         values = array("d", bytes(8 * len(golds)))
         for index, gold in enumerate(golds):
             if kinds[index] != _GOLD_HOST:
                 try:
-                    values[index] = gold  # type: ignore[assignment]
+                    values[index] = cast(float, gold)
                 except OverflowError:
                     kinds[index] = _GOLD_HOST
     return values.tobytes(), kinds
@@ -225,3 +234,29 @@ def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecis
             decided = decide_line({"pred": predictions[row], "gold": golds[row]})
             acc[row], reason[row] = decided["acc"].get("value"), decided["reason"]
     return BatchDecisions(acc, reason, 0)
+
+
+def _helm(completions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
+    """HELM's FinQAMetric on each completion against its gold fields, every program run by one engine
+    batch (helm.decide_lines)."""
+    from finscore.protocols.fields import LineError
+    from finscore.protocols.helm import decide_lines
+
+    lines = []
+    for index, (completion, gold) in enumerate(zip(completions, golds)):
+        if not isinstance(gold, Mapping):
+            raise LineError(f"entry {index}: the gold is {type(gold).__name__}, not a mapping with "
+                            f'"ref_program", "ref_exe" and "table"')
+        lines.append({**gold, "generated": completion})
+    acc: list[int | float | None] = []
+    program: list[float | None] = []
+    reason: list[str] = []
+    for index, decided in enumerate(decide_lines(lines)):
+        if isinstance(decided, LineError):
+            raise LineError(f"entry {index}: {decided}")
+        metric = decided["metric"]
+        value = metric.get("value")
+        acc.append(None if value is None else value["execution_accuracy"])
+        program.append(None if value is None else value["program_accuracy"])
+        reason.append(decided["reason"])
+    return BatchDecisions(acc, reason, 0, program)
