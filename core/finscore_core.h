@@ -125,6 +125,7 @@ enum fs_peer_reason {
     FS_PEER_NON_NUMERIC_VALUE = 11,
     FS_PEER_EMPTY_OR_NONE = 12,
     FS_PEER_TUPLE_FIRST_ELEMENT = 13,
+    FS_PEER_EVAL_FAILED_ZERO = 14,
 };
 
 /* The statuses the module itself returns (docs/abi.md lists every status with its layer;

@@ -7,7 +7,7 @@
  * one call, each only where every bit is certain to be CPython's; every other row is deferred
  * (outcome 0) and the host decides it with the full reading (finscore.protocols.arith).
  *
- * The shapes read (ASCII only; a raw answer of at most 64 bytes):
+ * The shapes read (ASCII only; a raw answer of at most 256 bytes):
  * - a plain decimal `[-+]?[0-9]+(\.[0-9]+)?` of at most 30 bytes: arith.plain_number's value (an
  *   int of at most 10 digits, FinanceReasoning 15, so that it and FinanceMath's x100000 of it are
  *   exact doubles; `01` is eval()'s SyntaxError: deferred; a decimal's digits an integer
@@ -23,7 +23,9 @@
  *   nor `lambda`; _UNIT_BEFORE keeps the number); nothing left but marks (FinanceMath: eval("0");
  *   FinanceReasoning: None);
  * - None, True, False (FinanceMath after the cleaning also true, false, yes, no), and
- *   FinanceReasoning's tuples of plain decimals (`1,234` is (1, 234), scored by its first element).
+ *   FinanceReasoning's tuples of plain decimals (`1,234` is (1, 234), scored by its first element);
+ * - FinanceMath: a sentence the cleaning leaves a sentence and eval() refuses as a SyntaxError
+ *   before looking up any name (sentence_fails says when): the answer reads 0.
  *
  * Golds: a float, an int or float below 1e10 in magnitude, or a bool, as the host says in
  * `gold_kinds`; FinanceMath's finite and below 1e300, so that math.ceil(x * 1000) cannot overflow.
@@ -41,7 +43,7 @@
 #include "finscore_core.h"
 #include "fs_internal.h"
 
-#define MAX_RAW_BYTES 64
+#define MAX_RAW_BYTES 256
 #define MAX_PLAIN_BYTES 30
 #define MANTISSA_LIMIT ((uint64_t)1 << 53)
 #define NEAR_POWER 1e-12
@@ -50,7 +52,8 @@
 #define NEEDS_LOG10 0x80
 
 /* What the peer's eval() gives the (cleaned) answer. */
-enum { READ_DEFER, READ_NUMBER, READ_RAW_NUMBER, READ_TUPLE, READ_EMPTY, READ_NONE, READ_TRUE, READ_FALSE };
+enum { READ_DEFER, READ_NUMBER, READ_RAW_NUMBER, READ_TUPLE, READ_EMPTY, READ_NONE, READ_TRUE, READ_FALSE,
+       READ_SYNTAX_ERROR };
 
 /* The characters of ASCII str.isspace() holds: what str.strip() removes from ASCII text. */
 static int is_python_space(unsigned char c) {
@@ -206,12 +209,59 @@ static int read_tuple(const unsigned char *at, int32_t length, double *value, in
     return parts >= 2;
 }
 
+static int is_name_char(unsigned char c) { return is_letter(c) || is_digit(c) || c == '_'; }
+
+/* Python's keywords and soft keywords: a word that can start or join an expression. */
+static int is_keyword(const unsigned char *at, int32_t length) {
+    static const char *const keywords[] = {
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+        "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+        "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+        "match", "case", "type", "_"};
+    size_t k;
+    for (k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
+        if (same(at, length, keywords[k])) return 1;
+    return 0;
+}
+
+/* FinanceMath: a sentence the cleaning leaves a sentence, so that eval() raises SyntaxError before
+ * any name is looked up (the answer then reads 0). `at` is the text after str.strip() and
+ * str.rstrip("."), ASCII without control characters: it holds no unit word (deleted anywhere), no
+ * `=`; with the marks deleted (`out`), no True / False / approximately / ` or ` / `10^` / ` x ` /
+ * option `(a)`-`(d)`, at least two spaces (so no regular expression of the cleaning matches: each
+ * needs a number running to the end, or at the start), and it starts with two names that are not
+ * keywords (`The final ...`): two names in a row are no expression. */
+static int sentence_fails(const unsigned char *at, int32_t length, unsigned char *out) {
+    static const char *const before_marks[] = {"million", "billion", "thousand", "US", "RMB", "="};
+    static const char *const after_marks[] = {"True", "False", "approximately", " or ", "^", " x ", "(a)", "(b)",
+                                              "(c)", "(d)"};
+    int32_t i, n = 0, spaces = 0, first_end, second_start;
+    size_t w;
+    for (w = 0; w < sizeof before_marks / sizeof before_marks[0]; w++)
+        if (contains(at, length, before_marks[w], 0)) return 0;
+    for (i = 0; i < length; i++)
+        if (at[i] != '`' && at[i] != '%' && at[i] != '$') out[n++] = at[i];
+    for (w = 0; w < sizeof after_marks / sizeof after_marks[0]; w++)
+        if (contains(out, n, after_marks[w], 0)) return 0;
+    for (i = 0; i < n; i++) spaces += out[i] == ' ';
+    if (spaces < 2 || n == 0 || !(is_letter(out[0]) || out[0] == '_')) return 0;
+    for (i = 0; i < n && is_name_char(out[i]); i++) {
+    }
+    first_end = i;
+    if (i == n || out[i] != ' ') return 0;
+    while (i < n && out[i] == ' ') i++;
+    second_start = i;
+    if (i == n || !(is_letter(out[i]) || out[i] == '_')) return 0;
+    while (i < n && is_name_char(out[i])) i++;
+    return !is_keyword(out, first_end) && !is_keyword(out + second_start, i - second_start);
+}
+
 /* What the peer's eval() returns for the answer at[0, length), after the peer's cleaning where
  * the raw text is not read first; the number's text (without marks) goes to `out`, or, for a raw
  * plain decimal (READ_RAW_NUMBER), its value to *value. */
 static int read_answer(int32_t rule, const unsigned char *at, int32_t length, unsigned char *out,
                        int32_t *out_length, double *value, int *is_int) {
-    int32_t space = -1, i;
+    int32_t space = -1, spaces = 0, i;
     int empty = 0;
     if (length > MAX_RAW_BYTES) return READ_DEFER;
     if (rule == FS_PEER_RULE_FINANCEREASONING) {
@@ -250,11 +300,15 @@ static int read_answer(int32_t rule, const unsigned char *at, int32_t length, un
     }
     for (i = 0; i < length; i++) {
         if (at[i] == ' ') {
-            if (space >= 0) return READ_DEFER;
-            space = i;
+            if (space >= 0) spaces++;
+            else space = i;
         } else if (at[i] < 0x21 || at[i] > 0x7E) {
             return READ_DEFER;
         }
+    }
+    if (spaces > 0) { /* two spaces or more: a sentence, or the host's */
+        if (rule == FS_PEER_RULE_FINANCEMATH && sentence_fails(at, length, out)) return READ_SYNTAX_ERROR;
+        return READ_DEFER;
     }
     if (space < 0) {
         if (!bare_number(at, length, out, out_length, &empty)) return READ_DEFER;
@@ -357,9 +411,14 @@ static unsigned char decide_row(int32_t rule, const unsigned char *at, int32_t l
     }
     /* FinanceMath: None is no number; an emptied answer is eval("0"); True / False compare as 1 / 0 */
     if (read == READ_NONE) return outcome(FS_PEER_NON_NUMERIC_VALUE, 0);
-    if (read != READ_NUMBER) p = read == READ_TRUE ? 1.0 : 0.0;
-    if (gold_kind == FS_PEER_GOLD_BOOL) return outcome(FS_PEER_BOOL_EQUALITY, p == gt);
+    if (read != READ_NUMBER) p = read == READ_TRUE ? 1.0 : 0.0; /* a SyntaxError reads 0 too */
+    if (gold_kind == FS_PEER_GOLD_BOOL) {
+        if (read == READ_SYNTAX_ERROR) return outcome(FS_PEER_EVAL_FAILED_ZERO, p == gt);
+        return outcome(FS_PEER_BOOL_EQUALITY, p == gt);
+    }
     if (!isfinite(gt) || fabs(gt) >= 1e300) return 0;
+    if (read == READ_SYNTAX_ERROR) /* compare_two_numbers(0, gt) needs no log10: its reason is eval's */
+        return outcome(FS_PEER_EVAL_FAILED_ZERO, compare_two_numbers(p, gt, ratio) & 1);
     return compare_two_numbers(p, gt, ratio);
 }
 

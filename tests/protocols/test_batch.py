@@ -105,7 +105,13 @@ def _shaped(rng: random.Random, count: int) -> list[str]:
     around = ["{}", "${}", "{}%", "${}%", "{}.", "{}..", "{}%.", " {} ", "\t{}\n", "\xa0{}", "{} million",
               "{} billion", "{} thousand", "{} millions", "{}  million", "Answer: {}", "answer: ${}",
               "Thus: {}", "lambda: {}", "TRUE: {}", "Answer:{}", "Final Answer: {}", "{}, {}", "{},{}",
-              "{}, {}, {}", "{} ,{}", "{},", "({})", "-${}", "$-{}", "{}$", "{}%%", "%{}", "{}\x1c"]
+              "{}, {}, {}", "{} ,{}", "{},", "({})", "-${}", "$-{}", "{}$", "{}%%", "%{}", "{}\x1c",
+              "The final answer is {}.", "The final answer is ${}.", 'The final answer of the question is "{}"',
+              "Final Answer: {}", "The answer is {} million", "THUS the answer {}", "The answer = {}",
+              "The answer is True {}", "The answer {} or {}", "not the answer {}", "The is {}", "A b {}",
+              "The value x {}", "The answer 10^{}", "The option (a) {}", "The `answer` is {}%",
+              "The answer approximately {}", "lambda x: {}", "The_1 answer2 {}", "The\tanswer is {}",
+              "The  answer {}", "answer: The final {}", "The f'{}' b"]
     words = ["None", "None.", "True", "False", "true", "false", "yes", "no", "none", "", " ", "$", "%", "...",
              "$%", "nan", "inf"]
     texts = []
@@ -163,7 +169,7 @@ def test_generated_shapes_decide_as_the_full_reading(peer: str) -> None:
         if (acc, reason) != (want_acc, want_reason):
             differing.append((prediction, gold, (acc, reason), (want_acc, want_reason)))
     assert differing == []
-    assert decided.in_core > len(predictions) // 5  # the core read many of them (FinanceReasoning fewer shapes)
+    assert decided.in_core > len(predictions) // 8  # the core read many of them (FinanceReasoning fewer shapes)
 
 
 def test_power_of_ten_ratios_are_judged_by_math_log10() -> None:

@@ -36,13 +36,13 @@ CORE_MIN_ROWS = 32
 #: Rows per call into the core (the text of a call stays under CALL_ROWS * MAX_CORE_ROW_CHARS bytes).
 CALL_ROWS = 65_536
 #: A longer answer is never plain for the core (it defers it): it is sent empty, so a call stays small.
-MAX_CORE_ROW_CHARS = 64
+MAX_CORE_ROW_CHARS = 256
 _GOLD_FLOAT, _GOLD_NUMBER, _GOLD_BOOL, _GOLD_HOST = 0, 1, 2, 3
 #: fs_peer_reason codes -> reason words (code 0: deferred).
 _CORE_REASONS = (None, R.EXACT, R.SIGN_IGNORED, R.POWER_OF_TEN_RATIO, R.PERCENT_SCALE, R.THOUSAND_SCALE,
                  R.HUNDRED_THOUSAND_SCALE, R.THREE_DECIMAL_CEILING, R.WITHIN_RELATIVE_TOLERANCE,
                  R.OUTSIDE_TOLERANCE, R.BOOL_EQUALITY, R.NON_NUMERIC_VALUE, R.EMPTY_OR_NONE,
-                 R.TUPLE_FIRST_ELEMENT)
+                 R.TUPLE_FIRST_ELEMENT, R.EVAL_FAILED_ZERO)
 #: An outcome byte below 128 -> its reason word ("" for the deferred 0 and for bytes the core never writes).
 _REASON_OF_OUTCOME = [(_CORE_REASONS[byte >> 1] or "") if byte >> 1 < len(_CORE_REASONS) else ""
                       for byte in range(256)]

@@ -116,6 +116,7 @@ class PeerReason(IntEnum):
     NON_NUMERIC_VALUE = 11
     EMPTY_OR_NONE = 12
     TUPLE_FIRST_ELEMENT = 13
+    EVAL_FAILED_ZERO = 14
 
 
 class Status(IntEnum):
