@@ -445,8 +445,12 @@ int32_t fs_decide_peer_acc(int32_t rule, const unsigned char *text, int32_t text
         return FS_OK;
     }
     {
-        int32_t separators = 0, i;
-        for (i = 0; i < text_len; i++) separators += text[i] == 0;
+        int32_t separators = 0, at = 0;
+        const unsigned char *found;
+        while (at < text_len && (found = memchr(text + at, 0, (size_t)(text_len - at))) != NULL) {
+            separators++;
+            at = (int32_t)(found - text) + 1;
+        }
         if (separators != row_count - 1) return FS_ERR_BAD_PEER_BATCH;
     }
     for (r = 0; r < row_count; r++) {

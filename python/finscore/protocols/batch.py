@@ -151,15 +151,20 @@ def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
     """The golds as the core reads them: doubles and fs_peer_gold kinds (a float subclass such as
     numpy.float64, or any other object, is the host's; in a column holding ints the core defers every
     number of 1e10 or more itself)."""
-    present = set(map(type, golds))
+    types = list(map(type, golds))
+    present = set(types)
     numbers = cast("Sequence[float]", golds)  # array("d") refuses (below) what is no number
     kinds: bytearray
     if present == {float}:
         return array("d", numbers).tobytes(), bytearray(len(golds))
-    if present <= {float, int}:  # ints and floats alike: the core defers what an int could make inexact
+    if present <= {float, int, bool}:  # ints and floats alike: the core defers what an int could make inexact
         kinds = bytearray(b"\1" * len(golds))
+        row = -1
+        for _ in range(types.count(bool)):  # list.index finds each bool, the scans together one pass
+            row = types.index(bool, row + 1)
+            kinds[row] = _GOLD_BOOL
     else:
-        kinds = bytearray(map(_KIND_OF_TYPE.__getitem__, map(type, golds)))
+        kinds = bytearray(map(_KIND_OF_TYPE.__getitem__, types))
     try:
         values = array("d", numbers)
     except (TypeError, OverflowError):  # a gold that is no number, or an int beyond a double: one by one
