@@ -210,8 +210,7 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
     return bytes(outcomes)
 
 
-_PIXIU_ACC = (0.0, 1.0)
-_PIXIU_REASON = ("differs", "equal")
+_PIXIU_REASON = {1.0: "equal", 0.0: "differs"}
 
 
 def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
@@ -225,9 +224,9 @@ def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecis
                          *compress(rows, map(is_not, map(type, gold_texts), repeat(str)))})
         for row in others:
             texts[row] = gold_texts[row] = ""
-    equal = list(map(str.__eq__, map(str.strip, texts), gold_texts))  # type: ignore[arg-type]
-    acc: list[int | float | None] = list(map(_PIXIU_ACC.__getitem__, equal))
-    reason = list(map(_PIXIU_REASON.__getitem__, equal))
+    acc: list[int | float | None] = [1.0 if text.strip() == gold else 0.0  # type: ignore[attr-defined]
+                                     for text, gold in zip(texts, gold_texts)]
+    reason = list(map(_PIXIU_REASON.__getitem__, acc))  # type: ignore[arg-type]
     stripped = list(map(str.strip, gold_texts))  # type: ignore[arg-type]
     if stripped != gold_texts:  # a gold with its own outer white space matches no stripped prediction
         for row in compress(range(len(texts)), map(str.__ne__, gold_texts, stripped)):  # type: ignore[arg-type]
