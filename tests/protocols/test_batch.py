@@ -114,10 +114,14 @@ def _shaped(rng: random.Random, count: int) -> list[str]:
               "The  answer {}", "answer: The final {}", "The f'{}' b"]
     words = ["None", "None.", "True", "False", "true", "false", "yes", "no", "none", "", " ", "$", "%", "...",
              "$%", "nan", "inf"]
+    noise = "0123456789,.$%+- :eE_xTtruNonelambdsUSmi"
     texts = []
     for _ in range(count):
         if rng.random() < 0.08:
             texts.append(rng.choice(words))
+            continue
+        if rng.random() < 0.15:  # short strings of the characters the shapes turn on, in any order
+            texts.append("".join(rng.choice(noise) for _ in range(rng.randrange(1, 14))))
             continue
         shape = rng.choice(around)
         texts.append(shape.format(*(rng.choice(numbers) for _ in range(shape.count("{}")))))
