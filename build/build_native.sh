@@ -15,7 +15,7 @@ flags=(-std=c99 -O1 -g -Wall -Wextra -Werror -pedantic -ffp-contract=off
        -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
        -I"$root/core")
 sources=("$root"/core/fs_abi.c "$root"/core/fs_alloc.c "$root"/core/fs_exec.c "$root"/core/fs_pow.c
-         "$root"/core/fs_read.c "$root"/core/fs_round.c "$root"/core/fs_sum.c "$root"/core/fs_answer.c)
+         "$root"/core/fs_read.c "$root"/core/fs_round.c "$root"/core/fs_sum.c "$root"/core/fs_answer.c "$root"/core/fs_peer.c)
 "${CC:-gcc}" "${flags[@]}" "$root/core/tests/test_core.c" "${sources[@]}" -lm -o "$out/test_core"
 "${CC:-gcc}" "${flags[@]}" "$root/core/tests/driver.c" "${sources[@]}" -lm -o "$out/driver"
 echo "built $out/test_core and $out/driver"

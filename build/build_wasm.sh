@@ -60,7 +60,7 @@ emcc -std=c99 -O3 -Wall -Wextra -Werror -ffp-contract=off \
     -sTOTAL_STACK=65536 -sFILESYSTEM=0 -sERROR_ON_UNDEFINED_SYMBOLS=1 \
     -sEXPORTED_FUNCTIONS="$exports" \
     -o "$work/linked.wasm" \
-    core/fs_abi.c core/fs_alloc.c core/fs_exec.c core/fs_pow.c core/fs_read.c core/fs_round.c core/fs_sum.c core/fs_answer.c
+    core/fs_abi.c core/fs_alloc.c core/fs_exec.c core/fs_pow.c core/fs_read.c core/fs_round.c core/fs_sum.c core/fs_answer.c core/fs_peer.c
 
 printf '%s' "$graph" >"$work/graph.json"
 wasm-metadce "$work/linked.wasm" --graph-file "$work/graph.json" -o "$work/finscore_core.wasm" >/dev/null

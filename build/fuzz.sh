@@ -23,7 +23,7 @@ flags=(-std=c99 -O1 -g -Wall -Wextra -Werror -ffp-contract=off
        -fno-omit-frame-pointer
        -I"$root/core")
 sources=("$root"/core/fs_abi.c "$root"/core/fs_alloc.c "$root"/core/fs_exec.c "$root"/core/fs_pow.c
-         "$root"/core/fs_read.c "$root"/core/fs_round.c "$root"/core/fs_sum.c "$root"/core/fs_answer.c)
+         "$root"/core/fs_read.c "$root"/core/fs_round.c "$root"/core/fs_sum.c "$root"/core/fs_answer.c "$root"/core/fs_peer.c)
 for target in "${all_targets[@]}"; do
     "${CC:-clang}" "${flags[@]}" "$root/core/fuzz/$target.c" "${sources[@]}" -lm -o "$out/$target"
 done

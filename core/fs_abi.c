@@ -69,6 +69,7 @@ const char *fs_status_name(int32_t status) {
     case 1469: return "bad_answer_format";
     case 1470: return "bad_answer_rules";
     case 1471: return "bad_answer_row";
+    case 1472: return "bad_peer_batch";
     default: return "unknown_status";
     }
 }
@@ -204,4 +205,25 @@ int32_t fs_decide_answers_packed(const int64_t *a, int32_t count) {
         (int32_t)a[13],
         (unsigned char *)(uintptr_t)a[14],
         (int32_t)a[15]);
+}
+
+int32_t fs_decide_peer_acc_packed(const int64_t *a, int32_t count) {
+    if (count < 0) return FS_ERR_NEGATIVE_LENGTH;
+    if (a == NULL) return FS_ERR_NULL_BUFFER;
+    if (count != 12) return FS_ERR_BUFFER_TOO_SHORT;
+    if (!fs_fits_memory(a, count, sizeof *a)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
+    if (!in_range(a, count, "ipiipipipipi")) return FS_ERR_NULL_BUFFER;
+    return fs_decide_peer_acc(
+        (int32_t)a[0],
+        (const unsigned char *)(uintptr_t)a[1],
+        (int32_t)a[2],
+        (int32_t)a[3],
+        (const double *)(uintptr_t)a[4],
+        (int32_t)a[5],
+        (const unsigned char *)(uintptr_t)a[6],
+        (int32_t)a[7],
+        (unsigned char *)(uintptr_t)a[8],
+        (int32_t)a[9],
+        (double *)(uintptr_t)a[10],
+        (int32_t)a[11]);
 }

@@ -709,6 +709,43 @@ static void test_answers(void) {
     }
 }
 
+/* fs_decide_peer_acc: the shapes it reads, what it leaves to the host, and its refusals. The
+ * expected decisions are CPython's (the peers' comparisons on the values eval() gives). */
+static void test_peer_acc(void) {
+    static const unsigned char text[] = "$1,234\0None\0" "0.05\0The answer\0" "01\0" "12.5%\0" "The final answer is 5.";
+    const double golds[7] = {1234.0, 1.0, 5.0, 1.0, 1.0, 12.5, 5.0};
+    const unsigned char kinds[7] = {FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT,
+                                    FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT};
+    unsigned char outcomes[7];
+    double ratios[7];
+    int32_t length = (int32_t)sizeof text - 1;
+    CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, text, length, 7, golds, 7, kinds, 7, outcomes, 7, ratios, 7) == FS_OK);
+    CHECK(outcomes[0] == (FS_PEER_EXACT << 1 | 1));                 /* $1,234 -> 1234 */
+    CHECK(outcomes[1] == (FS_PEER_NON_NUMERIC_VALUE << 1));         /* None */
+    CHECK(outcomes[2] == (0x80 | 2 << 5 | FS_PEER_PERCENT_SCALE << 1 | 1) && ratios[2] == 100.0); /* 5 / 0.05 */
+    CHECK(outcomes[3] == 0);                                        /* two names, no more: the host's */
+    CHECK(outcomes[4] == 0);                                        /* 01: eval()'s SyntaxError, the host's */
+    CHECK(outcomes[5] == (FS_PEER_EXACT << 1 | 1));                 /* 12.5% -> 12.5 */
+    CHECK(outcomes[6] == (FS_PEER_EVAL_FAILED_ZERO << 1));          /* a sentence reads 0 */
+    /* FinanceReasoning: 1,234 is the tuple (1, 234), scored by 1; 5% fails raw and reads 5 */
+    {
+        static const unsigned char tuple[] = "1,234\0" "5%";
+        const double two[2] = {1.0, 5.0};
+        const unsigned char number[2] = {FS_PEER_GOLD_NUMBER, FS_PEER_GOLD_NUMBER};
+        CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEREASONING, tuple, (int32_t)sizeof tuple - 1, 2, two, 2, number, 2,
+                                 outcomes, 2, ratios, 2) == FS_OK);
+        CHECK(outcomes[0] == (FS_PEER_TUPLE_FIRST_ELEMENT << 1 | 1) && outcomes[1] == (FS_PEER_EXACT << 1 | 1));
+    }
+    CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, text, length, 6, golds, 7, kinds, 7, outcomes, 7, ratios, 7) ==
+          FS_ERR_BAD_PEER_BATCH);                                   /* six rows, six separators */
+    CHECK(fs_decide_peer_acc(2, text, length, 7, golds, 7, kinds, 7, outcomes, 7, ratios, 7) == FS_ERR_BAD_PEER_BATCH);
+    CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, text, length, 7, golds, 7, kinds, 7, outcomes, 6, ratios, 7) ==
+          FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, text, -1, 7, golds, 7, kinds, 7, outcomes, 7, ratios, 7) ==
+          FS_ERR_NEGATIVE_LENGTH);
+    CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0) == FS_OK);
+}
+
 int main(void) {
     test_worked_programs();
     test_rounding();
@@ -723,6 +760,7 @@ int main(void) {
     test_packed_calls();
     test_status_names();
     test_answers();
+    test_peer_acc();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

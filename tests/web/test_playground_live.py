@@ -516,7 +516,7 @@ def test_themes_and_screenshots_at_both_widths(page: Any) -> None:
 def test_header_names_the_version_and_links_the_readme(page: Any, server: Any) -> None:
     from finscore import __version__
 
-    assert page.text_content("#version") == f"finscore {__version__} · core ABI 5"
+    assert page.text_content("#version") == f"finscore {__version__} · core ABI 6"
     href = page.get_attribute("#readme-link", "href")
     assert (server.root / href).read_text(encoding="utf-8") == (WEB.parent / "README.md").read_text(encoding="utf-8")
 
@@ -528,7 +528,7 @@ def test_a_manifest_that_cannot_be_read_is_said_in_the_header(browser_context: A
     try:
         page.goto(server.base_url)
         page.wait_for_function("() => document.querySelector('#version').textContent.includes('unknown')")
-        assert page.text_content("#version") == "finscore (version unknown: manifest.json: HTTP 404) · core ABI 5"
+        assert page.text_content("#version") == "finscore (version unknown: manifest.json: HTTP 404) · core ABI 6"
     finally:
         page.close()
 

@@ -3,21 +3,24 @@
 The Python API of `finscore protocols`: `decide_line(protocol_id, line)` decides one vector line,
 `signature(protocol_id)` names the rule that decided it, `decide_jsonl(protocol_id, source, sink)`
 decides a JSON-lines stream as the command does, and `read_tables(paths)` reads the FinQA files
-whose tables HELM's lines name by "table_ref". The protocol modules load on first use.
+whose tables HELM's lines name by "table_ref". `decide_batch(protocol_id, predictions, golds)`
+decides many pairs at once (one call into the core for the eval()-based peers' common answers).
+The protocol modules load on first use.
 """
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any, Iterable, Mapping
+from typing import IO, TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from finscore.protocols.registry import PeerProtocol, ProtocolError, get_protocol, protocol_ids
 
 if TYPE_CHECKING:
     from finscore.inputs.lines import Source
+    from finscore.protocols.batch import BatchDecisions
     from finscore.protocols.stream import StreamSummary
 
-__all__ = ["PeerProtocol", "ProtocolError", "decide_jsonl", "decide_line", "get_protocol", "protocol_ids",
-           "read_tables", "signature"]
+__all__ = ["PeerProtocol", "ProtocolError", "decide_batch", "decide_jsonl", "decide_line", "get_protocol",
+           "protocol_ids", "read_tables", "signature"]
 
 
 def decide_line(protocol_id: str, line: Mapping[str, Any], *,
@@ -30,6 +33,14 @@ def decide_line(protocol_id: str, line: Mapping[str, Any], *,
     from finscore.protocols.stream import with_table
 
     return get_protocol(protocol_id).decide_line(with_table(line, tables))
+
+
+def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequence[object]) -> "BatchDecisions":
+    """Each (prediction, gold) pair decided as `protocol_id`'s peer decides it, as columns (`acc`,
+    `reason`); see `finscore.protocols.batch`. A ProtocolError names a protocol with no batch form."""
+    from finscore.protocols.batch import decide_batch as batch
+
+    return batch(protocol_id, predictions, golds)
 
 
 def signature(protocol_id: str) -> str:

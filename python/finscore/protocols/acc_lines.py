@@ -41,11 +41,12 @@ def pipeline_item(prediction: object, gt: object, get_acc: GetAcc) -> dict[str, 
 
 
 def decide_acc_line(line: Mapping[str, Any], get_acc: GetAcc,
-                    pipeline: Callable[[object, object], dict[str, Any]], *, pipeline_gold: str | None = None,
+                    pipeline: Callable[[object, object, GetAcc], dict[str, Any]], *, pipeline_gold: str | None = None,
                     normalize_raises: Callable[[object], str] | None = None) -> dict[str, Any]:
     """A vector line -> `acc`, `normalized`, `pipeline`, `reason` (never runs its text).
 
-    `pipeline(prediction, gold)` is the peer's one-item pipeline; it is given the line's raw
+    `pipeline(prediction, gold, get_acc)` is the peer's one-item pipeline (deciding with the get_acc
+    it is handed: the line's own decision is reused, not made twice); it is given the line's raw
     `pipeline_gold` field when the peer's file reads the gold from there (the decoded `gt` when the
     line has none). `normalize_raises(prediction)`, when given, records what `normalize` raised for an
     answer `get_acc` did not normalize; without it such a line records no `normalized`."""
@@ -58,17 +59,19 @@ def decide_acc_line(line: Mapping[str, Any], get_acc: GetAcc,
     gt = decode(line["gt"], "gt")
     gold = gt if pipeline_gold is None else line.get(pipeline_gold, gt)
     try:
-        acc, reason, normalized = get_acc(prediction, gt)
+        decided = get_acc(prediction, gt)
     except PeerRaised as raised:
         return {"acc": {"raises": raised.kind}, "normalized": {"raises": raised.kind},
-                "pipeline": pipeline(prediction, gold), "reason": R.PEER_STOPS_RUN}
+                "pipeline": pipeline(prediction, gold, get_acc), "reason": R.PEER_STOPS_RUN}
     except PeerExecutesCode as unread:
         undecided = _undecided(unread)
         try:  # an answer containing "none" is dropped by the pipeline before any eval()
-            undecided["pipeline"] = pipeline(prediction, gold)
+            undecided["pipeline"] = pipeline(prediction, gold, get_acc)
         except PeerExecutesCode:
             pass  # the pipeline evaluates the answer too: it stays undecided
         return undecided
+    acc, reason, normalized = decided
+    again = _reusing(get_acc, prediction, gt, decided)
     result: dict[str, Any] = {"acc": {"value": acc}}
     if normalized is None:
         if normalize_raises is not None:
@@ -78,9 +81,23 @@ def decide_acc_line(line: Mapping[str, Any], get_acc: GetAcc,
             result["normalized"] = {"value": describe(normalized.value)}
         except PeerExecutesCode as unread:
             result["normalized"] = {"undecided": R.PEER_EXECUTES_CODE, "detail": str(unread)}
-    result["pipeline"] = pipeline(prediction, gold)
+    result["pipeline"] = pipeline(prediction, gold, again)
     result["reason"] = reason
     return result
+
+
+def _reusing(get_acc: GetAcc, prediction: object, gt: object,
+             decided: "tuple[int, str, Normalized | None]") -> GetAcc:
+    """`get_acc`, answering the pair already decided from its decision (the pipeline asks again with
+    the same answer, and a gold of the same type and bits: `repr` tells -0.0 and NaN apart)."""
+    shown = (type(gt), repr(gt))
+
+    def again(p: object, g: object) -> "tuple[int, str, Normalized | None]":
+        if p is prediction and (type(g), repr(g)) == shown:
+            return decided
+        return get_acc(p, g)
+
+    return again
 
 
 def _undecided(unread: PeerExecutesCode) -> dict[str, Any]:

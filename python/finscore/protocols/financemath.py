@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.acc_lines import decide_acc_line, pipeline_item
+from finscore.protocols.acc_lines import GetAcc, decide_acc_line, pipeline_item
 from finscore.protocols.arith import Opaque, PeerExecutesCode, PeerRaised, Unread
 from finscore.protocols.cleaning import clean_answer
 from finscore.protocols.peer_values import (
@@ -193,7 +193,7 @@ def _score(p: object, gt: object) -> tuple[int, str]:
     return int(accepted), reason
 
 
-def _pipeline(prediction: object, gold: object) -> dict[str, Any]:
+def _pipeline(prediction: object, gold: object, get_acc: GetAcc = get_acc) -> dict[str, Any]:
     """`evaluate_cot_pred_file` on a one-item file: the item's `result` (answers containing "none" are 0)."""
     try:
         gt = float(gold)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from finscore.protocols import arith
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.acc_lines import decide_acc_line, pipeline_item
+from finscore.protocols.acc_lines import GetAcc, decide_acc_line, pipeline_item
 from finscore.protocols.arith import Opaque, PeerExecutesCode, PeerRaised
 from finscore.protocols.cleaning import clean_answer
 from finscore.protocols.peer_values import PeerValueError, function, module
@@ -130,7 +130,7 @@ def _override(reason: str, normalized: Normalized | None) -> str:
     return reason
 
 
-def _pipeline(prediction: object, gt: object) -> dict[str, Any]:
+def _pipeline(prediction: object, gt: object, get_acc: GetAcc = get_acc) -> dict[str, Any]:
     """`eval_cot` on a one-item file: an empty answer or one containing "none" scores 0 unexecuted."""
     if not prediction:
         return {"value": {"execution_rate": 0, "acc": 0}}

@@ -18,7 +18,7 @@ Nothing of the model's text is executed: the engine runs programs in its own cor
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from finscore.protocols.fields import LineError, text
 from finscore.protocols.registry import PeerProtocol
@@ -99,10 +99,50 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     except TypeError as error:
         raise LineError(f'"table": {error}') from None
     if outcome.status == Status.EXCEEDS_BOUNDS:
-        raise LineError("the program exceeds finscore's declared bounds (status exceeds_bounds): "
-                        "HELM's decision is not reproduced")
+        raise LineError(_EXCEEDS_BOUNDS)
+    return _decided(reference_program, gold, tokens, outcome.invalid, outcome.result)
+
+
+_EXCEEDS_BOUNDS = ("the program exceeds finscore's declared bounds (status exceeds_bounds): "
+                   "HELM's decision is not reproduced")
+
+
+def decide_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | LineError]:
+    """`decide_line` of many lines, every program executed by one engine batch (no call per line):
+    each line's fields, or the LineError that line's decide_line raises, in order."""
+    from finscore.engine.api import check_table, execute_batch
+    from finscore.engine.reader.tokens import tokenize_gold_program
+    from finscore.engine.status import Status
+
+    out: list[dict[str, Any] | LineError] = []
+    read: list[tuple[int, str, str, list[str], list[Any]]] = []
+    for index, line in enumerate(lines):
+        try:
+            generated, reference, gold, table = (text(line, "generated"), text(line, "ref_program"),
+                                                 text(line, "ref_exe"), _table(line))
+            try:
+                check_table(table)
+            except TypeError as error:
+                raise LineError(f'"table": {error}') from None
+        except LineError as error:
+            out.append(error)
+            continue
+        out.append({})
+        read.append((index, reference, gold, tokenize_gold_program(generated.strip()), table))
+    batch = execute_batch([(tokens, table) for _, _, _, tokens, table in read])
+    for (index, reference, gold, tokens, _), invalid, result, status in zip(
+            read, batch.invalid, batch.results, batch.statuses):
+        out[index] = LineError(_EXCEEDS_BOUNDS) if status == Status.EXCEEDS_BOUNDS else _decided(
+            reference, gold, tokens, invalid, result)
+    return out
+
+
+def _decided(reference_program: str, gold: str, tokens: list[str], invalid: int, result: Any) -> dict[str, Any]:
+    """HELM's two figures for an executed program, and the reason words."""
+    from finscore.engine.reader.tokens import tokenize_gold_program
+
     decision = _program_comparer().equal_program(tokenize_gold_program(reference_program), tokens)
-    execution, word = _execution(gold, outcome.invalid, outcome.result)
+    execution, word = _execution(gold, invalid, result)
     out: dict[str, Any] = {}
     if execution is None:
         out["metric"] = {"raises": "ValueError"}

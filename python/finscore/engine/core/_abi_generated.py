@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 
 class Op(IntEnum):
@@ -83,6 +83,42 @@ class AnswerSize(IntEnum):
     VALUE_BYTES = 64
 
 
+class PeerRule(IntEnum):
+    """The peer comparison fs_decide_peer_acc applies (finscore.protocols)."""
+
+    FINANCEMATH = 0
+    FINANCEREASONING = 1
+
+
+class PeerGold(IntEnum):
+    """What a row's gold is, as the host tells fs_decide_peer_acc."""
+
+    FLOAT = 0
+    NUMBER = 1
+    BOOL = 2
+    HOST = 3
+
+
+class PeerReason(IntEnum):
+    """An fs_decide_peer_acc outcome byte below 128 is reason * 2 + acc (0: deferred), reasons as finscore.protocols.peer_reasons names them."""
+
+    DEFERRED = 0
+    EXACT = 1
+    SIGN_IGNORED = 2
+    POWER_OF_TEN_RATIO = 3
+    PERCENT_SCALE = 4
+    THOUSAND_SCALE = 5
+    HUNDRED_THOUSAND_SCALE = 6
+    THREE_DECIMAL_CEILING = 7
+    WITHIN_RELATIVE_TOLERANCE = 8
+    OUTSIDE_TOLERANCE = 9
+    BOOL_EQUALITY = 10
+    NON_NUMERIC_VALUE = 11
+    EMPTY_OR_NONE = 12
+    TUPLE_FIRST_ELEMENT = 13
+    EVAL_FAILED_ZERO = 14
+
+
 class Status(IntEnum):
     """Every status a program or a call can end with (docs/abi.md lists them with their layers)."""
 
@@ -141,6 +177,7 @@ class Status(IntEnum):
     BAD_ANSWER_FORMAT = 1469
     BAD_ANSWER_RULES = 1470
     BAD_ANSWER_ROW = 1471
+    BAD_PEER_BATCH = 1472
 
     @property
     def label(self) -> str:
@@ -213,6 +250,7 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.BAD_ANSWER_FORMAT: "call",
     Status.BAD_ANSWER_RULES: "call",
     Status.BAD_ANSWER_ROW: "call",
+    Status.BAD_PEER_BATCH: "call",
 }
 
 STATUS_DESCRIPTIONS: dict[Status, str] = {
@@ -391,6 +429,10 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
         "fs_decide_answers: a row's span lies outside the text, its gold is neither -1 nor below "
         "gold_count, or a gold's span lies outside the golds"
     ),
+    Status.BAD_PEER_BATCH: (
+        "fs_decide_peer_acc: the rule is not an `fs_peer_rule`, or the text does not hold row_count rows "
+        "separated by one NUL each"
+    ),
 }
 
 #: Python struct formats of the records, little-endian.
@@ -516,6 +558,20 @@ EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("values", "ptr"),
         ("values_len", "i32"),
     ),
+    "fs_decide_peer_acc": (
+        ("rule", "i32"),
+        ("text", "ptr"),
+        ("text_len", "i32"),
+        ("row_count", "i32"),
+        ("golds", "ptr"),
+        ("golds_len", "i32"),
+        ("gold_kinds", "ptr"),
+        ("gold_kinds_len", "i32"),
+        ("outcomes", "ptr"),
+        ("outcomes_len", "i32"),
+        ("ratios", "ptr"),
+        ("ratios_len", "i32"),
+    ),
     "fs_round_half_even_scaled": (
         ("x", "f64"),
         ("scale", "f64"),
@@ -556,6 +612,7 @@ PACKED: tuple[str, ...] = (
     "fs_execute_batch",
     "fs_read_execute_batch",
     "fs_decide_answers",
+    "fs_decide_peer_acc",
 )
 
 #: Everything the module exports.
@@ -569,6 +626,8 @@ EXPORTS: tuple[str, ...] = (
     "fs_read_execute_batch_packed",
     "fs_decide_answers",
     "fs_decide_answers_packed",
+    "fs_decide_peer_acc",
+    "fs_decide_peer_acc_packed",
     "fs_round_half_even_scaled",
     "fs_python_pow",
     "fs_python_sum",

@@ -35,6 +35,7 @@ _DOUBLE = struct.Struct("<d")
 _EXECUTE_BATCH_ARGUMENTS = len(EXPORT_PARAMETERS["fs_execute_batch"])
 _READ_EXECUTE_ARGUMENTS = len(EXPORT_PARAMETERS["fs_read_execute_batch"])
 _DECIDE_ANSWERS_ARGUMENTS = len(EXPORT_PARAMETERS["fs_decide_answers"])
+_DECIDE_PEER_ARGUMENTS = len(EXPORT_PARAMETERS["fs_decide_peer_acc"])
 _NAME_LIMIT = 64  # every status name is NUL-terminated ASCII under 64 bytes (docs/abi.md)
 
 
@@ -256,6 +257,30 @@ class Core:
             outcomes, values = self._backend.read_all(((base + at_outcomes, ANSWER_OUTCOME_STRUCT.size * count),
                                                        (base + at_values, value_bytes * count)))
         return outcomes, values
+
+    def decide_peer_acc(self, rule: int, text: bytes, count: int, golds: bytes,
+                        gold_kinds: bytes) -> tuple[bytes, bytes]:
+        """fs_decide_peer_acc: one outcome byte per row (see core/finscore_core.h) and each row's
+        ratio (little-endian doubles). `text` holds the rows separated by one NUL each, `golds`
+        their golds as little-endian doubles, `gold_kinds` one `fs_peer_gold` byte each."""
+        if not count:
+            return b"", b""
+        (at_text, at_golds, at_kinds, at_arguments, at_outcomes, at_ratios), total = regions(
+            len(text), len(golds), len(gold_kinds), 8 * _DECIDE_PEER_ARGUMENTS, count, 8 * count)
+        with self._lock:
+            base = self._reserve(total)
+            arguments = _packed("fs_decide_peer_acc", dict(
+                rule=rule, text=base + at_text, text_len=len(text), row_count=count, golds=base + at_golds,
+                golds_len=len(golds) // 8, gold_kinds=base + at_kinds, gold_kinds_len=len(gold_kinds),
+                outcomes=base + at_outcomes, outcomes_len=count, ratios=base + at_ratios, ratios_len=count,
+            ))
+            self._backend.write_all(((base + at_text, text), (base + at_golds, golds), (base + at_kinds, gold_kinds),
+                                     (base + at_arguments, arguments)))
+            status = self._backend.call("fs_decide_peer_acc_packed", base + at_arguments, _DECIDE_PEER_ARGUMENTS)
+            if status != self.OK:
+                raise CoreError(status, self._name_unlocked(status), "fs_decide_peer_acc refused the batch")
+            outcomes, ratios = self._backend.read_all(((base + at_outcomes, count), (base + at_ratios, 8 * count)))
+        return outcomes, ratios
 
     def _call_packed(self, entry: str, at: int, arguments: dict[str, int]) -> int:
         """Call `entry`'s *_packed twin: its arguments go into memory at `at`, so that only two

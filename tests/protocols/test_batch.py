@@ -1,0 +1,249 @@
+"""decide_batch (the core's fs_decide_peer_acc, the rest by each module's get_acc) decides as the peers do.
+
+Oracles: the peers' own recorded decisions (tests/data/vectors/peers/, every line, in one batch a file),
+and CPython itself for the reading of plain decimals (`ast.literal_eval` gives the value the peer's
+`eval()` gets; a misread bit turns an `exact` into a `within_relative_tolerance`). The generated shapes
+the core reads besides plain decimals ($, %, thousands commas, unit words, labels, tuples) are checked
+against the full Python reading, whose every line is checked against the peers' recordings.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import random
+
+import pytest
+
+from finscore.engine.core.binding import CoreError, get_core
+from finscore.protocols import ProtocolError, decide_batch
+from finscore.protocols import financemath, financereasoning
+from finscore.protocols import peer_reasons as R
+from finscore.protocols.batch import CORE_MIN_ROWS
+from finscore.protocols.peer_values import decode
+
+from support.peer_vectors import vector_lines
+
+_MODULES = {"financemath": financemath, "docmath": financemath, "financereasoning": financereasoning,
+            "finmmr": financereasoning}
+
+
+def _recorded(acc: dict[str, object]) -> object:
+    """The peer's recorded acc: its value, or None where it raised."""
+    return acc.get("value")
+
+
+@pytest.mark.essential
+@pytest.mark.parametrize("peer", sorted(_MODULES))
+def test_every_recorded_line_in_one_batch(peer: str) -> None:
+    """A whole vector file as one batch: every acc the peer recorded, and the reason decide_line gives."""
+    from finscore.protocols import get_protocol
+
+    lines = [line for line in vector_lines(peer) if line["kind"] != "file_figure"]
+    decided = decide_batch(peer, [decode(line["pred"], "pred") for line in lines],
+                           [decode(line["gt"], "gt") for line in lines])
+    protocol = get_protocol(peer)
+    differing = []
+    for number, (line, acc, reason) in enumerate(zip(lines, decided.acc, decided.reason)):
+        if acc != _recorded(line["acc"]) or reason != protocol.decide_line(line)["reason"]:
+            differing.append((number, line["pred"], line["acc"], acc, reason))
+    assert differing == []
+    assert len(decided.acc) == len(lines)
+    assert 0 < decided.in_core < len(lines)  # the core decided some lines, Python the others
+
+
+def _plain_literals(rng: random.Random, count: int) -> list[str]:
+    """Plain decimals as models write them: signs, leading zeros, long fractions, long integers."""
+    texts = []
+    for _ in range(count):
+        sign = rng.choice(["", "", "-", "+"])
+        whole = str(rng.choice([0, rng.randrange(10), rng.randrange(10**rng.randrange(1, 17))]))
+        if rng.random() < 0.1:
+            whole = "0" * rng.randrange(1, 3) + whole
+        if rng.random() < 0.6:
+            fraction = "".join(rng.choice("0123456789") for _ in range(rng.randrange(1, 26)))
+            texts.append(f"{sign}{whole}.{fraction}")
+        else:
+            texts.append(f"{sign}{whole}")
+    return texts
+
+
+@pytest.mark.essential
+def test_plain_decimals_are_read_as_cpython_reads_them() -> None:
+    """Each plain decimal against its own value (ast.literal_eval), that value one ulp away, and ten times
+    it: FinanceReasoning's rule says exact only for the very value, so any misread bit shows."""
+    rng = random.Random(36)
+    texts = _plain_literals(rng, 4000)
+    predictions: list[object] = []
+    golds: list[object] = []
+    expected: list[tuple[int, str]] = []
+    for text in texts:
+        try:
+            value = ast.literal_eval(text)
+        except (SyntaxError, ValueError):  # `01`: eval() refuses it too; decided by the full reading
+            continue
+        if isinstance(value, int) and abs(value) >= 2**53:
+            continue
+        exact = float(value)
+        above = math.nextafter(exact, math.inf)
+        for gold in (exact, above, exact * 10 + 1):
+            eps = abs(gold) * 0.002  # FinanceReasoning's within_eps, stated as the peer's rule
+            accepted = value >= gold - eps and value <= gold + eps
+            reason = R.EXACT if value == gold else (R.WITHIN_RELATIVE_TOLERANCE if accepted else R.OUTSIDE_TOLERANCE)
+            predictions.append(text)
+            golds.append(gold)
+            expected.append((int(accepted), reason))
+    decided = decide_batch("financereasoning", predictions, golds)
+    assert list(zip(decided.acc, decided.reason)) == expected
+    assert decided.in_core > len(predictions) // 2  # beyond 2**53 significant digits: the full reading
+
+
+def _shaped(rng: random.Random, count: int) -> list[str]:
+    """Answers around the shapes the core reads, and the ones next to them it must leave alone."""
+    numbers = _plain_literals(rng, count) + ["1,234", "12,345.5", "1,23", "1,2345", "-1,234,567.25", "0,123",
+                                             "1,000,00", ",5", "5,", ".5", "5.", "1_000", "1e3", "0x10"]
+    around = ["{}", "${}", "{}%", "${}%", "{}.", "{}..", "{}%.", " {} ", "\t{}\n", "\xa0{}", "{} million",
+              "{} billion", "{} thousand", "{} millions", "{}  million", "Answer: {}", "answer: ${}",
+              "Thus: {}", "lambda: {}", "TRUE: {}", "Answer:{}", "Final Answer: {}", "{}, {}", "{},{}",
+              "{}, {}, {}", "{} ,{}", "{},", "({})", "-${}", "$-{}", "{}$", "{}%%", "%{}", "{}\x1c",
+              "The final answer is {}.", "The final answer is ${}.", 'The final answer of the question is "{}"',
+              "Final Answer: {}", "The answer is {} million", "THUS the answer {}", "The answer = {}",
+              "The answer is True {}", "The answer {} or {}", "not the answer {}", "The is {}", "A b {}",
+              "The value x {}", "The answer 10^{}", "The option (a) {}", "The `answer` is {}%",
+              "The answer approximately {}", "lambda x: {}", "The_1 answer2 {}", "The\tanswer is {}",
+              "The  answer {}", "answer: The final {}", "The f'{}' b"]
+    words = ["None", "None.", "True", "False", "true", "false", "yes", "no", "none", "", " ", "$", "%", "...",
+             "$%", "nan", "inf"]
+    noise = "0123456789,.$%+- :eE_xTtruNonelambdsUSmi"
+    texts = []
+    for _ in range(count):
+        if rng.random() < 0.08:
+            texts.append(rng.choice(words))
+            continue
+        if rng.random() < 0.15:  # short strings of the characters the shapes turn on, in any order
+            texts.append("".join(rng.choice(noise) for _ in range(rng.randrange(1, 14))))
+            continue
+        shape = rng.choice(around)
+        texts.append(shape.format(*(rng.choice(numbers) for _ in range(shape.count("{}")))))
+    return texts
+
+
+def _golds(rng: random.Random, prediction: str) -> object:
+    """A gold near the answer's number (a power of ten away, a percent, a hair off) or of another type."""
+    digits = "".join(c for c in prediction if c.isdigit() or c in ".-")[:20].strip(".-")
+    try:
+        base = float(digits) if digits else 1.0
+    except ValueError:
+        base = 1.0
+    choice = rng.randrange(12)
+    if choice == 0:
+        return rng.choice([True, False])
+    if choice == 1:
+        return rng.choice([0, 1, 7, -3, 10**12, 10**20, 2**60])
+    if choice == 2:
+        return rng.choice([math.nan, math.inf, -math.inf, 0.0, -0.0, 1e305, 5e-324])
+    if choice == 3:
+        return int(base) if abs(base) < 1e15 else base
+    factor = rng.choice([1, 1, -1, 100, 0.01, 1000, 0.001, 1e5, 1e-5, 10, 0.1, 1.001, 0.9985, 1.0015, 1.002, 0.998])
+    gold = base * factor
+    if rng.random() < 0.3:
+        gold = math.nextafter(gold, rng.choice([math.inf, -math.inf]))
+    return gold
+
+
+@pytest.mark.parametrize("peer", ["financemath", "financereasoning"])
+def test_generated_shapes_decide_as_the_full_reading(peer: str) -> None:
+    """Thousands of generated answers and golds: the batch (the core where it reads the shape) and the
+    module's own get_acc one by one give the same acc and reason."""
+    rng = random.Random(peer)
+    predictions: list[object] = list(_shaped(rng, 6000))
+    golds = [_golds(rng, str(prediction)) for prediction in predictions]
+    decided = decide_batch(peer, predictions, golds)
+    get_acc = _MODULES[peer].get_acc
+    differing = []
+    for prediction, gold, acc, reason in zip(predictions, golds, decided.acc, decided.reason):
+        try:
+            want_acc, want_reason, _ = get_acc(prediction, gold)
+        except financemath.PeerRaised:
+            want_acc, want_reason = None, R.PEER_STOPS_RUN
+        except financemath.PeerExecutesCode as unread:
+            want_acc = None
+            want_reason = R.EXCEEDED_BOUNDS if isinstance(unread, financemath.arith.BoundExceeded) \
+                else R.PEER_EXECUTES_CODE
+        if (acc, reason) != (want_acc, want_reason):
+            differing.append((prediction, gold, (acc, reason), (want_acc, want_reason)))
+    assert differing == []
+    assert decided.in_core > len(predictions) // 8  # the core read many of them (FinanceReasoning fewer shapes)
+
+
+def test_power_of_ten_ratios_are_judged_by_math_log10() -> None:
+    """FinanceMath's power-of-ten rule on ratios a hair from 10**k: the core hands each to math.log10
+    (the peer's own call), so the batch agrees with the rule applied through CPython's math.log10."""
+    predictions, golds, expected = [], [], []
+    for k in range(0, 40):
+        for step in range(-3, 4):
+            gold = 10.0**k
+            for _ in range(abs(step)):
+                gold = math.nextafter(gold, math.inf if step > 0 else -math.inf)
+            ratio = gold / 1.0
+            integral = int(math.log10(ratio)) == math.log10(ratio)
+            predictions.append("1")
+            golds.append(gold)
+            expected.append(1 if integral or gold == 1.0 else financemath.compare_two_numbers(1, gold)[0])
+    decided = decide_batch("financemath", predictions, golds)
+    assert decided.acc == expected
+    assert decided.reason == [financemath.get_acc("1", gold)[1] for gold in golds]
+
+
+def test_small_batches_and_odd_inputs() -> None:
+    """Below CORE_MIN_ROWS everything is Python's; non-text answers and odd golds are the host's."""
+    few = decide_batch("financemath", ["12%", "None"], [12.0, 1.0])
+    assert (few.acc, few.reason, few.in_core) == ([1, 0], [R.EXACT, R.NON_NUMERIC_VALUE], 0)
+    rows = CORE_MIN_ROWS + 4
+    predictions: list[object] = ["5"] * rows
+    predictions[0], predictions[1], predictions[2] = None, 5, "sys.exit(0)"
+    golds: list[object] = [5.0] * rows
+    golds[3] = "5"
+    decided = decide_batch("financemath", predictions, golds)
+    assert decided.reason[:4] == [R.NOT_TEXT, R.NOT_TEXT, R.PEER_STOPS_RUN, R.COMPARISON_RAISED]
+    assert decided.acc[:4] == [0, 0, None, 0]
+    assert decided.in_core == rows - 4
+    with pytest.raises(ValueError, match="one gold for each prediction"):
+        decide_batch("finmmr", ["1"], [])
+    with pytest.raises(ProtocolError, match="helm-finqa"):
+        decide_batch("helm", [], [])
+
+
+@pytest.mark.essential
+def test_helm_lines_in_one_batch() -> None:
+    """Every HELM vector line, its table from FinQA's test file, as one batch: HELM's recorded metric."""
+    import gzip
+    import json
+
+    from support.peer_vectors import FINQA_TEST
+
+    tables = {example["id"]: example["table"] for example in json.loads(gzip.decompress(FINQA_TEST.read_bytes()))}
+    lines = vector_lines("helm")
+    golds = [{"ref_program": line["ref_program"], "ref_exe": line["ref_exe"], "table": tables[line["table_ref"]]}
+             for line in lines]
+    decided = decide_batch("helm-finqa", [line["generated"] for line in lines], golds)
+    assert decided.program_accuracy is not None
+    got = [{"raises": "ValueError"} if acc is None else
+           {"value": {"program_accuracy": program, "execution_accuracy": acc}}
+           for acc, program in zip(decided.acc, decided.program_accuracy)]
+    assert [repr(g) for g in got] == [repr(line["metric"]) for line in lines]  # 0 stays the int 0, 0.0 a float
+    with pytest.raises(ValueError, match="entry 1"):
+        decide_batch("helm-finqa", ["add(1, 2)", "add(1, 2)"], [golds[0], {"ref_program": "x"}])
+
+
+def test_pixiu_batch_is_its_string_rule() -> None:
+    decided = decide_batch("pixiu-finqa", [" 94 ", "94.0", "x", None], ["94", "94", " x", "94"])
+    assert decided.acc == [1.0, 0.0, 0.0, None]
+    assert decided.reason == ["equal", "differs", "gold_outer_whitespace", "prediction_not_text"]
+
+
+def test_core_refuses_a_miscounted_text() -> None:
+    """Rows are separated by one NUL each: another count is a refusal of the call, nothing decided."""
+    with pytest.raises(CoreError) as refused:
+        get_core().decide_peer_acc(0, b"1\x002", 3, bytes(24), bytes(3))
+    assert refused.value.status_name == "bad_peer_batch"
