@@ -15,9 +15,10 @@ Every gold example counts once in each honest denominator: a missing completion 
 protocol and counted as "missing" (not accepted). A peer scores the items it is given, so its
 published figure is over the completions given (`published_denominator`); finscore's own protocol
 counts a missing completion as a miss. A decision the peer raises on is counted as "raises", a line
-past finscore's declared bounds as "not_decided", a decision that needs the model's text run as
-"peer_executes_code" (the row's figure is then not reproducible without running model text); none
-is accepted. Every example where the protocols disagree is listed with each protocol's own reason
+past finscore's declared bounds as "not_decided"; "peer_executes_code" counts the answers the peer
+would run as code, and "undecided_code" those among them whose decision needs the text run (the
+row's figure is then not reproducible without running model text, `reproducible` false); no
+undecided line is accepted. Every example where the protocols disagree is listed with each protocol's own reason
 and a typed reason for each disagreeing pair (`disagreement.REASONS`).
 """
 
@@ -135,7 +136,10 @@ def _eval_peer_judge(protocol: PeerProtocol) -> Judge:
             elif pipeline["value"]["execution_rate"] == 0:  # "none" in the answer (or an empty one): 0 unread
                 outcomes.append(Outcome(False, D.NONE_IN_ANSWER if answer else R.EMPTY_OR_NONE, "number", answer))
             else:
-                outcomes.append(Outcome(pipeline["value"]["acc"] == 1, str(fields["reason"]), "number", answer))
+                verdict = pipeline["value"]["acc"] == 1
+                rule = _code_rule(protocol.id, answer, example["ground_truth"]) if verdict and fields[
+                    "reason"] == R.PEER_EXECUTES_CODE else ""
+                outcomes.append(Outcome(verdict, str(fields["reason"]), "number", answer, None, rule))
         return outcomes
 
     return Judge(protocol.id, signature_of(protocol), "number", "given", decide)
@@ -147,6 +151,19 @@ def _finqa_gold(example: Mapping[str, Any]) -> Any:
 
 def _financemath_gold(example: Mapping[str, Any]) -> Any:
     return {"ground_truth": example["ground_truth"], "question": example["question"]}
+
+
+def _code_rule(protocol_id: str, answer: str | None, gt: Any) -> str:
+    """The comparison rule that accepted FinanceMath's value of a text that is code (its reason word names
+    the code): `compare_two_numbers` on what `normalize` returned; "" for the other peers."""
+    if protocol_id not in ("financemath", "docmath") or answer is None or isinstance(gt, bool):
+        return ""
+    from finscore.protocols.financemath import compare_two_numbers, normalize
+
+    value = normalize(answer).value
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return ""
+    return compare_two_numbers(value, gt)[1]
 
 
 def _answer_judge(benchmark: str, answer_format: str | None) -> Judge:
@@ -255,12 +272,15 @@ def compare(completions: Mapping[str, Any], gold: Sequence[Mapping[str, Any]], b
     gold_ids = {example["id"] for example in gold}
     rows: list[dict[str, Any]] = []
     for judge in judges:
-        counts = {"accepted": 0, "rejected": 0, "raises": 0, "not_decided": 0, "peer_executes_code": 0}
+        counts = {"accepted": 0, "rejected": 0, "raises": 0, "not_decided": 0, "peer_executes_code": 0,
+                  "undecided_code": 0}
         for outcome in decided[judge.id]:
+            if outcome.reason == D.PEER_EXECUTES_CODE:
+                counts["peer_executes_code"] += 1
             if outcome.verdict is not None:
                 counts["accepted" if outcome.verdict else "rejected"] += 1
             elif outcome.reason == D.PEER_EXECUTES_CODE:
-                counts["peer_executes_code"] += 1
+                counts["undecided_code"] += 1
             elif outcome.reason.startswith(D.NOT_DECIDED):
                 counts["not_decided"] += 1
             else:
@@ -271,7 +291,7 @@ def compare(completions: Mapping[str, Any], gold: Sequence[Mapping[str, Any]], b
                      "score": counts["accepted"] / len(gold) if gold else None,
                      "published_denominator": published,
                      "published_score": counts["accepted"] / published if published else None,
-                     "reproducible": counts["peer_executes_code"] == 0})
+                     "reproducible": counts["undecided_code"] == 0})
     disagreements = []
     dropped = []
     index = {example["id"]: position for position, example in enumerate(present)}
@@ -326,7 +346,9 @@ def render(report: Mapping[str, Any], examples: int = 10) -> str:
             for row in published if row["published_score"] is not None)]
     code = [row for row in report["protocols"] if row["peer_executes_code"]]
     lines += ["", "peer_executes_code: " + (", ".join(
-        f"{row['protocol']} {row['peer_executes_code']} (its figure is not reproducible without running model text)"
+        f"{row['protocol']} {row['peer_executes_code']}" + (
+            f" ({row['undecided_code']} undecided: its figure is not reproducible without running model text)"
+            if row["undecided_code"] else " (each outcome certain without running it)")
         for row in code) if code else "0 (every figure reproduced without running model text)")]
     lines += ["", "signatures:"] + [f"  {row['signature']}" for row in report["protocols"]]
     undecided = [f"{row['protocol']}: {row['not_decided']}" for row in report["protocols"] if row["not_decided"]]

@@ -48,7 +48,8 @@ def render_html(report: Mapping[str, Any]) -> str:
           f"{_percent(row['published_score'])} of {row['published_denominator']}", str(row["raises"]),
           str(row["not_decided"]),
           str(row["peer_executes_code"]) + ("" if row["reproducible"] else
-                                            " (not reproducible without running model text)"),
+                                            f" ({row['undecided_code']} undecided: not reproducible without "
+                                            "running model text)"),
           str(row["missing"]), f"<code>{escape(row['signature'])}</code>"] for row in rows]))
     body.append("<h2>Scores by protocol</h2>")
     body.append(interval_chart("scores by protocol", [(row["protocol"], row["score"], None) for row in rows]))

@@ -5,7 +5,8 @@ Each protocol decides an example with its own reason word (`peer_reasons`, `pixi
 and another does not, `pair_reason(accepting, other)` names the rule that makes the difference, the
 first of these that holds (docs/protocols.md, "Why protocols disagree"):
 
-1. `peer_executes_code`: a side's decision needs the model's text run as code (not reproducible);
+1. `peer_executes_code`: the other side's decision needs the model's text run as code (not reproducible;
+   a peer that runs code whose outcome finscore reproduces with certainty, `math.pow(10, 3)`, is decided);
 2. `peer_raises`: the other side's peer raises (or stops its run) instead of deciding;
 3. `not_decided`: the other side's line is past finscore's declared bounds;
 4. a lenient rule accepted: `power_of_ten` (FinanceMath's exact power-of-ten ratio, x100, x1000,
@@ -90,13 +91,15 @@ class Outcome(NamedTuple):
     decision needs the text run); `reason`: the protocol's own word; `kind`: what the protocol reads
     ("program", "string", "number": the eval() peers, "answer": finscore's answer protocols);
     `read`: the text the protocol was given (None for a missing one); `gold`: the gold as the
-    protocol compares it (PIXIU's string)."""
+    protocol compares it (PIXIU's string); `rule`: the comparison rule that decided when `reason` names
+    a reading quirk instead (FinanceMath's text that is code, decided with certainty)."""
 
     verdict: bool | None
     reason: str
     kind: str
     read: str | None
     gold: str | None = None
+    rule: str = ""
 
 
 #: The peers' accepting rules that are leniencies, and the disagreement each is.
@@ -134,11 +137,11 @@ def _execution_word(outcome: Outcome) -> str:
 
 def pair_reason(accepting: Outcome, other: Outcome) -> str:
     """Why `accepting` (verdict True) and `other` (verdict False or None) disagree: one of REASONS."""
-    if accepting.reason in _CODE or other.reason in _CODE:
-        return PEER_EXECUTES_CODE
     if other.verdict is None:
+        if other.reason in _CODE:
+            return PEER_EXECUTES_CODE
         return NOT_DECIDED if other.reason.startswith(NOT_DECIDED) else PEER_RAISES
-    lenient = _LENIENT.get(accepting.reason)
+    lenient = _LENIENT.get(accepting.reason) or _LENIENT.get(accepting.rule)
     if lenient is not None:
         return lenient
     if accepting.kind == "program" and other.kind == "program":  # both HELM: same reading
