@@ -176,3 +176,15 @@ def test_the_html_page_is_well_formed_offline_and_shows_the_run(gold: tuple[str,
         assert f"{100 * row['published_score']:.2f}% of {row['published_denominator']}" in text
     assert f"Why protocols disagree ({len(report['disagreements'])} examples)" in text
     assert all(item["id"] in text for item in report["disagreements"][:2000])
+
+
+def test_the_readme_shows_the_shipped_finqa_example_as_produced(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8").split("### Side by side: `finscore protocols compare`", 1)[1]
+    command, shown = re.findall(r"```sh\n(finscore protocols compare examples/finqa/[^\n]*)\n```\n\n```text\n(.*?)```",
+                                readme, re.S)[0]
+    args = command.split()[1:]
+    assert main([str(root / a) if a.startswith("examples/") else a for a in args]) == 0
+    assert capsys.readouterr().out == shown

@@ -13,9 +13,9 @@ from typing import Any, Mapping
 from finscore.protocols.disagreement import MEANINGS
 
 #: The most disagreements listed on the page (the JSON report holds them all).
-MAX_LISTED = 2000
+DISAGREEMENTS_LISTED = 2000
 #: The characters of a completion shown (its end, where the answer is).
-SHOWN_CHARS = 400
+COMPLETION_TAIL_CHARS = 400
 
 
 def _percent(value: float | None) -> str:
@@ -28,10 +28,10 @@ def _completion(value: Any) -> str:
     if isinstance(value, Mapping):
         extracted = value.get("extracted")
         text = str(value.get("completion", ""))
-        shown = escape(text[-SHOWN_CHARS:])
+        shown = escape(text[-COMPLETION_TAIL_CHARS:])
         return (f"<pre>{shown}</pre>" if extracted is None
                 else f"<pre>{shown}</pre>extracted: <code>{escape(str(extracted))}</code>")
-    return f"<pre>{escape(str(value)[-SHOWN_CHARS:])}</pre>"
+    return f"<pre>{escape(str(value)[-COMPLETION_TAIL_CHARS:])}</pre>"
 
 
 def render_html(report: Mapping[str, Any]) -> str:
@@ -65,7 +65,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         body.append(count_chart("disagreements by reason", counts))
         body.append(table(["reason", "examples", "meaning"],
                           [[f"<code>{escape(r)}</code>", str(n), escape(MEANINGS[r])] for r, n in counts.items()]))
-    listed = disagreements[:MAX_LISTED]
+    listed = disagreements[:DISAGREEMENTS_LISTED]
     body.append(f"<h2>Disagreements{'' if len(listed) == len(disagreements) else f' (first {len(listed)})'}</h2>")
     body.append(table(
         ["id", "accepted by", "why", "each protocol's reason", "completion (last 400 characters)"],
