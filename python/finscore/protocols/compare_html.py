@@ -43,16 +43,17 @@ def render_html(report: Mapping[str, Any]) -> str:
             f"({escape(report['benchmark'])}).</p>"]
     body.append(table(
         ["protocol", "score", "accepted", "denominator", "as published", "raises", "not decided",
-         "peer_executes_code", "missing", "signature"],
+         "peer_executes_code", "missing"],
         [[escape(row["protocol"]), _percent(row["score"]), str(row["accepted"]), str(row["denominator"]),
           f"{_percent(row['published_score'])} of {row['published_denominator']}", str(row["raises"]),
           str(row["not_decided"]),
           str(row["peer_executes_code"]) + ("" if row["reproducible"] else
                                             f" ({row['undecided_code']} undecided: not reproducible without "
                                             "running model text)"),
-          str(row["missing"]), f"<code>{escape(row['signature'])}</code>"] for row in rows]))
+          str(row["missing"])] for row in rows]))
     body.append("<h2>Scores by protocol</h2>")
     body.append(interval_chart("scores by protocol", [(row["protocol"], row["score"], None) for row in rows]))
+    body.append("<h2>Signatures</h2>" + "".join(f"<pre>{escape(row['signature'])}</pre>" for row in rows))
     notes = [f"not in this installation: {escape(', '.join(report['unavailable']))}"] if report["unavailable"] else []
     notes += [f"not applicable: {escape(pid)}: {escape(why)}" for pid, why in report["not_applicable"].items()]
     if report["unknown_ids"]:
