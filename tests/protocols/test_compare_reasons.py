@@ -147,6 +147,11 @@ def test_each_peer_disagreement_has_the_reason_of_the_written_rules(recorded: li
     ("The answer is 1001.8.", "1001.8", 1000.0, D.INSIDE_TOLERANCE, ["financereasoning"], ["financemath"]),
     # sys.exit() as an answer stops FinanceMath's run (SystemExit passes get_acc)
     ("The answer is 5.", "sys.exit(0)", 5.0, D.PEER_RAISES, ["financemath-answer/1"], ["financemath"]),
+    # FinanceMath: anything eval() cannot evaluate becomes 0, and so matches a gold of 0
+    ("The answer is 0.", "x y", 0.0, D.UNREADABLE_AS_ZERO, ["financemath"], ["financereasoning"]),
+    ("The answer is 0.", "abc", 0.0, D.UNREADABLE_AS_ZERO, ["financemath"], ["financereasoning"]),  # a NameError
+    # an answer past the evaluator's declared bounds (over 1,000 characters before the cleaning)
+    ("The answer is 5.", "1+" * 600 + "1", 5.0, D.NOT_DECIDED, ["financemath-answer/1"], ["financemath"]),
     # a call the peers would run: eval() executes the text
     ("The answer is 5.", "__import__('os').getpid()", 5.0, D.PEER_EXECUTES_CODE, ["financemath-answer/1"],
      ["financemath"]),

@@ -160,7 +160,12 @@ def _code_rule(protocol_id: str, answer: str | None, gt: Any) -> str:
         return ""
     from finscore.protocols.financemath import compare_two_numbers, normalize
 
-    value = normalize(answer).value
+    from finscore.protocols.peer_reasons import EVAL_FAILED_ZERO
+
+    normalized = normalize(answer)
+    if normalized.eval_failed:  # a name eval() cannot find: the answer read as 0
+        return EVAL_FAILED_ZERO
+    value = normalized.value
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return ""
     return compare_two_numbers(value, gt)[1]

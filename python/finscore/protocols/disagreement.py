@@ -1,29 +1,30 @@
 """Why two protocols disagree on one example: one closed vocabulary (`finscore protocols compare`).
 
 Each protocol decides an example with its own reason word (`peer_reasons`, `pixiu.REASONS`,
-`helm.EXECUTION_REASONS`, the answer reasons of `financemath-answer/1`). Where one protocol accepts
-and another does not, `pair_reason(accepting, other)` names the rule that makes the difference, the
-first of these that holds (docs/protocols.md, "Why protocols disagree"):
+`helm.EXECUTION_REASONS`, the answer reasons of finscore's answer protocols). Where one protocol
+accepts and another does not, `pair_reason(accepting, other)` names the rule that makes the
+difference: the first of these that holds, in the order of `REASONS` (docs/protocols.md, "Why
+protocols disagree"):
 
-1. `peer_executes_code`: the other side's decision needs the model's text run as code (not reproducible;
-   a peer that runs code whose outcome finscore reproduces with certainty, `math.pow(10, 3)`, is decided);
-2. `peer_raises`: the other side's peer raises (or stops its run) instead of deciding;
-3. `not_decided`: the other side's line is past finscore's declared bounds;
-4. a lenient rule accepted: `power_of_ten` (FinanceMath's exact power-of-ten ratio, x100, x1000,
-   x100000), `sign_ignored`, `inside_tolerance` (a tolerance or `isclose`, not exact; FinanceMath's
-   3-decimal ceiling), `nan_matches_all`, `unreadable_as_zero` (eval() failed and 0 matched the
-   gold), `tuple_first_element` (`1,234` scored by its 1);
-5. the other side's reading failed: `string_formatting` (PIXIU's `str ==` on the same number written
-   differently: `0.70` vs `0.7`), `other_answer_form` (one protocol reads a program, the other a
-   number: the text is not the other's form), `none_in_answer` (the peer's pipeline scores any answer
-   containing "none" 0 unread), `answer_not_located` (finscore's answer format finds no single final
-   answer in the raw completion; the peers read the extracted answer), `percent_sign` (finscore's
-   answer protocol read a `%` that the peer deletes without scaling), `other_text_read` (the peers
-   read the stored extracted answer and finscore the raw completion's marked answer, and the two
-   values differ), `reads_differently` (the same text read to different values by the protocols'
-   cleaning: units, `us`, commas, `10^k`, tuples), `tuple_first_element`;
-6. `dropped_from_denominator`: no completion, and one protocol's published figure leaves the example
-   out (a peer scores the items it is given) while another counts it as a miss.
+1. the other side decided nothing: `peer_executes_code` (its decision needs the model's text run;
+   a peer that runs code whose outcome finscore reproduces with certainty, `math.pow(10, 3)`, is
+   decided), `not_decided` (past finscore's declared bounds), `peer_raises` (the peer raises or its
+   run stops);
+2. a lenient rule accepted: `power_of_ten` (FinanceMath's exact power-of-ten ratio, x100, x1000,
+   x100000), `sign_ignored`, `inside_tolerance` (a tolerance, not exact; FinanceMath's 3-decimal
+   ceiling), `nan_matches_all`, `unreadable_as_zero` (eval() failed and 0 matched the gold),
+   `tuple_first_element` (`1,234` scored by its 1);
+3. the two read different forms: `other_answer_form` (one reads a program, the other a number);
+4. the other side's reading: `string_formatting` (PIXIU's `str ==` on the same number written
+   differently, `0.70` vs `0.7`; any other PIXIU miss is `reads_differently`), `none_in_answer`
+   (the peer's pipeline scores an answer containing "none" 0 unread), `answer_not_located` and
+   `other_text_read` (finscore's answer protocol on the raw completion finds no single final answer,
+   or another value, than the peers' stored extracted answer), `tuple_first_element` (the other read
+   a tuple), `percent_sign` (finscore's answer protocol read a `%` the peer deletes without scaling),
+   `other_text_read`, and else `reads_differently` (the protocols' cleaning reads the same text to
+   different values: units, `us`, commas, `10^k`);
+5. `dropped_from_denominator`: no completion, and one protocol's published figure leaves the example
+   out (a peer scores the items it is given) while another counts it as a miss (`compare` decides it).
 
 Imports nothing heavy.
 """
@@ -55,8 +56,8 @@ DROPPED_FROM_DENOMINATOR = "dropped_from_denominator"
 
 #: The closed vocabulary, in the order of the rules above.
 REASONS: tuple[str, ...] = (
-    PEER_EXECUTES_CODE, PEER_RAISES, NOT_DECIDED, POWER_OF_TEN, SIGN_IGNORED, INSIDE_TOLERANCE, NAN_MATCHES_ALL,
-    UNREADABLE_AS_ZERO, TUPLE_FIRST_ELEMENT, STRING_FORMATTING, OTHER_ANSWER_FORM, NONE_IN_ANSWER,
+    PEER_EXECUTES_CODE, NOT_DECIDED, PEER_RAISES, POWER_OF_TEN, SIGN_IGNORED, INSIDE_TOLERANCE, NAN_MATCHES_ALL,
+    UNREADABLE_AS_ZERO, TUPLE_FIRST_ELEMENT, OTHER_ANSWER_FORM, STRING_FORMATTING, NONE_IN_ANSWER,
     ANSWER_NOT_LOCATED, PERCENT_SIGN, OTHER_TEXT_READ, READS_DIFFERENTLY, DROPPED_FROM_DENOMINATOR)
 
 #: What each reason means, as the reports and docs/protocols.md say it.
