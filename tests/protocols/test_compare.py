@@ -188,3 +188,33 @@ def test_the_readme_shows_the_shipped_finqa_example_as_produced(capsys: pytest.C
     args = command.split()[1:]
     assert main([str(root / a) if a.startswith("examples/") else a for a in args]) == 0
     assert capsys.readouterr().out == shown
+
+
+def test_convfinqa_turns_under_pixiu_by_its_written_rule(tmp_path: Path) -> None:
+    """PIXIU's ConvFinQA task: `pred.strip() == gold`, the gold `str(exe_ans)` of the turn; on the shipped
+    example (FinQA-style token lists, one gold example a turn) a one-token prediction is the text of its
+    number, and a program text (with its parentheses) equals no number's str()."""
+    root = Path(__file__).resolve().parents[2] / "examples" / "convfinqa"
+    gold = json.loads((root / "gold.json").read_text(encoding="utf-8"))
+    answers = {f"{c['id']}#t{turn}": answer for c in gold for turn, answer in enumerate(c["annotation"]["exe_ans_list"])}
+    predictions = json.loads((root / "predictions.json").read_text(encoding="utf-8"))
+    def turn(identifier: str) -> str:  # the turn-file form <conversation>_<turn> names the same turn
+        return identifier if "#t" in identifier else "{}#t{}".format(*identifier.rsplit("_", 1))
+
+    tokens = {turn(entry["id"]): entry["predicted"][:-1] for entry in predictions}
+    assert any("#t" not in entry["id"] for entry in predictions)
+    expected = {key for key, body in tokens.items() if len(body) == 1 and body[0].strip() == str(answers[key])}
+    out = tmp_path / "report.json"
+    assert main(["protocols", "compare", str(root / "predictions.json"), "--benchmark", "convfinqa",
+                 str(root / "gold.json"), "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    pixiu = report["protocols"][0]
+    assert (pixiu["protocol"], pixiu["accepted"], pixiu["denominator"], pixiu["published_denominator"]) == (
+        "pixiu-convfinqa", len(expected), len(answers), len(tokens))
+    for item in report["disagreements"]:
+        if item["completion"] is None:
+            continue
+        body = tokens[item["id"]]
+        if item["why"][0]["reason"] == "string_formatting":  # the same number, another spelling
+            assert len(body) == 1 and float(body[0]) == float(answers[item["id"]]) and body[0] != str(answers[item["id"]])
+        assert (item["id"] in expected) == ("pixiu-convfinqa" in item["accepted_by"])

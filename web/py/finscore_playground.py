@@ -669,6 +669,7 @@ def _as_bytes(data: Any) -> bytes:
 #: The benchmarks `finscore protocols compare` reads, and how their gold files look.
 COMPARE_GOLD = {
     "finqa": 'a FinQA gold file (a JSON list of examples with "id", "qa" and "table")',
+    "convfinqa": 'a ConvFinQA gold file (a JSON list of conversations with "id", "table" and "annotation")',
     "financemath": 'a FinanceMath gold file (a JSON list of {"question_id", "question", "ground_truth"})',
 }
 
@@ -676,8 +677,8 @@ COMPARE_GOLD = {
 def _compare_benchmark(gold: Any) -> str:
     """finqa or financemath, from the gold file's first entries (PlaygroundInputError otherwise)."""
     entries = gold[:SHAPE_SAMPLE] if isinstance(gold, list) else []
-    kinds = {"financemath" if "question_id" in entry and "ground_truth" in entry else "finqa" if "qa" in entry
-             else "" for entry in entries if isinstance(entry, dict)}
+    kinds = {"financemath" if "question_id" in entry and "ground_truth" in entry else "convfinqa" if "annotation" in
+             entry else "finqa" if "qa" in entry else "" for entry in entries if isinstance(entry, dict)}
     if len(kinds) == 1 and "" not in kinds:
         return next(iter(kinds))
     raise PlaygroundInputError(f"The gold file is {_json_kind(gold)}, not one the compare view reads. Expected "
@@ -695,7 +696,7 @@ def compare_files(predictions: Any, predictions_name: str, gold: Any, gold_name:
         from finscore.finqa.inputs import FinqaInputError
         from finscore.protocols.compare import CompareInputError, compare, render
         from finscore.protocols.compare_html import render_html
-        from finscore.protocols.compare_inputs import read_gold, read_predictions
+        from finscore.protocols.compare_inputs import read_gold, read_predictions, with_turn_ids
 
         options = json.loads(options_json)
         if not isinstance(options, dict):
@@ -710,6 +711,8 @@ def compare_files(predictions: Any, predictions_name: str, gold: Any, gold_name:
                 uploads.read(lambda: read_json_file(uploads.gold, "gold file"), FinqaInputError))
             completions = uploads.read(lambda: read_predictions(str(uploads.predictions), benchmark), errors)
             examples = uploads.read(lambda: read_gold(str(uploads.gold), benchmark), errors)
+            if benchmark == "convfinqa":
+                completions = uploads.read(lambda: with_turn_ids(completions, examples), errors)
         report = compare(completions, examples, benchmark, answer_format=answer_format)
         return {"benchmark": benchmark, "report": report, "text": as_written(render(report, 10)),
                 "html": as_written(render_html(report)),

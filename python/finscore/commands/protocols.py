@@ -27,7 +27,8 @@ DECIDE_DESCRIPTION = (
 COMPARE_DESCRIPTION = (
     "Decide one file of completions under every protocol that applies to the gold file's benchmark. FinQA "
     "(a FinQA gold file): helm-finqa (the completion as a program, scored by execution_accuracy), pixiu-finqa "
-    "(against str(exe_ans)) and finscore's finqa-answer/1 (--format); the predictions are {\"id\", \"completion\"} JSON lines or FinQA's own prediction "
+    "(against str(exe_ans)) and finscore's finqa-answer/1 (--format); ConvFinQA (its conversations file, one "
+    "gold example a turn, ids <conversation>#t<turn>): pixiu-convfinqa and convfinqa-answer/1; the predictions are {\"id\", \"completion\"} JSON lines or FinQA's own prediction "
     "file ([{\"id\", \"predicted\": tokens}], each token list written as its program text). FinanceMath (a gold "
     "file like FinanceMath's data/validation.json): financemath, docmath, financereasoning and finmmr on the "
     "peers' stored extracted answer, and finscore's financemath-answer/1 on the raw completion (--format); the "
@@ -66,12 +67,13 @@ def register(subparsers: Any) -> None:
                                description=COMPARE_DESCRIPTION)
     compare.add_argument("predictions", metavar="PREDICTIONS",
                          help="JSON lines of {\"id\", \"completion\"}, or the benchmark's own predictions file")
-    compare.add_argument("--benchmark", required=True, choices=("finqa", "financemath"),
+    compare.add_argument("--benchmark", required=True, choices=("finqa", "convfinqa", "financemath"),
                          help="the gold file's benchmark")
     compare.add_argument("gold", metavar="GOLD", help="the gold file (a JSON list of examples or questions)")
     compare.add_argument("--format", metavar="FORMAT",
-                         help="the answer format finscore's own protocol (finqa-answer/1, financemath-answer/1) "
-                              "reads the completion with (default: whole for FinQA, phrase for FinanceMath)")
+                         help="the answer format finscore's own protocol (finqa-answer/1, convfinqa-answer/1, "
+                              "financemath-answer/1) reads the completion with (default: whole for FinQA and "
+                              "ConvFinQA, phrase for FinanceMath)")
     compare.add_argument("--html", metavar="OUT", help="also write an offline HTML page (the table, a chart of the "
                                                        "scores by protocol, the disagreements and their reasons)")
     compare.add_argument("--json", metavar="OUT", help="write the whole comparison as JSON ('-': standard output, "
@@ -165,7 +167,7 @@ def run_compare(args: argparse.Namespace) -> int:
     from finscore.outputs import OutputError, write_output
     from finscore.protocols.compare import CompareInputError, compare, render
     from finscore.protocols.compare_html import render_html
-    from finscore.protocols.compare_inputs import read_gold, read_predictions
+    from finscore.protocols.compare_inputs import read_gold, read_predictions, with_turn_ids
 
     command = "finscore protocols compare"
     if args.examples < 0:
@@ -183,6 +185,8 @@ def run_compare(args: argparse.Namespace) -> int:
         completions = read_predictions(path, args.benchmark)
         path = args.gold
         gold = read_gold(path, args.benchmark)
+        if args.benchmark == "convfinqa":
+            completions = with_turn_ids(completions, gold)
     except OSError as error:
         print(f"{command}: cannot read {path}: {error.strerror}", file=sys.stderr)
         return EXIT_USAGE

@@ -6,6 +6,8 @@ A protocol applies to a benchmark when it has a judge for it:
   `str(exe_ans)` and table; scored by execution_accuracy) and `pixiu-finqa` (the completion as `pred`,
   `str(exe_ans)` as `gold`), from their modules' `BENCHMARK_LINES`; and finscore's own `finqa-answer/1`
   on the completion (answer format `whole` by default);
+- ConvFinQA (one gold example a turn): `pixiu-convfinqa` (the completion as `pred`, `str(exe_ans)` of
+  the turn as `gold`) and finscore's own `convfinqa-answer/1` (`whole` by default);
 - FinanceMath: the four eval() peers `financemath`, `docmath`, `financereasoning`, `finmmr` on the
   answer the peers' LLM extraction stored (each peer's one-item pipeline: an answer containing "none"
   is 0), when the file gives extracted answers; and finscore's own `financemath-answer/1` on the raw
@@ -38,12 +40,13 @@ __all__ = ["BENCHMARKS", "CompareInputError", "Judge", "accepted", "applicable",
 #: What a protocol module declares to apply to a benchmark: (completion, gold example) -> a vector line.
 LineBuilder = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
 #: The benchmarks `compare` reads.
-BENCHMARKS: tuple[str, ...] = ("finqa", "financemath")
+BENCHMARKS: tuple[str, ...] = ("finqa", "convfinqa", "financemath")
 #: The eval() peers that apply to FinanceMath-style files (the comparators of their own papers).
 EVAL_PEERS: tuple[str, ...] = ("financemath", "docmath", "financereasoning", "finmmr")
 #: finscore's own answer protocol for each benchmark, and the answer format it reads by default (FinQA:
 #: the whole completion, the form PIXIU expects; FinanceMath: the phrase "the answer is", as its prompts ask).
 ANSWER_PROTOCOLS: dict[str, tuple[str, str]] = {"finqa": ("finqa-answer/1", "whole"),
+                                                "convfinqa": ("convfinqa-answer/1", "whole"),
                                                 "financemath": ("financemath-answer/1", "phrase")}
 
 
@@ -117,6 +120,12 @@ def _line_judge(protocol: PeerProtocol, builder: LineBuilder) -> Judge:
     return Judge(protocol.id, signature_of(protocol), kind, "given", decide)
 
 
+def _pixiu_line(completion: Any, example: Mapping[str, Any]) -> dict[str, Any]:
+    """A ConvFinQA turn and a completion as a PIXIU line, the gold `str(exe_ans)` (the form the vectors
+    record; flare-convfinqa's own answer strings are not reachable here)."""
+    return {"pred": completion, "gold": str(example["qa"]["exe_ans"])}
+
+
 def _eval_peer_judge(protocol: PeerProtocol) -> Judge:
     """An eval() peer on the stored extracted answer, decided as its evaluation script's one item."""
     from finscore.protocols import peer_reasons as R
@@ -179,8 +188,9 @@ def _answer_judge(benchmark: str, answer_format: str | None) -> Judge:
 
     name, default_format = ANSWER_PROTOCOLS[benchmark]
     answer_format = answer_format or default_format
-    gold_of = _finqa_gold if benchmark == "finqa" else _financemath_gold
-    text_of: Callable[[Any], Any] = (lambda given: given) if benchmark == "finqa" else (lambda given: given.completion)
+    gold_of = _financemath_gold if benchmark == "financemath" else _finqa_gold
+    text_of: Callable[[Any], Any] = (lambda given: given.completion) if benchmark == "financemath" else (
+        lambda given: given)
     protocol = get_answer_protocol(name)
     stamp = make_stamp(protocol, answer_format)
     signature = (f"{protocol.name}|format:{answer_format}|conformance:sha256:{stamp['conformance_sha256'][:12]}"
@@ -204,6 +214,8 @@ def judges_for(benchmark: str, completions: Mapping[str, Any],
         found, missing = applicable(benchmark)
         return [_line_judge(protocol, builder) for protocol, builder in found] + [
             _answer_judge(benchmark, answer_format)], missing, {}
+    if benchmark == "convfinqa":
+        return [_line_judge(get_protocol("pixiu-convfinqa"), _pixiu_line), _answer_judge(benchmark, answer_format)], [], {}
     if benchmark != "financemath":
         raise CompareInputError(f"no benchmark {benchmark!r} to compare; the benchmarks are {', '.join(BENCHMARKS)}")
     judges: list[Judge] = []

@@ -12,7 +12,10 @@ Predictions (the shape is told by the file's first character: `[` a JSON documen
   completion is `output` (text, or the first of its list of texts), the extracted answer
   `extracted_pred_answer` (on every entry or on none).
 
-Gold: FinQA's `[{"id", "table", "qa": {"program", "exe_ans"}}]`; FinanceMath's `data/validation.json`,
+ConvFinQA takes FinQA's shapes, its ids the turn ids `<conversation>#t<turn>` (or `<conversation>_<turn>`).
+
+Gold: FinQA's `[{"id", "table", "qa": {"program", "exe_ans"}}]`; ConvFinQA's conversations (`dev.json`:
+`[{"id", "table", "annotation": {"turn_program", "exe_ans_list"}}]`, one gold example a turn); FinanceMath's `data/validation.json`,
 `[{"question_id", "question", "ground_truth": number or boolean}]`.
 """
 
@@ -156,17 +159,34 @@ def financemath_outputs(data: Any) -> dict[str, Given]:
 
 
 def read_predictions(path: str, benchmark: str) -> Mapping[str, Any]:
-    """The predictions file at `path` for `benchmark` (FinQA: id -> text; FinanceMath: id -> Given)."""
+    """The predictions file at `path` for `benchmark` (FinQA, ConvFinQA: id -> text; FinanceMath: id -> Given)."""
     from finscore.finqa.files import read_json_file
 
     if starts_a_document(path):
         data = read_json_file(path, "predictions file")
-        return finqa_predictions(data) if benchmark == "finqa" else financemath_outputs(data)
+        return financemath_outputs(data) if benchmark == "financemath" else finqa_predictions(data)
     with open(path, "rb") as source:
-        if benchmark == "finqa":
+        if benchmark != "financemath":
             return {key: fields["completion"] for key, fields in read_completion_lines(source).items()}
         lines = read_completion_lines(source, ("extracted",))
     return {key: Given(fields["completion"], fields.get("extracted")) for key, fields in lines.items()}
+
+
+def with_turn_ids(completions: Mapping[str, Any], gold: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """ConvFinQA: completions named in the turn-file form `<conversation>_<turn>` renamed to the gold's
+    `<conversation>#t<turn>`; a turn named in both forms is a CompareInputError."""
+    from finscore.convfinqa.turns import canonical_id
+
+    known = frozenset(example["id"] for example in gold)
+    renamed: dict[str, Any] = {}
+    problems = []
+    for key, value in completions.items():
+        name = canonical_id(key, known)
+        if name in renamed:
+            problems.append(f"{key!r} names the turn {name!r} given again")
+        renamed[name] = value
+    _raise(problems, "the predictions file")
+    return renamed
 
 
 def _finqa_problem(example: Any) -> str | None:
@@ -197,6 +217,11 @@ def read_gold(path: str, benchmark: str) -> list[Any]:
     data = read_json_file(path, "gold file")
     if benchmark == "finqa":
         return unique_entries(data, _finqa_problem, "FinQA", "examples")
+    if benchmark == "convfinqa":
+        from finscore.convfinqa.turns import read_conversations
+
+        return [{"id": turn.id, "table": turn.table, "qa": {"program": turn.program, "exe_ans": turn.answer}}
+                for turn in read_conversations(data).gold.examples]
     if isinstance(data, list):
         data = [{**entry, "id": entry["question_id"]} if isinstance(entry, dict) and isinstance(
             entry.get("question_id"), str) else entry for entry in data]
