@@ -235,3 +235,12 @@ def test_the_command_on_a_stored_file_writes_text_json_and_html(tmp_path: Path,
     bad.write_text(json.dumps([{"question_id": "v-0"}]))
     assert main(["protocols", "compare", str(bad), "--benchmark", "financemath", str(tmp_path / "gold.json")]) == 2
     assert "entry 0 ('v-0')" in capsys.readouterr().err
+
+
+def test_a_lenient_answer_format_says_so_in_the_signature() -> None:
+    gold = [{"id": "a", "question": "q", "ground_truth": 5.0}]
+    for answer_format, lenient in (("last-number", True), ("phrase", False)):
+        row = compare({"a": Given("We get 5", "5")}, gold, "financemath", answer_format=answer_format)["protocols"][-1]
+        assert row["signature"].startswith(f"financemath-answer/1|format:{answer_format}|")
+        assert ("|lenient|" in row["signature"]) is lenient
+        assert row["accepted"] == (1 if lenient else 0)  # the phrase format finds no marked answer in "We get 5"

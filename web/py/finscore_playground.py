@@ -713,7 +713,9 @@ def compare_files(predictions: Any, predictions_name: str, gold: Any, gold_name:
             examples = uploads.read(lambda: read_gold(str(uploads.gold), benchmark), errors)
             if benchmark == "convfinqa":
                 completions = uploads.read(lambda: with_turn_ids(completions, examples), errors)
-        report = compare(completions, examples, benchmark, answer_format=answer_format)
+        if answer_format is not None and not isinstance(answer_format, str):
+            raise PlaygroundInputError("the answer format must be text or null")
+        report = uploads.read(lambda: compare(completions, examples, benchmark, answer_format=answer_format), errors)
         return {"benchmark": benchmark, "report": report, "text": as_written(render(report, 10)),
                 "html": as_written(render_html(report)),
                 "report_file": as_written(json.dumps(report, ensure_ascii=False, indent=1) + "\n")}

@@ -187,13 +187,13 @@ def run_compare(args: argparse.Namespace) -> int:
         gold = read_gold(path, args.benchmark)
         if args.benchmark == "convfinqa":
             completions = with_turn_ids(completions, gold)
+        report = compare(completions, gold, args.benchmark, answer_format=args.format)
     except OSError as error:
         print(f"{command}: cannot read {path}: {error.strerror}", file=sys.stderr)
         return EXIT_USAGE
     except (CompareInputError, FinqaInputError) as error:
         print(f"{command}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    report = compare(completions, gold, args.benchmark, answer_format=args.format)
     if args.html is not None:
         try:
             write_output(args.html, render_html(report))

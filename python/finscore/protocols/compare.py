@@ -168,7 +168,6 @@ def _code_rule(protocol_id: str, answer: str | None, gt: Any) -> str:
     if protocol_id not in ("financemath", "docmath") or answer is None or isinstance(gt, bool):
         return ""
     from finscore.protocols.financemath import compare_two_numbers, normalize
-
     from finscore.protocols.peer_reasons import EVAL_FAILED_ZERO
 
     normalized = normalize(answer)
@@ -192,9 +191,12 @@ def _answer_judge(benchmark: str, answer_format: str | None) -> Judge:
     text_of: Callable[[Any], Any] = (lambda given: given.completion) if benchmark == "financemath" else (
         lambda given: given)
     protocol = get_answer_protocol(name)
+    if not protocol.declares(answer_format):
+        raise CompareInputError(f"{protocol.name} does not declare the answer format {answer_format!r} (it declares "
+                                f"{', '.join(protocol.data['formats'])})")
     stamp = make_stamp(protocol, answer_format)
-    signature = (f"{protocol.name}|format:{answer_format}|conformance:sha256:{stamp['conformance_sha256'][:12]}"
-                 f"|finscore:{__version__}")
+    signature = (f"{protocol.name}|format:{answer_format}" + ("|lenient" if "lenient" in stamp else "")
+                 + f"|conformance:sha256:{stamp['conformance_sha256'][:12]}|finscore:{__version__}")
 
     def decide(pairs: Sequence[tuple[Any, Mapping[str, Any]]]) -> list[Outcome]:
         if not pairs:
