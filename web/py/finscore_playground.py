@@ -34,7 +34,8 @@ from finscore.engine.text_input import (
 )
 from finscore.streams import as_written
 
-__all__ = ["BENCHMARKS", "TABLE_FORMATS", "PlaygroundInputError", "answer_gold", "answer_options", "decide_answer",
+__all__ = ["BENCHMARKS", "TABLE_FORMATS", "PlaygroundInputError", "answer_gold", "answer_options", "compare_files",
+           "decide_answer",
            "decide_benchmark", "detect_table_format",
            "execute_rows", "execution_view", "prepare_scorer", "read_program_text", "read_table_text", "run_program",
            "score_files", "value_text"]
@@ -692,3 +693,62 @@ def _as_bytes(data: Any) -> bytes:
     if to_bytes is None:
         raise PlaygroundInputError("a file must arrive as bytes")
     return bytes(to_bytes())
+
+
+# -- the compare view: one completions file under every applicable peer protocol -------------
+
+#: The benchmarks `finscore protocols compare` reads, and how their gold files look.
+COMPARE_GOLD = {
+    "finqa": 'a FinQA gold file (a JSON list of examples with "id", "qa" and "table")',
+    "convfinqa": 'a ConvFinQA gold file (a JSON list of conversations with "id", "table" and "annotation")',
+    "financemath": 'a FinanceMath gold file (a JSON list of {"question_id", "question", "ground_truth"})',
+}
+
+
+def _compare_benchmark(gold: Any) -> str:
+    """finqa or financemath, from the gold file's first entries (PlaygroundInputError otherwise)."""
+    entries = gold[:SHAPE_SAMPLE] if isinstance(gold, list) else []
+    kinds = {"financemath" if "question_id" in entry and "ground_truth" in entry else "convfinqa" if "annotation" in
+             entry else "finqa" if "qa" in entry else "" for entry in entries if isinstance(entry, dict)}
+    if len(kinds) == 1 and "" not in kinds:
+        return next(iter(kinds))
+    raise PlaygroundInputError(f"The gold file is {_json_kind(gold)}, not one the compare view reads. Expected "
+                               + "; or ".join(COMPARE_GOLD.values()) + ".")
+
+
+def compare_files(predictions: Any, predictions_name: str, gold: Any, gold_name: str, options_json: str = "{}") -> str:
+    """`finscore protocols compare PREDICTIONS --benchmark B GOLD --json OUT --html PAGE`, in the page.
+
+    options: {"benchmark": "auto"|"finqa"|"financemath", "format": an answer format or null}. The
+    answer holds the JSON report, the text report and the offline HTML page the command writes."""
+
+    def work() -> dict[str, Any]:
+        from finscore.finqa.files import read_json_file
+        from finscore.finqa.inputs import FinqaInputError
+        from finscore.protocols.compare import CompareInputError, compare, render
+        from finscore.protocols.compare_html import render_html
+        from finscore.protocols.compare_inputs import read_gold, read_predictions, with_turn_ids
+
+        options = json.loads(options_json)
+        if not isinstance(options, dict):
+            raise PlaygroundInputError("the options must be a JSON object")
+        chosen, answer_format = options.get("benchmark", "auto"), options.get("format")
+        if chosen not in ("auto", *COMPARE_GOLD):
+            raise PlaygroundInputError(f"no benchmark {chosen!r} to compare; choose auto, {', '.join(COMPARE_GOLD)}")
+        errors = (CompareInputError, FinqaInputError)
+        with tempfile.TemporaryDirectory(prefix="finscore-upload-") as scratch:
+            uploads = _Uploads(scratch, _as_bytes(predictions), predictions_name, _as_bytes(gold), gold_name)
+            benchmark = chosen if chosen != "auto" else _compare_benchmark(
+                uploads.read(lambda: read_json_file(uploads.gold, "gold file"), FinqaInputError))
+            completions = uploads.read(lambda: read_predictions(str(uploads.predictions), benchmark), errors)
+            examples = uploads.read(lambda: read_gold(str(uploads.gold), benchmark), errors)
+            if benchmark == "convfinqa":
+                completions = uploads.read(lambda: with_turn_ids(completions, examples), errors)
+        if answer_format is not None and not isinstance(answer_format, str):
+            raise PlaygroundInputError("the answer format must be text or null")
+        report = uploads.read(lambda: compare(completions, examples, benchmark, answer_format=answer_format), errors)
+        return {"benchmark": benchmark, "report": report, "text": as_written(render(report, 10)),
+                "html": as_written(render_html(report)),
+                "report_file": as_written(json.dumps(report, ensure_ascii=False, indent=1) + "\n")}
+
+    return _answer(work)

@@ -4,6 +4,7 @@ import { ABI_VERSION } from "./binding/index.js";
 import { PythonWorker } from "./python.js";
 import { renderExecution } from "./stepview.js";
 import { renderReport } from "./report.js";
+import { wireCompare } from "./compare.js";
 import { el, showError } from "./dom.js";
 import { FRAGMENT_LIMIT, cleanState, decodeState, encodeState } from "./share.js";
 import {
@@ -1035,6 +1036,7 @@ window.finscore = {
 wireTheme();
 wireForms();
 loadAnswerOptions();
+wireCompare({ chosen: () => files, scorer: scorer.promise, busy });
 applyMode(); // a browser may restore the chosen mode's radio on reload
 showVersion().catch((error) => {
   $("#version").textContent = `finscore (version unknown: ${error.message}) · core ABI ${ABI_VERSION}`;

@@ -9,8 +9,9 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const STAGES = 5;
-const PYTHON_FUNCTIONS = new Set(["run_program", "execute_rows", "score_files", "answer_options", "decide_answer"]);
-const NEEDS_SCORER = new Set(["score_files"]);
+const PYTHON_FUNCTIONS = new Set(["run_program", "execute_rows", "score_files", "answer_options", "decide_answer",
+  "compare_files"]);
+const NEEDS_SCORER = new Set(["score_files", "compare_files"]);
 
 let playground = null;
 let manifest = null;

@@ -25,12 +25,21 @@ DECIDE_DESCRIPTION = (
     "is written back with \"error\": {\"type\", \"line\", \"message\"} (lines numbered from 1) and the others "
     "are still decided; the exit status is then 1. The protocol's signature goes to standard error first.")
 COMPARE_DESCRIPTION = (
-    "Decide one file of completions ({\"id\", \"completion\"} JSON lines) under every protocol that applies to "
-    "the gold file's benchmark (FinQA: helm-finqa, the completion as a program, scored by execution_accuracy; "
-    "pixiu-finqa, against str(exe_ans)). One row per protocol: score, accepted over every gold example, the "
-    "decisions where the peer raises, the missing completions; each protocol's signature; then every example "
-    "where the protocols disagree, with each protocol's reason. A malformed or repeated line, or a bad gold "
-    "example, stops the run (exit status 2) with every one named.")
+    "Decide one file of completions under every protocol that applies to the gold file's benchmark. FinQA "
+    "(a FinQA gold file): helm-finqa (the completion as a program, scored by execution_accuracy), pixiu-finqa "
+    "(against str(exe_ans)) and finscore's finqa-answer/1 (--format); ConvFinQA (its conversations file, one "
+    "gold example a turn, ids <conversation>#t<turn>): pixiu-convfinqa and convfinqa-answer/1; the predictions are {\"id\", \"completion\"} JSON lines or FinQA's own prediction "
+    "file ([{\"id\", \"predicted\": tokens}], each token list written as its program text). FinanceMath (a gold "
+    "file like FinanceMath's data/validation.json): financemath, docmath, financereasoning and finmmr on the "
+    "peers' stored extracted answer, and finscore's financemath-answer/1 on the raw completion (--format); the "
+    "predictions are a stored output file of the peer ([{\"question_id\", \"output\", \"extracted_pred_answer\"}]) "
+    "or {\"id\", \"completion\", \"extracted\"} JSON lines (\"extracted\" on every line or none; without it the "
+    "four peers do not apply, and the report says so). One row per protocol: score, accepted over every gold "
+    "example, the decisions where the peer raises, the missing completions, the figure as the peer publishes it "
+    "(over the completions given) and the peer_executes_code count; each protocol's signature; then every "
+    "example where the protocols disagree, with each protocol's reason and a typed reason for each "
+    "disagreement (docs/protocols.md). A malformed or repeated line or entry, or a bad gold example, stops "
+    "the run (exit status 2) with every one named.")
 
 
 def register(subparsers: Any) -> None:
@@ -56,9 +65,17 @@ def register(subparsers: Any) -> None:
     decide.set_defaults(handler=run_decide_jsonl)
     compare = forms.add_parser("compare", help="one completions file under every applicable protocol",
                                description=COMPARE_DESCRIPTION)
-    compare.add_argument("predictions", metavar="PREDICTIONS", help="JSON lines of {\"id\", \"completion\"}")
-    compare.add_argument("--benchmark", required=True, choices=("finqa",), help="the gold file's benchmark")
-    compare.add_argument("gold", metavar="GOLD", help="the gold file (FinQA: a JSON list of examples)")
+    compare.add_argument("predictions", metavar="PREDICTIONS",
+                         help="JSON lines of {\"id\", \"completion\"}, or the benchmark's own predictions file")
+    compare.add_argument("--benchmark", required=True, choices=("finqa", "convfinqa", "financemath"),
+                         help="the gold file's benchmark")
+    compare.add_argument("gold", metavar="GOLD", help="the gold file (a JSON list of examples or questions)")
+    compare.add_argument("--format", metavar="FORMAT",
+                         help="the answer format finscore's own protocol (finqa-answer/1, convfinqa-answer/1, "
+                              "financemath-answer/1) reads the completion with (default: whole for FinQA and "
+                              "ConvFinQA, phrase for FinanceMath)")
+    compare.add_argument("--html", metavar="OUT", help="also write an offline HTML page (the table, a chart of the "
+                                                       "scores by protocol, the disagreements and their reasons)")
     compare.add_argument("--json", metavar="OUT", help="write the whole comparison as JSON ('-': standard output, "
                                                        "instead of the text)")
     compare.add_argument("--examples", type=int, default=10, metavar="N",
@@ -144,23 +161,43 @@ def run_decide_jsonl(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from finscore.answers import FORMATS
     from finscore.commands.forms import print_report
     from finscore.finqa.inputs import FinqaInputError
-    from finscore.protocols.compare import CompareInputError, compare, read_completions, read_finqa_gold, render
+    from finscore.outputs import OutputError, write_output
+    from finscore.protocols.compare import CompareInputError, compare, render
+    from finscore.protocols.compare_html import render_html
+    from finscore.protocols.compare_inputs import read_gold, read_predictions, with_turn_ids
 
     command = "finscore protocols compare"
     if args.examples < 0:
         print(f"{command}: --examples must be 0 or more", file=sys.stderr)
         return EXIT_USAGE
+    if args.format is not None and args.format not in FORMATS:
+        print(f"{command}: --format: no answer format {args.format!r}; the formats are {', '.join(FORMATS)}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if "-" == args.html:
+        print(f"{command}: --html needs a file (standard output is the text or the JSON)", file=sys.stderr)
+        return EXIT_USAGE
+    path = args.predictions
     try:
-        with open(args.predictions, "rb") as source:
-            completions = read_completions(source)
-        gold = read_finqa_gold(args.gold)
+        completions = read_predictions(path, args.benchmark)
+        path = args.gold
+        gold = read_gold(path, args.benchmark)
+        if args.benchmark == "convfinqa":
+            completions = with_turn_ids(completions, gold)
+        report = compare(completions, gold, args.benchmark, answer_format=args.format)
     except OSError as error:
-        print(f"{command}: cannot read {args.predictions}: {error.strerror}", file=sys.stderr)
+        print(f"{command}: cannot read {path}: {error.strerror}", file=sys.stderr)
         return EXIT_USAGE
     except (CompareInputError, FinqaInputError) as error:
         print(f"{command}: {error}", file=sys.stderr)
         return EXIT_USAGE
-    report = compare(completions, gold, args.benchmark)
+    if args.html is not None:
+        try:
+            write_output(args.html, render_html(report))
+        except OutputError as error:
+            print(f"{command}: {error}", file=sys.stderr)
+            return EXIT_USAGE
     return print_report(command, args, lambda: report, lambda: render(report, args.examples))
