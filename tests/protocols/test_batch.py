@@ -19,7 +19,7 @@ from finscore.engine.core.binding import CoreError, get_core
 from finscore.protocols import ProtocolError, decide_batch
 from finscore.protocols import financemath, financereasoning
 from finscore.protocols import peer_reasons as R
-from finscore.protocols.batch import CORE_MIN_ROWS
+from finscore.protocols.batch import PEER_CORE_MIN_ROWS
 from finscore.protocols.peer_values import decode
 
 from support.peer_vectors import vector_lines
@@ -196,10 +196,10 @@ def test_power_of_ten_ratios_are_judged_by_math_log10() -> None:
 
 
 def test_small_batches_and_odd_inputs() -> None:
-    """Below CORE_MIN_ROWS everything is Python's; non-text answers and odd golds are the host's."""
+    """Below PEER_CORE_MIN_ROWS everything is Python's; non-text answers and odd golds are the host's."""
     few = decide_batch("financemath", ["12%", "None"], [12.0, 1.0])
     assert (few.acc, few.reason, few.in_core) == ([1, 0], [R.EXACT, R.NON_NUMERIC_VALUE], 0)
-    rows = CORE_MIN_ROWS + 4
+    rows = PEER_CORE_MIN_ROWS + 4
     predictions: list[object] = ["5"] * rows
     predictions[0], predictions[1], predictions[2] = None, 5, "sys.exit(0)"
     golds: list[object] = [5.0] * rows

@@ -31,10 +31,11 @@ from finscore.protocols.registry import ProtocolError
 #: The core's fs_peer_rule code of each eval()-based protocol.
 CORE_RULES: dict[str, int] = {"financemath": 0, "docmath": 0, "financereasoning": 1, "finmmr": 1}
 _MODULES = {0: "finscore.protocols.financemath", 1: "finscore.protocols.financereasoning"}
-#: Fewer rows than this are decided in Python: loading the core costs a process about 25 ms once.
-CORE_MIN_ROWS = 32
-#: Rows per call into the core (the text of a call stays under CALL_ROWS * MAX_CORE_ROW_CHARS bytes).
-CALL_ROWS = 65_536
+#: A peer batch of fewer pairs than this is decided in Python: loading the core costs a process about
+#: 25 ms once (the answers' batch path has its own threshold, answers/in_core.py's CORE_MIN_ROWS).
+PEER_CORE_MIN_ROWS = 32
+#: Rows per call into the core (the text of a call stays under PEER_CALL_ROWS * MAX_CORE_ROW_CHARS bytes).
+PEER_CALL_ROWS = 65_536
 #: A longer answer is never plain for the core (it defers it): it is sent empty, so a call stays small.
 MAX_CORE_ROW_CHARS = 256
 _GOLD_FLOAT, _GOLD_NUMBER, _GOLD_BOOL, _GOLD_HOST = 0, 1, 2, 3
@@ -90,7 +91,7 @@ def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequenc
         known = ", ".join(("helm-finqa", *sorted(_PIXIU), *CORE_RULES))
         raise ProtocolError(f"no batch form for protocol {protocol_id!r}; decide_batch takes {known}")
     count = len(predictions)
-    outcomes = _core_outcomes(rule, predictions, golds) if count >= CORE_MIN_ROWS else bytes(count)
+    outcomes = _core_outcomes(rule, predictions, golds) if count >= PEER_CORE_MIN_ROWS else bytes(count)
     acc: list[int | float | None] = list(outcomes.translate(_ACC_OF_OUTCOME))
     reason = list(map(_REASON_OF_OUTCOME.__getitem__, outcomes))
     deferred = outcomes.find(0)
@@ -179,15 +180,15 @@ def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
 
 
 def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[object]) -> bytes:
-    """One outcome byte per pair (core/finscore_core.h), CALL_ROWS pairs a call (0: the host decides),
+    """One outcome byte per pair (core/finscore_core.h), PEER_CALL_ROWS pairs a call (0: the host decides),
     the power-of-ten rows resolved by math.log10."""
     from finscore.engine.core.binding import get_core  # wasmtime: loaded when first used
 
     core = get_core()
     outcomes = bytearray()
-    for start in range(0, len(predictions), CALL_ROWS):
-        texts = list(predictions[start:start + CALL_ROWS])
-        gold_values, kinds = _gold_column(golds[start:start + CALL_ROWS])
+    for start in range(0, len(predictions), PEER_CALL_ROWS):
+        texts = list(predictions[start:start + PEER_CALL_ROWS])
+        gold_values, kinds = _gold_column(golds[start:start + PEER_CALL_ROWS])
         if set(map(type, texts)) != {str}:
             for index, text in enumerate(texts):
                 if type(text) is not str:

@@ -37,7 +37,7 @@ from finscore.protocols import peer_reasons as P
 from finscore.scoring.reasons import PERCENT_DECLARED
 
 PEER_EXECUTES_CODE = P.PEER_EXECUTES_CODE
-PEER_RAISES = "peer_raises"
+PEER_RAISES = P.PEER_RAISES
 NOT_DECIDED = "not_decided"
 POWER_OF_TEN = "power_of_ten"
 SIGN_IGNORED = P.SIGN_IGNORED

@@ -14,6 +14,11 @@ class LineError(ValueError):
     """A vector line a protocol cannot decide: a field missing or not of the type the peer reads."""
 
 
+class LineExceedsBounds(LineError):
+    """A line finscore does not decide because it is past finscore's declared bounds (HELM's program
+    past the engine's limits): the peer would decide it, so it is named apart from a malformed line."""
+
+
 def _json_type(value: Any) -> str:
     """The JSON name of a value's type ("a string", "an array", "null"), as the exact formats say it."""
     from finscore.inputs.naming import JSON_WITH_ARTICLES, json_type

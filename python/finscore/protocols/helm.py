@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from finscore.protocols.fields import LineError, text
+from finscore.protocols.fields import LineError, LineExceedsBounds, text
 from finscore.protocols.registry import PeerProtocol
 
 #: The execution rules' reason words (the first half of `reason`).
@@ -99,7 +99,7 @@ def decide_line(line: Mapping[str, Any]) -> dict[str, Any]:
     except TypeError as error:
         raise LineError(f'"table": {error}') from None
     if outcome.status == Status.EXCEEDS_BOUNDS:
-        raise LineError(_EXCEEDS_BOUNDS)
+        raise LineExceedsBounds(_EXCEEDS_BOUNDS)
     return _decided(reference_program, gold, tokens, outcome.invalid, outcome.result)
 
 

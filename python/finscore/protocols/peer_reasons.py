@@ -31,6 +31,7 @@ EVAL_FAILED_ZERO = "eval_failed_zero"          # FinanceMath: eval() failed, the
 TUPLE_FIRST_ELEMENT = "tuple_first_element"    # FinanceReasoning: `1,234` is (1, 234), scored by 1
 PEER_EXECUTES_CODE = "peer_executes_code"      # the peer runs the text as code (names, calls, attributes)
 PEER_STOPS_RUN = "peer_stops_run"              # `sys.exit()` as an answer: SystemExit ends the peer's run
+PEER_RAISES = "peer_raises"                    # the peer's scorer raises on the line (its run would stop)
 # -- not decided line by line
 NEEDS_WHOLE_FILE = "needs_whole_file"          # a whole-file figure: replayed from the file, not from one line
 

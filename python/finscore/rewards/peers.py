@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from finscore.protocols import decide_line, signature
-from finscore.protocols.fields import LineError
-from finscore.protocols.peer_reasons import EMPTY_OR_NONE, NOT_TEXT
+from finscore.protocols.fields import LineError, LineExceedsBounds
+from finscore.protocols.peer_reasons import (EMPTY_OR_NONE, EXCEEDED_BOUNDS, NOT_TEXT, PEER_EXECUTES_CODE, PEER_RAISES,
+                                             PEER_STOPS_RUN)
 from finscore.protocols.registry import get_protocol
 from finscore.rewards.decisions import MISSING_PREDICTION, DecidedRows
 from finscore.rewards.errors import RewardInputError
@@ -37,12 +38,10 @@ from finscore.rewards.gold_json import read_golds
 from finscore.rewards.programs import TOO_LONG
 
 #: The reasons whose rows the peer decides by running the model's text: 0.0 here, flagged in the stamp.
-NOT_REPRODUCIBLE = ("peer_executes_code", "exceeded_bounds")
+NOT_REPRODUCIBLE = (PEER_EXECUTES_CODE, EXCEEDED_BOUNDS)
 #: The answer text is not read past this length (a peer's answer is a number or a short phrase;
 #: a FinQA program a few hundred characters).
 MAX_COMPLETION_CHARS = 65_536
-#: The reason where the peer's scorer raises on the row (its run would stop): 0.0.
-PEER_RAISES = "peer_raises"
 
 _EVAL_PEERS = ("financemath", "docmath", "financereasoning", "finmmr")
 _PIXIU = ("pixiu-finqa", "pixiu-convfinqa", "pixiu-tatqa")
@@ -139,7 +138,7 @@ def _score(protocol_id: str, decided: Mapping[str, Any], match: str) -> tuple[fl
         if "undecided" in outcome:
             return 0.0, str(outcome["undecided"])
         if "raises" in outcome:
-            return 0.0, reason if reason == "peer_stops_run" else PEER_RAISES
+            return 0.0, reason if reason == PEER_STOPS_RUN else PEER_RAISES
         value = outcome["value"]
         if not value["execution_rate"]:
             return 0.0, EMPTY_OR_NONE
@@ -178,7 +177,7 @@ def decide_peer(completions: Sequence[Any], golds: Sequence[Mapping[str, Any]], 
         try:
             decided = decide_line(protocol_id, _line(protocol_id, completion, gold))
         except LineError as error:  # the gold was checked: HELM's program past finscore's bounds
-            reason = "exceeded_bounds" if "bounds" in str(error) else PEER_RAISES
+            reason = EXCEEDED_BOUNDS if isinstance(error, LineExceedsBounds) else PEER_RAISES
             out.put(row, 0.0, False, reason, {"protocol": protocol_id, "why": str(error)})
             continue
         score, reason = _score(protocol_id, decided, match)

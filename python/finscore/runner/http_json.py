@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from finscore.inputs import JsonValueError, loads_json
+from finscore.runner.endpoint_proxy import MAX_STATUS_LINE
 from finscore.runner.errors import EndpointError
 
 TRANSIENT_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
@@ -65,8 +66,6 @@ def _retry_after(headers: Any) -> float | None:
         return None
 
 
-#: The longest status line the endpoint proxy writes (finscore.runner.endpoint_proxy).
-MAX_STATUS_LINE = 1024
 
 
 def _status_line(connection: socket.socket) -> bytes:
