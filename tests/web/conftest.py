@@ -6,7 +6,9 @@ thread on an ephemeral port, and opened in Debian's Chromium through
 Playwright's Python API (never a downloaded browser). One page is loaded for
 the whole session, because starting Pyodide takes seconds; every test checks
 that the page logged no console error and made no request beyond its own
-static files.
+static files. The page fetches Python only when something needs it, so the
+session's page first checks that opening it fetched none of Python's files,
+then loads Python explicitly ("Load Python now") for the tests that use it.
 """
 
 from __future__ import annotations
@@ -168,6 +170,17 @@ class Watched:
         return [url for url in self.requests if not self.server.serves(url)]
 
 
+#: The page's files that only Python needs: Pyodide's runtime, the wheels, the page's Python side
+#: and the worker that runs them (their paths in the built page, web/build.py).
+PYTHON_PATHS = ("/pyodide/", "/wheels/", "/py/", "/worker.js")
+
+
+def python_requests(watched: Watched) -> list[str]:
+    """Every request (the page's or its worker's) for one of Python's files."""
+    paths = [urllib.parse.urlsplit(url).path for url in watched.requests if url.startswith(watched.server.base_url)]
+    return [path for path in paths if path.startswith(PYTHON_PATHS)]
+
+
 def watch(context: Any, server: StaticServer) -> Watched:
     page = context.new_page()
     watched = Watched(page, server)
@@ -181,12 +194,17 @@ def watch(context: Any, server: StaticServer) -> Watched:
 
 @pytest.fixture(scope="session")
 def playground(browser_context: Any, server: StaticServer) -> Watched:
-    """The page, loaded once, with Python and the file scorer ready."""
+    """The page, loaded once; Python and the file scorer loaded explicitly ("Load Python now")."""
     watched = watch(browser_context, server)
     watched.page.set_default_timeout(CALL_MS)
     watched.page.goto(server.base_url)
     watched.page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
-    watched.page.wait_for_selector("#score:not([disabled])", timeout=PYTHON_READY_MS)
+    watched.page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null",
+                                   timeout=PYTHON_READY_MS)
+    assert python_requests(watched) == [], "opening the page fetched Python's files before anything needed them"
+    watched.page.click("#load-python")
+    watched.page.wait_for_function("() => window.finscore.pythonReady()", timeout=PYTHON_READY_MS)
+    watched.page.evaluate("() => window.finscore.scorer.then(() => true)")
     assert not watched.console_errors, f"the page logged console errors while loading: {watched.console_errors}"
     return watched
 

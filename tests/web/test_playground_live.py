@@ -140,6 +140,8 @@ def test_a_python_call_that_fails_is_said_on_the_page(browser_context: Any, serv
     try:
         page.set_default_timeout(PYTHON_READY_MS)
         page.goto(server.base_url)
+        page.wait_for_selector("#core-status[data-state=ready]")
+        page.click("#load-python")  # Python loads only when asked for
         page.wait_for_function("() => window.finscore && window.finscore.pythonReady()")
         page.wait_for_selector("body:not([data-busy])")
         page.fill("#program", QUEUED_PROGRAM)  # deferred by the core: Python's to run

@@ -196,7 +196,7 @@ STALLED_WORKER = "self.onmessage = () => {};  // Python never arrives\n"
 
 def test_core_works_before_python(browser_context: Any, server: Any) -> None:
     """With the Python worker held back, the core is ready, rounds and runs plain programs;
-    Python's progress stays visible."""
+    Python is not loaded until asked for, and then its progress stays visible."""
     watched = watch(browser_context, server)
     page = watched.page
     page.route("**/worker.js", lambda route: route.fulfill(
@@ -205,6 +205,9 @@ def test_core_works_before_python(browser_context: Any, server: Any) -> None:
         page.goto(server.base_url)
         page.wait_for_selector("#core-status[data-state=ready]")
         assert not page.is_disabled("#run")  # the core runs plain programs itself
+        assert "not loaded" in page.text_content("#python-status") and page.is_hidden("#python-progress")
+        page.click("#load-python")
+        assert page.is_hidden("#load-python")
         assert page.is_visible("#python-progress")
         assert "starting" in page.text_content("#python-status")
         for x, places in [(2.675, 2), (-0.0001, 2), (0.125, 2), (1e22, 0), (5e-324, 22)]:
@@ -245,10 +248,10 @@ def test_keyboard_alone_runs_a_program(browser_context: Any, server: Any) -> Non
         page.wait_for_selector("#run:not([disabled])", timeout=PYTHON_READY_MS)
         order = []
         page.wait_for_selector("#outcome:not([hidden])")  # the first example's step view, from the core
-        for _ in range(17):
+        for _ in range(18):
             page.keyboard.press("Tab")
             order.append(page.evaluate("() => document.activeElement.id || document.activeElement.name || 'link'"))
-        assert order == ["link", "readme-link", "theme", "mode", "example", "program", "table", "table-format",
+        assert order == ["link", "readme-link", "theme", "load-python", "mode", "example", "program", "table", "table-format",
                          "profile", "python", "run", "copy-link", "token-view-toggle", "predictions-file", "gold-file",
                          "exclude-bad-ids", "score-benchmark"]
         page.fill("#program", "")  # the first example is in it already
@@ -302,8 +305,9 @@ def test_the_watch_sees_console_errors_and_foreign_requests(browser_context: Any
     page.route("**/worker.js", lambda route: route.fulfill(
         status=200, content_type="text/javascript", body=PROBING_WORKER))
     try:
+        page.goto(server.base_url)
         with page.expect_request(lambda request: "finscore-probe" in request.url):
-            page.goto(server.base_url)
+            page.click("#load-python")  # the worker starts only when Python is asked for
         assert watched.foreign_requests() == ["http://finscore-probe.invalid/from-worker"]
         with page.expect_console_message(lambda message: message.text == "probe"):
             page.evaluate("() => console.error('probe')")

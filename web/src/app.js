@@ -1,4 +1,5 @@
-// The playground page: loads the core at once and Python in a worker, and wires the forms.
+// The playground page: loads the core at once, and Python in a worker only when something the
+// core cannot decide asks for it (ensurePython), and wires the forms.
 import { loadCore, roundHalfEven, doubleHex, doubleText } from "./core.js";
 import { ABI_VERSION } from "./binding/index.js";
 import { PythonWorker } from "./python.js";
@@ -29,6 +30,7 @@ let worker = null;
 let examples = [];
 let coreNow = null; // the loaded core, once it is
 let pythonNow = null; // the Python worker, once it answers
+let scorerNow = null; // the Python worker, once its file scorer is ready
 let answerData = null; // answers.json: the protocols' rules and words for the core's answer path, once loaded
 const LIVE_DELAY_MS = 250; // results follow typing after this pause
 
@@ -84,7 +86,30 @@ function roundWithCore(event) {
   });
 }
 
-// -- Python, in a worker --------------------------------------------------------------
+// -- Python, in a worker, loaded only when needed ---------------------------------------
+
+let pythonStarted = false; // the worker was created (Pyodide is being, or has been, fetched)
+
+/**
+ * Start loading Python (once) because something the core cannot decide needs it: a program or
+ * answer the core defers, a file to score or compare, "Load Python now". Resolves when the step
+ * view's Python is ready; the file scorer (sympy) follows in the same worker (`scorer`).
+ */
+function ensurePython() {
+  if (!pythonStarted) {
+    pythonStarted = true;
+    $("#load-python").hidden = true;
+    setEngine($("#python-engine"), "loading", "Python: starting…");
+    core.promise.then(({ module }) => startPython(module), () => {}); // a core that failed rejected both already
+  }
+  return python.promise;
+}
+
+/** Start loading Python if it is not, and resolve when the file scorer is ready. */
+function ensureScorer() {
+  ensurePython();
+  return scorer.promise;
+}
 
 function startPython(coreModule) {
   const progress = $("#python-progress");
@@ -98,12 +123,12 @@ function startPython(coreModule) {
       refreshWaiting();
     },
     onReady: (message) => {
+      if (message.what !== "exec") scorerNow = worker;
       if (message.what === "exec") {
         $("#versions").textContent = `Pyodide ${message.pyodide}, Python ${message.python}; the WebAssembly core of the finscore package.`;
         pythonNow = worker;
         python.resolve(worker);
       } else {
-        enable($("#score"), true, "Score");
         scorer.resolve(worker);
       }
     },
@@ -143,7 +168,7 @@ function programRequest() {
 }
 
 async function runProgram(request) {
-  const ready = await python.promise;
+  const ready = await ensurePython();
   return ready.call("run_program", JSON.stringify(request));
 }
 
@@ -185,10 +210,13 @@ function progressText() {
   return total ? `loading ${done} of ${total}` : "starting";
 }
 
+const waitingScore = { text: null }; // the file scorer's waiting sentence, or null
+
 /** The status lines of the forms that wait for Python, with its current loading progress. */
 function refreshWaiting() {
   if (waiting.run !== null) showStatus("#run-status", `Waiting for Python (${progressText()}) ${waiting.run}`);
   if (waiting.answer !== null) showStatus("#answer-status", `Waiting for Python (${progressText()}) ${waiting.answer}`);
+  if (waitingScore.text !== null) $("#score-stage").textContent = `Waiting for Python (${progressText()}) ${waitingScore.text}`;
 }
 
 function waitFor(kind, sentence) {
@@ -290,6 +318,11 @@ function markStale() {
  */
 async function addNotes(request, answer, number) {
   document.body.dataset.notes = "pending";
+  if (!pythonStarted) {
+    // a refusal is the core's to decide; its hints alone do not fetch 21.9 MB of Python
+    showStatus("#run-status", "The command line's note: hints on a refusal, if it has any, are Python's words: " +
+      "they are added here once Python is loaded (“Load Python now”, or anything only Python can do).");
+  }
   let notes;
   try {
     const ready = await python.promise;
@@ -300,6 +333,7 @@ async function addNotes(request, answer, number) {
   }
   if (number !== runNumber) return; // another input is on show now
   delete document.body.dataset.notes;
+  showStatus("#run-status", "");
   if (notes.length) renderExecution($("#outcome"), { ...answer, execution: { ...answer.execution, notes } });
 }
 
@@ -606,7 +640,7 @@ async function loadAnswerOptions() {
     }
   }
   try {
-    const options = await (await python.promise).call("answer_options");
+    const options = await (await ensurePython()).call("answer_options");
     if (!options.ok) showError($("#answer-error"), options.error);
     else applyAnswerOptions(options);
   } catch (error) {
@@ -695,7 +729,7 @@ function markAnswerStale() {
 }
 
 async function decideAnswer(request) {
-  const ready = await python.promise;
+  const ready = await ensurePython();
   return ready.call("decide_answer", JSON.stringify(request));
 }
 
@@ -774,9 +808,12 @@ function renderAnswer(answer) {
 // -- the file scorer --------------------------------------------------------------------
 
 const files = { predictions: null, gold: null };
+let filesChosen = 0; // counts file choices: a score of files since replaced is never shown
 
 function acceptFile(kind, file) {
   files[kind] = file || null;
+  filesChosen += 1;
+  if (file) ensurePython(); // scoring a file is Python's: its loading starts as soon as one is chosen
   const zone = document.querySelector(`[data-drop="${kind}"]`);
   zone.querySelector(".drop-hint").textContent = file ? `Chosen: ${file.name}` : "…or drop it here.";
 }
@@ -798,7 +835,7 @@ function wireDropZones() {
 
 /** Score two files' bytes (Uint8Arrays) in Python; resolves to {ok, report, report_file, figure_texts, text, failing} or {ok: false, error}. */
 async function scoreBytes(predictions, predictionsName, gold, goldName, options = {}) {
-  const ready = await scorer.promise;
+  const ready = await ensureScorer();
   return ready.call("score_files", predictions, predictionsName, gold, goldName, JSON.stringify(options));
 }
 
@@ -820,12 +857,31 @@ async function scoreFiles() {
   showError(error, "");
   const button = $("#score");
   enable(button, false, "Scoring…");
+  const chosen = filesChosen;
   try {
     const options = { benchmark: $("#score-benchmark").value, profile: checked("profile"), python: checked("python"),
       exclude_bad_ids: $("#exclude-bad-ids").checked };
     $("#score-status").hidden = false;
-    const answer = await scoreBytes(await fileBytes(files.predictions), files.predictions.name,
-      await fileBytes(files.gold), files.gold.name, options);
+    const predictions = await fileBytes(files.predictions), gold = await fileBytes(files.gold);
+    if (!scorerNow) {
+      // the report on show is of other files (or none): hidden while Python loads for these
+      $("#report").hidden = true;
+      markQueued("score", true);
+      waitingScore.text = "to score these files; they are scored as soon as it is ready.";
+      refreshWaiting();
+    }
+    let answer;
+    try {
+      answer = await scoreBytes(predictions, files.predictions.name, gold, files.gold.name, options);
+    } finally {
+      markQueued("score", false);
+      waitingScore.text = null;
+    }
+    if (chosen !== filesChosen) {
+      $("#report").hidden = true;
+      showError(error, "Other files were chosen while these were scored: press Score to score them.");
+      return { ok: false, error: "superseded" };
+    }
     if (!answer.ok) {
       $("#report").hidden = true;
       showError(error, answer.error);
@@ -1008,11 +1064,11 @@ window.finscore = {
   runProgram,
   runForm: () => runFromForm(),
   executeRows: async (rows, profile = "official") =>
-    (await python.promise).call("execute_rows", JSON.stringify(rows), profile),
+    (await ensurePython()).call("execute_rows", JSON.stringify(rows), profile),
   scoreBytes,
   decideAnswer,
   answerRequest,
-  answerOptions: async () => (await python.promise).call("answer_options"),
+  answerOptions: async () => (await ensurePython()).call("answer_options"),
   roundHalfEven: async (x, places) => roundHalfEven(await core.promise, x, places),
   doubleHex,
   quickRows: async (rows) => quickRows(await core.promise, rows),
@@ -1022,6 +1078,8 @@ window.finscore = {
     return answerData ? quickDecide(await core.promise, request, answerData).answer ?? null : null;
   },
   pythonReady: () => pythonNow !== null,
+  pythonStarted: () => pythonStarted, // has anything asked for Python (is Pyodide being fetched)?
+  loadPython: () => { ensurePython(); return scorer.promise.then(() => true); }, // "Load Python now"; resolves when all of it is ready
   encodeState,
   decodeState,
   currentState,
@@ -1036,7 +1094,8 @@ window.finscore = {
 wireTheme();
 wireForms();
 loadAnswerOptions();
-wireCompare({ chosen: () => files, scorer: scorer.promise, busy });
+wireCompare({ chosen: () => files, scorer: ensureScorer, failed: scorer.promise, busy });
+$("#load-python").addEventListener("click", () => { ensurePython(); });
 applyMode(); // a browser may restore the chosen mode's radio on reload
 showVersion().catch((error) => {
   $("#version").textContent = `finscore (version unknown: ${error.message}) · core ABI ${ABI_VERSION}`;
@@ -1055,14 +1114,9 @@ Promise.all([examplesLoaded, core.promise]).then(async () => {
   }
 }, () => {});
 
-/** Resolves when no run is in progress (the first one is synchronous on the core path). */
-function busyDone() {
-  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
-}
-// Python starts once the first step view is shown (or could not be), so that it does not
-// compete with it for the processor; it then loads in the background.
-const firstView = Promise.all([examplesLoaded, core.promise]).then(() => busyDone(), () => {});
-startCore().then(async ({ module }) => { await firstView; startPython(module); }, () => {
+// Python is not loaded here: only what the core cannot decide starts it (ensurePython).
+startCore().catch(() => {
+  $("#load-python").hidden = true;
   setEngine($("#python-engine"), "failed", "Python: not started, since the WebAssembly core did not load");
   python.reject(new Error("the WebAssembly core did not load"));
   scorer.reject(new Error("the WebAssembly core did not load"));

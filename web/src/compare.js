@@ -79,30 +79,37 @@ export function renderCompare(node, answer) {
 
 /**
  * Add the "Compare protocols" button to the file scorer. `chosen()` gives the chosen files
- * ({predictions, gold}), `scorer` resolves to the Python worker once the file scorer is loaded,
- * `busy(what, work)` marks the page busy meanwhile.
+ * ({predictions, gold}), `scorer()` starts loading Python if it is not and resolves to the worker
+ * once the file scorer is loaded, `failed` rejects if it cannot load, `busy(what, work)` marks the
+ * page busy meanwhile.
  */
-export function wireCompare({ chosen, scorer, busy }) {
-  const button = el("button", { id: "compare-protocols", type: "button", disabled: true,
-    text: "Compare protocols (Python is loading…)" });
+export function wireCompare({ chosen, scorer, failed, busy }) {
+  const button = el("button", { id: "compare-protocols", type: "button", text: "Compare protocols" });
   const error = el("p", { id: "protocols-error", className: "error", role: "alert", hidden: true });
   const view = el("div", { id: "protocols-view", className: "panel", "aria-live": "polite", hidden: true });
   document.querySelector("#score").after(" ", button);
   document.querySelector("#report").after(error, view);
-  scorer.then(() => { button.disabled = false; button.textContent = "Compare protocols"; }, () => {
+  failed.catch(() => {
+    button.disabled = true;
     button.textContent = "Compare protocols (Python failed to load)";
   });
   button.addEventListener("click", () => busy("compare-protocols", async () => {
-    const files = chosen();
+    const files = { ...chosen() }; // these files, as chosen now
     if (!files.predictions || !files.gold) {
       showError(error, "Choose both a completions (or prediction) file and a gold file.");
       return null;
     }
     showError(error, "");
     button.disabled = true;
+    button.textContent = "Comparing…";
+    view.hidden = true; // the view on show compared other files (or none): never shown for these
     try {
       const bytes = async (file) => new Uint8Array(await file.arrayBuffer());
-      const answer = await (await scorer).call("compare_files", await bytes(files.predictions), files.predictions.name,
+      const ready = await scorer(); // Python's: loaded now if nothing loaded it before
+      if (files.predictions !== chosen().predictions || files.gold !== chosen().gold) {
+        throw new Error("other files were chosen while Python loaded: press Compare protocols again");
+      }
+      const answer = await ready.call("compare_files", await bytes(files.predictions), files.predictions.name,
         await bytes(files.gold), files.gold.name, JSON.stringify({ benchmark: "auto" }));
       if (!answer.ok) {
         view.hidden = true;
@@ -117,6 +124,7 @@ export function wireCompare({ chosen, scorer, busy }) {
       return null;
     } finally {
       button.disabled = false;
+      button.textContent = "Compare protocols";
     }
   }));
 }
