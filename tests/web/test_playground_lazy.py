@@ -23,7 +23,7 @@ import pytest
 
 from finscore import execute
 
-from .conftest import FINQA, PYTHON_READY_MS, python_requests, require, watch
+from .conftest import FINQA, PYTHON_READY_MS, artifact_path, python_requests, require, watch
 from .test_answers_quick import CORE_CASES, PYTHON_CASES, _cli_decisions, _fill, _gold_mapping, _shown_decision, \
     _wait_decided
 from .test_file_scoring import DROP
@@ -106,6 +106,9 @@ def test_dropping_a_file_loads_python_with_progress_then_scores_as_the_cli(fresh
 
     assert python_requests(fresh) == []
     page.evaluate(STATUS_RECORDER, "#score-stage")
+    page.evaluate("""() => { window.__dropped = performance.now();
+        window.finscore.python.then(() => { window.__exec = performance.now(); });
+        window.finscore.scorer.then(() => { window.__scorer = performance.now(); }); }""")
     page.evaluate(DROP, ["predictions", "predictions.json", json.dumps(predictions)])
     assert page.evaluate("() => window.finscore.pythonStarted()") is True  # the drop starts the load
     page.evaluate(DROP, ["gold", "gold.json", json.dumps(gold_examples)])
@@ -118,6 +121,9 @@ def test_dropping_a_file_loads_python_with_progress_then_scores_as_the_cli(fresh
     stages = _progress_seen(page)
     assert len(set(stages)) >= 2 and stages == sorted(stages), stages  # live progress, never backwards
     assert "/pyodide/pyodide.asm.wasm" in python_requests(fresh)
+    timing = page.evaluate("""() => ({python_ready_ms_after_drop: window.__exec - window.__dropped,
+        scorer_ready_ms_after_drop: window.__scorer - window.__dropped})""")
+    artifact_path("python-on-demand.json").write_text(json.dumps(timing, indent=1) + "\n", encoding="utf-8")  # not asserted
     assert page.get_attribute("body", "data-queued") is None
     assert not fresh.console_errors
 
