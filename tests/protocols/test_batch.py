@@ -210,6 +210,33 @@ def test_small_batches_and_odd_inputs() -> None:
     assert decided.in_core == rows - 4
     with pytest.raises(ValueError, match="one gold for each prediction"):
         decide_batch("finmmr", ["1"], [])
+
+
+def test_reasons_read_off_the_outcomes_behave_as_a_list() -> None:
+    """The eval() peers' `reason` column (PeerReasons, the core's outcome bytes read when asked) gives
+    the same word at every index, slice and in iteration as the module's own get_acc, the rows the host
+    decided (a str subclass, a unit word, an expression) among them."""
+    predictions: list[object] = ["5", "$5", "5 million", "2+3", "abc", "-5", "500", "0.05"] * PEER_CORE_MIN_ROWS
+
+    class Text(str):
+        """A str subclass: never read by the core."""
+
+    predictions[1] = Text("5")
+    golds: list[object] = [5.0] * len(predictions)
+    decided = decide_batch("financemath", predictions, golds)
+    expected = [financemath.get_acc(prediction, gold)[1] for prediction, gold in zip(predictions, golds)]
+    reasons = decided.reason
+    assert 0 < decided.in_core < len(predictions)  # both kinds of row are present
+    assert list(reasons) == expected and reasons == expected and expected == reasons
+    assert len(reasons) == len(expected)
+    assert [reasons[row] for row in range(-len(expected), len(expected))] == expected + expected
+    assert reasons[3:11:2] == expected[3:11:2]
+    assert reasons != expected[:-1] and reasons != "exact"
+    assert repr(reasons) == repr(expected)
+    with pytest.raises(IndexError):
+        reasons[len(expected)]
+    with pytest.raises(TypeError):
+        hash(reasons)
     with pytest.raises(ProtocolError, match="helm-finqa"):
         decide_batch("helm", [], [])
 

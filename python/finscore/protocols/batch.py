@@ -22,7 +22,7 @@ import sys
 from array import array
 from itertools import compress, repeat
 from operator import is_not
-from typing import Mapping, NamedTuple, Sequence, cast
+from typing import Iterator, Mapping, NamedTuple, Sequence, cast, overload
 
 from finscore.protocols import peer_reasons as R
 from finscore.protocols.arith import BoundExceeded, PeerExecutesCode, PeerRaised
@@ -61,7 +61,9 @@ class BatchDecisions(NamedTuple):
 
     - `acc`: the peer's 0 / 1 (PIXIU: 0.0 / 1.0), or None where the peer raises (its run stops, or
       `pred.strip()` fails) or the outcome needs the text run (`peer_executes_code`, `exceeded_bounds`).
-    - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`).
+    - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`); for
+      the eval() peers a `PeerReasons` (a sequence read off the core's outcome bytes when asked, equal
+      to the list of its words), for PIXIU and HELM a list.
     - `in_core`: how many pairs the core decided (the rest were decided in Python).
     - `program_accuracy`: helm-finqa's second figure (FinQA's equal_program), None for the other
       protocols; helm-finqa's `acc` is its execution_accuracy (both None where float() of the gold
@@ -69,7 +71,7 @@ class BatchDecisions(NamedTuple):
     """
 
     acc: list[int | float | None]
-    reason: list[str]
+    reason: Sequence[str]
     in_core: int
     program_accuracy: list[float | None] | None = None
 
@@ -93,19 +95,64 @@ def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequenc
     count = len(predictions)
     outcomes = _core_outcomes(rule, predictions, golds) if count >= PEER_CORE_MIN_ROWS else bytes(count)
     acc: list[int | float | None] = list(outcomes.translate(_ACC_OF_OUTCOME))
-    reason = list(map(_REASON_OF_OUTCOME.__getitem__, outcomes))
+    host: dict[int, str] = {}
     deferred = outcomes.find(0)
     if deferred < 0:
-        return BatchDecisions(acc, reason, count)
+        return BatchDecisions(acc, PeerReasons(outcomes, host), count)
     import importlib
 
     get_acc = importlib.import_module(_MODULES[rule]).get_acc
-    in_core = count
     while deferred >= 0:
-        in_core -= 1
-        acc[deferred], reason[deferred] = _one(get_acc, predictions[deferred], golds[deferred])
+        acc[deferred], host[deferred] = _one(get_acc, predictions[deferred], golds[deferred])
         deferred = outcomes.find(0, deferred + 1)
-    return BatchDecisions(acc, reason, in_core)
+    return BatchDecisions(acc, PeerReasons(outcomes, host), count - len(host))
+
+
+class PeerReasons(Sequence[str]):
+    """The reason word of each row of an eval() peer's batch, read off the core's outcome byte when
+    asked (a list of words built for every row would cost the batch about as much as the core's
+    decisions); the rows the host decided keep their words. Equal to any sequence of the same words
+    (a list among them); `list(reasons)` gives the plain list."""
+
+    __slots__ = ("_outcomes", "_host")
+
+    def __init__(self, outcomes: bytes, host: Mapping[int, str]) -> None:
+        self._outcomes = outcomes
+        self._host = host
+
+    def __len__(self) -> int:
+        return len(self._outcomes)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        row = range(len(self._outcomes))[index]  # IndexError past either end, as a list's
+        word = self._host.get(row)
+        return _REASON_OF_OUTCOME[self._outcomes[row]] if word is None else word
+
+    def __iter__(self) -> Iterator[str]:
+        if not self._host:
+            return map(_REASON_OF_OUTCOME.__getitem__, self._outcomes)
+        words = list(map(_REASON_OF_OUTCOME.__getitem__, self._outcomes))
+        for row, word in self._host.items():
+            words[row] = word
+        return iter(words)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return len(other) == len(self) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so unhashable as they are
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 def _one(get_acc: object, prediction: object, gold: object) -> tuple[int | None, str]:
@@ -152,16 +199,17 @@ def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
     """The golds as the core reads them: doubles and fs_peer_gold kinds (a float subclass such as
     numpy.float64, or any other object, is the host's; in a column holding ints the core defers every
     number of 1e10 or more itself)."""
-    types = list(map(type, golds))
-    present = set(types)
+    types = list(map(type, golds))  # list.count of a type is a pass of pointer comparisons, cheaper than a set
+    floats = types.count(float)
     numbers = cast("Sequence[float]", golds)  # array("d") refuses (below) what is no number
     kinds: bytearray
-    if present == {float}:
+    if floats == len(golds):
         return array("d", numbers).tobytes(), bytearray(len(golds))
-    if present <= {float, int, bool}:  # ints and floats alike: the core defers what an int could make inexact
+    bools = types.count(bool)
+    if floats + types.count(int) + bools == len(golds):  # the core defers what an int could make inexact
         kinds = bytearray(b"\1" * len(golds))
         row = -1
-        for _ in range(types.count(bool)):  # list.index finds each bool, the scans together one pass
+        for _ in range(bools):  # list.index finds each bool, the scans together one pass
             row = types.index(bool, row + 1)
             kinds[row] = _GOLD_BOOL
     else:
@@ -189,7 +237,7 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
     for start in range(0, len(predictions), PEER_CALL_ROWS):
         texts = list(predictions[start:start + PEER_CALL_ROWS])
         gold_values, kinds = _gold_column(golds[start:start + PEER_CALL_ROWS])
-        if set(map(type, texts)) != {str}:
+        if list(map(type, texts)).count(str) != len(texts):  # a str subclass too is the host's
             for index, text in enumerate(texts):
                 if type(text) is not str:
                     texts[index], kinds[index] = "", _GOLD_HOST
