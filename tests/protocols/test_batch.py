@@ -210,6 +210,8 @@ def test_small_batches_and_odd_inputs() -> None:
     assert decided.in_core == rows - 4
     with pytest.raises(ValueError, match="one gold for each prediction"):
         decide_batch("finmmr", ["1"], [])
+    with pytest.raises(ProtocolError, match="helm-finqa"):
+        decide_batch("helm", [], [])
 
 
 def test_reasons_read_off_the_outcomes_behave_as_a_list() -> None:
@@ -237,8 +239,6 @@ def test_reasons_read_off_the_outcomes_behave_as_a_list() -> None:
         reasons[len(expected)]
     with pytest.raises(TypeError):
         hash(reasons)
-    with pytest.raises(ProtocolError, match="helm-finqa"):
-        decide_batch("helm", [], [])
 
 
 @pytest.mark.essential
@@ -267,6 +267,21 @@ def test_pixiu_batch_is_its_string_rule() -> None:
     decided = decide_batch("pixiu-finqa", [" 94 ", "94.0", "x", None], ["94", "94", " x", "94"])
     assert decided.acc == [1.0, 0.0, 0.0, None]
     assert decided.reason == ["equal", "differs", "gold_outer_whitespace", "prediction_not_text"]
+
+
+@pytest.mark.essential
+def test_pixiu_lines_in_one_batch() -> None:
+    """Every PIXIU vector line as one batch, under each of the three protocols: the acc PIXIU's own
+    process_results recorded for its task, and the reason decide_line gives the line."""
+    from finscore.protocols.pixiu import decide_line
+
+    lines = vector_lines("pixiu")
+    for protocol, task in (("pixiu-finqa", "FinQA"), ("pixiu-convfinqa", "ConvFinQA"), ("pixiu-tatqa", "TATQA")):
+        decided = decide_batch(protocol, [line["pred"] for line in lines], [line["gold"] for line in lines])
+        recorded = [line[task]["value"]["acc"] if "value" in line[task] else None for line in lines]
+        assert decided.acc == recorded
+        assert list(decided.reason) == [decide_line(line)["reason"] for line in lines]
+        assert {*decided.reason} >= {"equal", "differs"}
 
 
 def test_core_refuses_a_miscounted_text() -> None:

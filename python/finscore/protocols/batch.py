@@ -22,7 +22,7 @@ import sys
 from array import array
 from itertools import compress, repeat
 from operator import is_not
-from typing import Iterator, Mapping, NamedTuple, Sequence, cast, overload
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, cast, overload
 
 from finscore.protocols import peer_reasons as R
 from finscore.protocols.arith import BoundExceeded, PeerExecutesCode, PeerRaised
@@ -62,8 +62,8 @@ class BatchDecisions(NamedTuple):
     - `acc`: the peer's 0 / 1 (PIXIU: 0.0 / 1.0), or None where the peer raises (its run stops, or
       `pred.strip()` fails) or the outcome needs the text run (`peer_executes_code`, `exceeded_bounds`).
     - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`); for
-      the eval() peers a `PeerReasons` (a sequence read off the core's outcome bytes when asked, equal
-      to the list of its words), for PIXIU and HELM a list.
+      the eval() peers and PIXIU a `PeerReasons` (a sequence read off the outcome bytes when asked,
+      equal to the list of its words), for HELM a list.
     - `in_core`: how many pairs the core decided (the rest were decided in Python).
     - `program_accuracy`: helm-finqa's second figure (FinQA's equal_program), None for the other
       protocols; helm-finqa's `acc` is its execution_accuracy (both None where float() of the gold
@@ -109,16 +109,18 @@ def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequenc
 
 
 class PeerReasons(Sequence[str]):
-    """The reason word of each row of an eval() peer's batch, read off the core's outcome byte when
-    asked (a list of words built for every row would cost the batch about as much as the core's
+    """The reason word of each row of an eval() peer's batch (PIXIU's: its acc and `word` given), read
+    off the row's outcome byte when asked (a list of words built for every row would cost the batch about as much as the core's
     decisions); the rows the host decided keep their words. Equal to any sequence of the same words
     (a list among them); `list(reasons)` gives the plain list."""
 
-    __slots__ = ("_outcomes", "_host")
+    __slots__ = ("_outcomes", "_host", "_word")
 
-    def __init__(self, outcomes: bytes, host: Mapping[int, str]) -> None:
+    def __init__(self, outcomes: Sequence[object], host: Mapping[int, str],
+                 word: Callable[[Any], str] = _REASON_OF_OUTCOME.__getitem__) -> None:
         self._outcomes = outcomes
         self._host = host
+        self._word = word  # a row's outcome -> its word
 
     def __len__(self) -> int:
         return len(self._outcomes)
@@ -134,12 +136,12 @@ class PeerReasons(Sequence[str]):
             return list(self)[index]
         row = range(len(self._outcomes))[index]  # IndexError past either end, as a list's
         word = self._host.get(row)
-        return _REASON_OF_OUTCOME[self._outcomes[row]] if word is None else word
+        return self._word(self._outcomes[row]) if word is None else word
 
     def __iter__(self) -> Iterator[str]:
         if not self._host:
-            return map(_REASON_OF_OUTCOME.__getitem__, self._outcomes)
-        words = list(map(_REASON_OF_OUTCOME.__getitem__, self._outcomes))
+            return map(self._word, self._outcomes)
+        words = list(map(self._word, self._outcomes))
         for row, word in self._host.items():
             words[row] = word
         return iter(words)
@@ -259,15 +261,18 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
     return bytes(outcomes)
 
 
-_PIXIU_REASON = {1.0: "equal", 0.0: "differs"}
+#: PIXIU's acc -> its reason word (None: a row decided by decide_line, which names its own reason).
+_PIXIU_REASON: dict[float | None, str] = {1.0: "equal", 0.0: "differs", None: ""}
 
 
 def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
     """PIXIU's `1.0 if pred.strip() == gold else 0.0` over the batch (pixiu.decide_line's rules): text
-    pairs at once, any pair with a prediction or gold that is not exactly a str by decide_line."""
+    pairs at once (one comprehension: `map(operator.eq, ...)` measured no faster, `str.__eq__` slower),
+    the reasons read off the acc when asked, any pair with a prediction or gold that is not exactly a
+    str by decide_line."""
     texts, gold_texts = list(predictions), list(golds)
     others: list[int] = []
-    if set(map(type, texts)) != {str} or set(map(type, gold_texts)) != {str}:
+    if list(map(type, texts)).count(str) != len(texts) or list(map(type, gold_texts)).count(str) != len(texts):
         rows = range(len(texts))
         others = sorted({*compress(rows, map(is_not, map(type, texts), repeat(str))),
                          *compress(rows, map(is_not, map(type, gold_texts), repeat(str)))})
@@ -275,18 +280,19 @@ def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecis
             texts[row] = gold_texts[row] = ""
     acc: list[int | float | None] = [1.0 if text.strip() == gold else 0.0  # type: ignore[attr-defined]
                                      for text, gold in zip(texts, gold_texts)]
-    reason = list(map(_PIXIU_REASON.__getitem__, acc))  # type: ignore[arg-type]
-    stripped = list(map(str.strip, gold_texts))  # type: ignore[arg-type]
-    if stripped != gold_texts:  # a gold with its own outer white space matches no stripped prediction
-        for row in compress(range(len(texts)), map(str.__ne__, gold_texts, stripped)):  # type: ignore[arg-type]
-            reason[row] = "gold_outer_whitespace"
+    host: dict[int, str] = {}
+    stripped = list(map(str.strip, cast("list[str]", gold_texts)))  # str.strip returns the str itself if
+    if stripped != gold_texts:  # nothing goes; a gold with its own outer white space matches no stripped prediction
+        for row in compress(range(len(texts)), map(str.__ne__, cast("list[str]", gold_texts), stripped)):
+            host[row] = "gold_outer_whitespace"
     if others:
         from finscore.protocols.pixiu import decide_line
 
         for row in others:
             decided = decide_line({"pred": predictions[row], "gold": golds[row]})
-            acc[row], reason[row] = decided["acc"].get("value"), decided["reason"]
-    return BatchDecisions(acc, reason, 0)
+            acc[row], host[row] = decided["acc"].get("value"), decided["reason"]
+    # the reasons read a copy of the acc: a caller's later change to its acc list changes no reason
+    return BatchDecisions(acc, PeerReasons(tuple(acc), host, _PIXIU_REASON.__getitem__), 0)
 
 
 def _helm(completions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
