@@ -72,9 +72,6 @@ def normalize(prediction: object) -> Normalized:
     if plain is not None:  # a plain number passes the cleaning unchanged and evaluates to itself
         return Normalized(plain, False, False)
     text = clean_text(prediction)
-    plain = arith.plain_number(text)
-    if plain is not None:  # the cleaning left a plain number (`$1,234`, `£5 million`): eval() gives it
-        return Normalized(plain, False, False)
     namespace = {**_GLOBALS, "prediction": text, "money": _UNITS[-1]}
     eval_failed = False
     used_code = False
