@@ -153,6 +153,30 @@ def test_generated_expressions_agree_with_cpython() -> None:
     assert decided > 2_500
 
 
+def test_operator_tokens_are_cpython_s() -> None:
+    """Differential: 3,000 generated runs of operator characters, digits and spaces (seed 11) split into
+    the same tokens as CPython's own `tokenize` module splits them (the longest operator first)."""
+    import io
+    import tokenize
+
+    rng = random.Random(11)
+    compared = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice("*/<>=+-%@&|^~.:;,!1 ") for _ in range(rng.randint(1, 12))).strip() or "1"
+        try:
+            ours = [token[1] for token in arith.tokenize(text) if token[0] != "end"]
+        except arith.PeerRaised:
+            continue  # refused (`!` alone): the parse, not the split, is then CPython's SyntaxError
+        try:
+            theirs = [token.string for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                      if token.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+        except (tokenize.TokenError, SyntaxError):
+            continue
+        compared += 1
+        assert ours == theirs, text
+    assert compared > 1_500
+
+
 def test_inert_objects_raise_as_cpython_and_others_are_code() -> None:
     """A module's operators raise TypeError in CPython too; an object finscore only names by type is code."""
     import types

@@ -214,6 +214,33 @@ def test_small_batches_and_odd_inputs() -> None:
         decide_batch("helm", [], [])
 
 
+def test_reasons_read_off_the_outcomes_behave_as_a_list() -> None:
+    """The eval() peers' `reason` column (PeerReasons, the core's outcome bytes read when asked) gives
+    the same word at every index, slice and in iteration as the module's own get_acc, the rows the host
+    decided (a str subclass, a unit word, an expression) among them."""
+    predictions: list[object] = ["5", "$5", "5 million", "2+3", "abc", "-5", "500", "0.05"] * PEER_CORE_MIN_ROWS
+
+    class Text(str):
+        """A str subclass: never read by the core."""
+
+    predictions[1] = Text("5")
+    golds: list[object] = [5.0] * len(predictions)
+    decided = decide_batch("financemath", predictions, golds)
+    expected = [financemath.get_acc(prediction, gold)[1] for prediction, gold in zip(predictions, golds)]
+    reasons = decided.reason
+    assert 0 < decided.in_core < len(predictions)  # both kinds of row are present
+    assert list(reasons) == expected and reasons == expected and expected == reasons
+    assert len(reasons) == len(expected)
+    assert [reasons[row] for row in range(-len(expected), len(expected))] == expected + expected
+    assert reasons[3:11:2] == expected[3:11:2]
+    assert reasons != expected[:-1] and reasons != "exact"
+    assert repr(reasons) == repr(expected)
+    with pytest.raises(IndexError):
+        reasons[len(expected)]
+    with pytest.raises(TypeError):
+        hash(reasons)
+
+
 @pytest.mark.essential
 def test_helm_lines_in_one_batch() -> None:
     """Every HELM vector line, its table from FinQA's test file, as one batch: HELM's recorded metric."""
@@ -240,6 +267,21 @@ def test_pixiu_batch_is_its_string_rule() -> None:
     decided = decide_batch("pixiu-finqa", [" 94 ", "94.0", "x", None], ["94", "94", " x", "94"])
     assert decided.acc == [1.0, 0.0, 0.0, None]
     assert decided.reason == ["equal", "differs", "gold_outer_whitespace", "prediction_not_text"]
+
+
+@pytest.mark.essential
+def test_pixiu_lines_in_one_batch() -> None:
+    """Every PIXIU vector line as one batch, under each of the three protocols: the acc PIXIU's own
+    process_results recorded for its task, and the reason decide_line gives the line."""
+    from finscore.protocols.pixiu import decide_line
+
+    lines = vector_lines("pixiu")
+    for protocol, task in (("pixiu-finqa", "FinQA"), ("pixiu-convfinqa", "ConvFinQA"), ("pixiu-tatqa", "TATQA")):
+        decided = decide_batch(protocol, [line["pred"] for line in lines], [line["gold"] for line in lines])
+        recorded = [line[task]["value"]["acc"] if "value" in line[task] else None for line in lines]
+        assert decided.acc == recorded
+        assert list(decided.reason) == [decide_line(line)["reason"] for line in lines]
+        assert {*decided.reason} >= {"equal", "differs"}
 
 
 def test_core_refuses_a_miscounted_text() -> None:

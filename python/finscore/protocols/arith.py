@@ -119,6 +119,8 @@ _OPERATORS = sorted(
      "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=",
      "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "@", "=", "~", "+", "-", "*", "/", "%",
      "<", ">", "&", "|", "^"], key=len, reverse=True)
+#: The operators by length, longest first: the token at a position is the longest that starts there.
+_OPERATORS_BY_LENGTH = tuple((size, frozenset(op for op in _OPERATORS if len(op) == size)) for size in (3, 2, 1))
 _DECIMAL_DIGITS = "0123456789"
 _HEX = "0123456789abcdefABCDEF"
 _ID_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
@@ -331,8 +333,9 @@ def tokenize(text: str) -> list[Token]:
             if ch.isidentifier():
                 raise PeerExecutesCode("non-ASCII identifier")
             raise _syntax(f"invalid character {ch!r}")
-        for op in _OPERATORS:
-            if text.startswith(op, i):
+        for size, operators in _OPERATORS_BY_LENGTH:  # a set lookup a length, not a scan of every operator
+            op = text[i:i + size]
+            if op in operators:
                 if op in "([{":
                     depth += 1
                     if depth > MAX_NESTING:
@@ -342,7 +345,7 @@ def tokenize(text: str) -> list[Token]:
                     if depth < 0:
                         raise _syntax("unmatched bracket")
                 tokens.append(("op", op, op))
-                i += len(op)
+                i += size
                 break
         else:
             # every other ASCII character (`!`, `?`, `$`, a backtick, control characters) is refused

@@ -22,7 +22,7 @@ import sys
 from array import array
 from itertools import compress, repeat
 from operator import is_not
-from typing import Mapping, NamedTuple, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, cast, overload
 
 from finscore.protocols import peer_reasons as R
 from finscore.protocols.arith import BoundExceeded, PeerExecutesCode, PeerRaised
@@ -61,7 +61,9 @@ class BatchDecisions(NamedTuple):
 
     - `acc`: the peer's 0 / 1 (PIXIU: 0.0 / 1.0), or None where the peer raises (its run stops, or
       `pred.strip()` fails) or the outcome needs the text run (`peer_executes_code`, `exceeded_bounds`).
-    - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`).
+    - `reason`: the rule that decided (`finscore.protocols.peer_reasons`, PIXIU's `pixiu.REASONS`); for
+      the eval() peers and PIXIU a `PeerReasons` (a sequence read off the outcome bytes when asked,
+      equal to the list of its words), for HELM a list.
     - `in_core`: how many pairs the core decided (the rest were decided in Python).
     - `program_accuracy`: helm-finqa's second figure (FinQA's equal_program), None for the other
       protocols; helm-finqa's `acc` is its execution_accuracy (both None where float() of the gold
@@ -69,7 +71,7 @@ class BatchDecisions(NamedTuple):
     """
 
     acc: list[int | float | None]
-    reason: list[str]
+    reason: Sequence[str]
     in_core: int
     program_accuracy: list[float | None] | None = None
 
@@ -93,19 +95,66 @@ def decide_batch(protocol_id: str, predictions: Sequence[object], golds: Sequenc
     count = len(predictions)
     outcomes = _core_outcomes(rule, predictions, golds) if count >= PEER_CORE_MIN_ROWS else bytes(count)
     acc: list[int | float | None] = list(outcomes.translate(_ACC_OF_OUTCOME))
-    reason = list(map(_REASON_OF_OUTCOME.__getitem__, outcomes))
+    host: dict[int, str] = {}
     deferred = outcomes.find(0)
     if deferred < 0:
-        return BatchDecisions(acc, reason, count)
+        return BatchDecisions(acc, PeerReasons(outcomes, host), count)
     import importlib
 
     get_acc = importlib.import_module(_MODULES[rule]).get_acc
-    in_core = count
     while deferred >= 0:
-        in_core -= 1
-        acc[deferred], reason[deferred] = _one(get_acc, predictions[deferred], golds[deferred])
+        acc[deferred], host[deferred] = _one(get_acc, predictions[deferred], golds[deferred])
         deferred = outcomes.find(0, deferred + 1)
-    return BatchDecisions(acc, reason, in_core)
+    return BatchDecisions(acc, PeerReasons(outcomes, host), count - len(host))
+
+
+class PeerReasons(Sequence[str]):
+    """The reason word of each row of an eval() peer's batch (PIXIU's: its acc and `word` given), read
+    off the row's outcome byte when asked (a list of words built for every row would cost the batch about as much as the core's
+    decisions); the rows the host decided keep their words. Equal to any sequence of the same words
+    (a list among them); `list(reasons)` gives the plain list."""
+
+    __slots__ = ("_outcomes", "_host", "_word")
+
+    def __init__(self, outcomes: Sequence[object], host: Mapping[int, str],
+                 word: Callable[[Any], str] = _REASON_OF_OUTCOME.__getitem__) -> None:
+        self._outcomes = outcomes
+        self._host = host
+        self._word = word  # a row's outcome -> its word
+
+    def __len__(self) -> int:
+        return len(self._outcomes)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        row = range(len(self._outcomes))[index]  # IndexError past either end, as a list's
+        word = self._host.get(row)
+        return self._word(self._outcomes[row]) if word is None else word
+
+    def __iter__(self) -> Iterator[str]:
+        if not self._host:
+            return map(self._word, self._outcomes)
+        words = list(map(self._word, self._outcomes))
+        for row, word in self._host.items():
+            words[row] = word
+        return iter(words)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (str, bytes)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return len(other) == len(self) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so unhashable as they are
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 def _one(get_acc: object, prediction: object, gold: object) -> tuple[int | None, str]:
@@ -152,16 +201,17 @@ def _gold_column(golds: Sequence[object]) -> tuple[bytes, bytearray]:
     """The golds as the core reads them: doubles and fs_peer_gold kinds (a float subclass such as
     numpy.float64, or any other object, is the host's; in a column holding ints the core defers every
     number of 1e10 or more itself)."""
-    types = list(map(type, golds))
-    present = set(types)
+    types = list(map(type, golds))  # list.count of a type is a pass of pointer comparisons, cheaper than a set
+    floats = types.count(float)
     numbers = cast("Sequence[float]", golds)  # array("d") refuses (below) what is no number
     kinds: bytearray
-    if present == {float}:
+    if floats == len(golds):
         return array("d", numbers).tobytes(), bytearray(len(golds))
-    if present <= {float, int, bool}:  # ints and floats alike: the core defers what an int could make inexact
+    bools = types.count(bool)
+    if floats + types.count(int) + bools == len(golds):  # the core defers what an int could make inexact
         kinds = bytearray(b"\1" * len(golds))
         row = -1
-        for _ in range(types.count(bool)):  # list.index finds each bool, the scans together one pass
+        for _ in range(bools):  # list.index finds each bool, the scans together one pass
             row = types.index(bool, row + 1)
             kinds[row] = _GOLD_BOOL
     else:
@@ -189,7 +239,7 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
     for start in range(0, len(predictions), PEER_CALL_ROWS):
         texts = list(predictions[start:start + PEER_CALL_ROWS])
         gold_values, kinds = _gold_column(golds[start:start + PEER_CALL_ROWS])
-        if set(map(type, texts)) != {str}:
+        if list(map(type, texts)).count(str) != len(texts):  # a str subclass too is the host's
             for index, text in enumerate(texts):
                 if type(text) is not str:
                     texts[index], kinds[index] = "", _GOLD_HOST
@@ -211,15 +261,18 @@ def _core_outcomes(rule: int, predictions: Sequence[object], golds: Sequence[obj
     return bytes(outcomes)
 
 
-_PIXIU_REASON = {1.0: "equal", 0.0: "differs"}
+#: PIXIU's acc -> its reason word (None: a row decided by decide_line, which names its own reason).
+_PIXIU_REASON: dict[float | None, str] = {1.0: "equal", 0.0: "differs", None: ""}
 
 
 def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
     """PIXIU's `1.0 if pred.strip() == gold else 0.0` over the batch (pixiu.decide_line's rules): text
-    pairs at once, any pair with a prediction or gold that is not exactly a str by decide_line."""
+    pairs at once (one comprehension: `map(operator.eq, ...)` measured no faster, `str.__eq__` slower),
+    the reasons read off the acc when asked, any pair with a prediction or gold that is not exactly a
+    str by decide_line."""
     texts, gold_texts = list(predictions), list(golds)
     others: list[int] = []
-    if set(map(type, texts)) != {str} or set(map(type, gold_texts)) != {str}:
+    if list(map(type, texts)).count(str) != len(texts) or list(map(type, gold_texts)).count(str) != len(texts):
         rows = range(len(texts))
         others = sorted({*compress(rows, map(is_not, map(type, texts), repeat(str))),
                          *compress(rows, map(is_not, map(type, gold_texts), repeat(str)))})
@@ -227,18 +280,19 @@ def _pixiu(predictions: Sequence[object], golds: Sequence[object]) -> BatchDecis
             texts[row] = gold_texts[row] = ""
     acc: list[int | float | None] = [1.0 if text.strip() == gold else 0.0  # type: ignore[attr-defined]
                                      for text, gold in zip(texts, gold_texts)]
-    reason = list(map(_PIXIU_REASON.__getitem__, acc))  # type: ignore[arg-type]
-    stripped = list(map(str.strip, gold_texts))  # type: ignore[arg-type]
-    if stripped != gold_texts:  # a gold with its own outer white space matches no stripped prediction
-        for row in compress(range(len(texts)), map(str.__ne__, gold_texts, stripped)):  # type: ignore[arg-type]
-            reason[row] = "gold_outer_whitespace"
+    host: dict[int, str] = {}
+    stripped = list(map(str.strip, cast("list[str]", gold_texts)))  # str.strip returns the str itself if
+    if stripped != gold_texts:  # nothing goes; a gold with its own outer white space matches no stripped prediction
+        for row in compress(range(len(texts)), map(str.__ne__, cast("list[str]", gold_texts), stripped)):
+            host[row] = "gold_outer_whitespace"
     if others:
         from finscore.protocols.pixiu import decide_line
 
         for row in others:
             decided = decide_line({"pred": predictions[row], "gold": golds[row]})
-            acc[row], reason[row] = decided["acc"].get("value"), decided["reason"]
-    return BatchDecisions(acc, reason, 0)
+            acc[row], host[row] = decided["acc"].get("value"), decided["reason"]
+    # the reasons read a copy of the acc: a caller's later change to its acc list changes no reason
+    return BatchDecisions(acc, PeerReasons(tuple(acc), host, _PIXIU_REASON.__getitem__), 0)
 
 
 def _helm(completions: Sequence[object], golds: Sequence[object]) -> BatchDecisions:
