@@ -118,7 +118,8 @@ def _box_scan(depth: int) -> str:
 
 _BOXES = re.compile(r"\\(?:boxed\{(?P<content>" + _box_scan(1) + r")(?:\}(?P<close>)" + _TO_NEXT_BOX + "|"
                     + _STOPPED + "))++")
-#: Read on the reversed text: the complete \boxed{...} that closes last is the first one found.
+#: Read on the reversed text: a complete \boxed{...}, its content group 1.
+_CONTENT = re.compile(_box_content(1))
 _LAST_CLOSED_BOX = re.compile(r"\}(" + _balanced(1, "}", "{") + r")\{dexob\\")
 _CONTENT_BACKWARDS = re.compile(_balanced(1, "}", "{"))
 
@@ -156,19 +157,45 @@ def boxed(completion: str) -> Located | AnswerRefusal:
     return Located(text.strip(), found[0], found[1], verbatim=False, marker=(found[0] - len(_BOXED), found[0]))
 
 
+def _no_box_group(depth: int) -> str:
+    """Read on the reversed text: the content of a group opened (by its '}') at `depth` that holds no
+    \\boxed{ (no '{' in it is read as the end of 'dexob\\')."""
+    if depth == MAX_BRACE_DEPTH:
+        return "[^{}]*+"
+    return "(?:[^{}]++|\\}" + _no_box_group(depth + 1) + r"\{(?!dexob\\))*+"
+
+
+#: Read on the reversed text: text and the groups that hold no box, skipped whole.
+_NO_BOX_BACKWARDS = re.compile(r"(?:[^}]++|\}" + _no_box_group(1) + r"\{(?!dexob\\))*+")
+
+
 def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
     """The content span of the complete \\boxed{...} after `start` that closes last, or None.
 
     The text from `start` is a never-closed box's, nested MAX_BRACE_DEPTH deep at most (the
     caller's scan says so), so every '}' in it closes a group in it. Read backwards, the box that
-    closes last is the first '}' whose group is a box's: one search of the reversed text."""
-    if completion.find(_BOXED, start) < 0:
+    closes last is the first group that is a box: groups without a box in them are skipped whole,
+    one that holds one is entered (a level deeper each time, so MAX_BRACE_DEPTH steps at most)."""
+    first = completion.find(_BOXED, start)
+    if first < 0:
         return None
-    inner = _LAST_CLOSED_BOX.search(completion[:start - 1:-1])
-    if inner is None:
+    if completion.find(_BOXED, first + 1) < 0:  # one box in it: the answer when it closes (read forwards)
+        content = _CONTENT.match(completion, first + len(_BOXED))  # (it matches the empty content too)
+        if content is not None and completion.startswith("}", content.end()):
+            return content.span()
         return None
-    size = len(completion)
-    return size - inner.end(1), size - inner.start(1)
+    backwards = completion[:start - 1:-1]
+    at = 0
+    for _ in range(MAX_BRACE_DEPTH + 1):
+        skipped = _NO_BOX_BACKWARDS.match(backwards, at)
+        at = at if skipped is None else skipped.end()
+        if at == len(backwards):
+            return None
+        inner = _LAST_CLOSED_BOX.match(backwards, at)  # (at is a '}' whose group holds a box or is one)
+        if inner is not None:
+            return len(completion) - inner.end(1), len(completion) - inner.start(1)
+        at += 1
+    raise AssertionError(f"no box found inside the groups that hold one after {start}")
 
 
 def _refuse_constant(name: str) -> Any:
