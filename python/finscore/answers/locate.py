@@ -81,13 +81,13 @@ def answer_line(completion: str) -> Located | AnswerRefusal:
 
 def _box_content(depth: int) -> str:
     """A pattern for the content of a brace opened at `depth`: text and complete groups, nested to
-    MAX_BRACE_DEPTH at most (possessive: the grammar is unambiguous, nothing is tried twice).
-    Reversed (`opening`, `closing` = "}", "{"), it reads a complete box's content backwards."""
+    MAX_BRACE_DEPTH at most (possessive: the grammar is unambiguous, nothing is tried twice)."""
     return _balanced(depth, "{", "}")
 
 
 def _balanced(depth: int, opening: str, closing: str) -> str:
-    """_box_content with the two braces named (so the reversed text is read by the same grammar)."""
+    """_box_content with the two braces named: with "}", "{" it reads a complete box's content on the
+    reversed text."""
     if depth == MAX_BRACE_DEPTH:
         return "[^{}]*+"
     return "(?:[^{}]++|\\" + opening + _balanced(depth + 1, opening, closing) + "\\" + closing + ")*+"
@@ -102,7 +102,9 @@ def _balanced(depth: int, opening: str, closing: str) -> str:
 # the boxes, the text up to the next \boxed{ is skipped, so one match reads every box of the
 # completion in order (complete, too deep, the never-closed last one); its groups say what the last
 # box was (content: its content; close: the '}' of the last complete box; deep: just after the
-# brace of the last too-deep box).
+# brace of the last too-deep box). The close group is an empty one after the '}': a group entered by
+# an alternative that then fails keeps its start inside a possessive repeat in CPython 3.11's re
+# (it raises "the span of capturing group is wrong"), so no group is entered where what follows can fail.
 _TEXT = r"[^{}](?<!\\.)[^{}]*+"
 _TO_NEXT_BOX = r"(?:[^\\]++|\\(?!boxed\{))*+(?:\\(?=boxed\{))?"  # to just after the next box's '\'
 _STOPPED = r"(?<=\\)|\Z"  # (a scan that returns just after a '\' stopped at the next box)
@@ -118,8 +120,8 @@ def _box_scan(depth: int) -> str:
 
 _BOXES = re.compile(r"\\(?:boxed\{(?P<content>" + _box_scan(1) + r")(?:\}(?P<close>)" + _TO_NEXT_BOX + "|"
                     + _STOPPED + "))++")
-#: Read on the reversed text: a complete \boxed{...}, its content group 1.
 _CONTENT = re.compile(_box_content(1))
+#: Read on the reversed text: a complete \boxed{...}, its content group 1; the content of one.
 _LAST_CLOSED_BOX = re.compile(r"\}(" + _balanced(1, "}", "{") + r")\{dexob\\")
 _CONTENT_BACKWARDS = re.compile(_balanced(1, "}", "{"))
 
