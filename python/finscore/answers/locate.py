@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
 from typing import Any, NamedTuple
 
 from finscore.answers.numbers import AnswerRefusal
@@ -83,25 +82,48 @@ def answer_line(completion: str) -> Located | AnswerRefusal:
 def _box_content(depth: int) -> str:
     """A pattern for the content of a brace opened at `depth`: text and complete groups, nested to
     MAX_BRACE_DEPTH at most (possessive: the grammar is unambiguous, nothing is tried twice)."""
+    return _balanced(depth, "{", "}")
+
+
+def _balanced(depth: int, opening: str, closing: str) -> str:
+    """_box_content with the two braces named: with "}", "{" it reads a complete box's content on the
+    reversed text."""
     if depth == MAX_BRACE_DEPTH:
         return "[^{}]*+"
-    return "(?:[^{}]++|\\{" + _box_content(depth + 1) + "\\})*+"
+    return "(?:[^{}]++|\\" + opening + _balanced(depth + 1, opening, closing) + "\\" + closing + ")*+"
 
 
-def _descent(depth: int) -> str:
-    """A pattern for the text from inside a brace opened at `depth` to the brace that opens depth
-    MAX_BRACE_DEPTH + 1 (complete groups on the way, which stay within the bound)."""
+# The one pass of the boxed format. A box's content is read by one pattern per brace level: text
+# and groups (one grammar: every character is read once, nothing is tried twice). A group ends at
+# its '}' or where the scan stopped inside it: at the end of the text (a box never closed) or just
+# after the '\' of the next \boxed{, when a brace opened level MAX_BRACE_DEPTH + 1 (the box is too
+# deep; the text up to the next \boxed{ is skipped, as the rule reads it). A scan never rests
+# inside a run of text, so that stop is unambiguous: text may not start just after a '\'. Outside
+# the boxes, the text up to the next \boxed{ is skipped, so one match reads every box of the
+# completion in order (complete, too deep, the never-closed last one); its groups say what the last
+# box was (content: its content; close: the '}' of the last complete box; deep: just after the
+# brace of the last too-deep box). The close group is an empty one after the '}': a group entered by
+# an alternative that then fails keeps its start inside a possessive repeat in CPython 3.11's re
+# (it raises "the span of capturing group is wrong"), so no group is entered where what follows can fail.
+_TEXT = r"[^{}](?<!\\.)[^{}]*+"
+_TO_NEXT_BOX = r"(?:[^\\]++|\\(?!boxed\{))*+(?:\\(?=boxed\{))?"  # to just after the next box's '\'
+_STOPPED = r"(?<=\\)|\Z"  # (a scan that returns just after a '\' stopped at the next box)
+
+
+def _box_scan(depth: int) -> str:
+    """A pattern for the content of a brace opened at `depth`, read to its end or to where the
+    scan stopped (see above); a brace opened at MAX_BRACE_DEPTH stops it (group `deep`)."""
     if depth == MAX_BRACE_DEPTH:
-        return "[^{}]*+\\{"
-    return "(?:[^{}]++|\\{" + _box_content(depth + 1) + "\\})*+\\{" + _descent(depth + 1)
+        return "(?:" + _TEXT + r"|\{(?P<deep>)" + _TO_NEXT_BOX + ")*+"
+    return "(?:" + _TEXT + r"|\{" + _box_scan(depth + 1) + r"(?:\}|" + _STOPPED + "))*+"
 
 
-_TOO_DEEP = re.compile(_descent(1))
+_BOXES = re.compile(r"\\(?:boxed\{(?P<content>" + _box_scan(1) + r")(?:\}(?P<close>)" + _TO_NEXT_BOX + "|"
+                    + _STOPPED + "))++")
 _CONTENT = re.compile(_box_content(1))
-#: Complete boxes, each followed by the text up to the next box (outside a box a brace means
-#: nothing): a run of them is consumed in one match, the content of the last one is group 1.
-_COMPLETE_RUN = re.compile(r"(?:\\boxed\{(" + _box_content(1) + r")\}(?:[^\\]++|\\(?!boxed\{))*+)++")
-_COMPLETE_BOX = re.compile(r"\\boxed\{" + _box_content(1) + r"\}")
+#: Read on the reversed text: a complete \boxed{...}, its content group 1; the content of one.
+_LAST_CLOSED_BOX = re.compile(r"\}(" + _balanced(1, "}", "{") + r")\{dexob\\")
+_CONTENT_BACKWARDS = re.compile(_balanced(1, "}", "{"))
 
 
 def boxed(completion: str) -> Located | AnswerRefusal:
@@ -111,23 +133,22 @@ def boxed(completion: str) -> Located | AnswerRefusal:
     at = completion.find(_BOXED)
     if at >= 0 and "}" not in completion:  # no box can close: the first one's scan decides
         at, too_deep = -1, completion.count("{", at + len(_BOXED)) >= MAX_BRACE_DEPTH
-    while at >= 0:  # find between boxes; each box scanned by the patterns, complete ones a run at a time
-        content, cursor = at + len(_BOXED), len(completion)
-        # the brace scan, in the pattern engine: the content's complete groups, then what stops them
-        scanned = _CONTENT.match(completion, content)  # (it matches the empty content too)
-        stop = content if scanned is None else scanned.end()
-        if stop < cursor and completion[stop] == "}":  # complete: it and the complete boxes after it
-            run = _COMPLETE_RUN.match(completion, at)  # in one match (it holds this box at least)
-            found, cursor = ((content, stop), stop + 1) if run is None else (run.span(1), run.end())
-            too_deep = False
-            at = completion.find(_BOXED, cursor)
-            continue
-        deep = _TOO_DEEP.match(completion, content) if stop < cursor else None
-        if deep is not None:
-            found, too_deep, cursor = None, True, deep.end()
-        else:  # never closed: a complete \boxed{...} inside it is the answer (one more pass)
-            found = _inner_box(completion, content) or found
-        at = completion.find(_BOXED, cursor)
+    if at >= 0:
+        boxes = _BOXES.match(completion, at)  # every box read in one pass (it always matches)
+        if boxes is None:
+            raise AssertionError(f"the boxed scan did not match at {at}")
+        last = boxes.start("content")  # the last box read
+        deep, close = boxes.start("deep"), boxes.start("close") - 1  # (both just after their brace; -1, -2: none)
+        if deep > last:
+            too_deep = True
+        elif close >= last:
+            found = (last, close)
+        else:  # never closed: a complete \boxed{...} inside it is the answer, else the box before it
+            too_deep = deep > max(close, 0)  # (the box before it was too deep)
+            found = _inner_box(completion, last)
+            if found is None and close > deep:  # (the box before it was complete: its content, read backwards)
+                content = _CONTENT_BACKWARDS.match(completion[close - 1::-1])  # (it matches the empty text too)
+                found = None if content is None else (close - content.end(), close)
     if too_deep:
         return AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
     if found is None:
@@ -138,15 +159,45 @@ def boxed(completion: str) -> Located | AnswerRefusal:
     return Located(text.strip(), found[0], found[1], verbatim=False, marker=(found[0] - len(_BOXED), found[0]))
 
 
+def _no_box_group(depth: int) -> str:
+    """Read on the reversed text: the content of a group opened (by its '}') at `depth` that holds no
+    \\boxed{ (no '{' in it is read as the end of 'dexob\\')."""
+    if depth == MAX_BRACE_DEPTH:
+        return "[^{}]*+"
+    return "(?:[^{}]++|\\}" + _no_box_group(depth + 1) + r"\{(?!dexob\\))*+"
+
+
+#: Read on the reversed text: text and the groups that hold no box, skipped whole.
+_NO_BOX_BACKWARDS = re.compile(r"(?:[^}]++|\}" + _no_box_group(1) + r"\{(?!dexob\\))*+")
+
+
 def _inner_box(completion: str, start: int) -> tuple[int, int] | None:
     """The content span of the complete \\boxed{...} after `start` that closes last, or None.
 
-    Balanced spans are nested or apart, so the box that closes last lies inside no other complete
-    box: it is the last of the complete boxes found left to right, each skipped whole (the
-    caller's scan has already refused braces nested too deep, so the pattern's bound is never
-    reached); the matches are consumed in C (a deque of one), none is built into a list."""
-    last = deque(_COMPLETE_BOX.finditer(completion, start), maxlen=1)
-    return (last[0].start() + len(_BOXED), last[0].end() - 1) if last else None
+    The text from `start` is a never-closed box's, nested MAX_BRACE_DEPTH deep at most (the
+    caller's scan says so), so every '}' in it closes a group in it. Read backwards, the box that
+    closes last is the first group that is a box: groups without a box in them are skipped whole,
+    one that holds one is entered (a level deeper each time, so MAX_BRACE_DEPTH steps at most)."""
+    first = completion.find(_BOXED, start)
+    if first < 0:
+        return None
+    if completion.find(_BOXED, first + 1) < 0:  # one box in it: the answer when it closes (read forwards)
+        content = _CONTENT.match(completion, first + len(_BOXED))  # (it matches the empty content too)
+        if content is not None and completion.startswith("}", content.end()):
+            return content.span()
+        return None
+    backwards = completion[:start - 1:-1]
+    at = 0
+    for _ in range(MAX_BRACE_DEPTH + 1):
+        skipped = _NO_BOX_BACKWARDS.match(backwards, at)
+        at = at if skipped is None else skipped.end()
+        if at == len(backwards):
+            return None
+        inner = _LAST_CLOSED_BOX.match(backwards, at)  # (at is a '}' whose group holds a box or is one)
+        if inner is not None:
+            return len(completion) - inner.end(1), len(completion) - inner.start(1)
+        at += 1
+    raise AssertionError(f"no box found inside the groups that hold one after {start}")
 
 
 def _refuse_constant(name: str) -> Any:
