@@ -34,7 +34,7 @@ class Ref:
     """Code named by "package.module:attribute", imported only when `load` is called.
 
     A plain value class, not a NamedTuple: every command builds its descriptor's Refs at start-up,
-    and making a NamedTuple class costs about ten times a plain one (benchmarks/README.md, #29)."""
+    and making a NamedTuple class costs about eight times a plain one (benchmarks/README.md, #29)."""
 
     __slots__ = ("target",)
 

@@ -21,7 +21,7 @@ class JoinWords:
     """What a benchmark calls things in exclusions and in the message of a rejected file.
 
     A plain class with slots, not a NamedTuple: every scoring command makes this class at start-up,
-    and a NamedTuple class costs about ten times as much to make (benchmarks/README.md, #29)."""
+    and a NamedTuple class costs about eight times as much to make (benchmarks/README.md, #29)."""
 
     __slots__ = ("word", "unknown", "repeats", "conflicts", "unknown_phrase", "unknown_once", "repeated_phrase")
 
