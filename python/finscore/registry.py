@@ -30,10 +30,25 @@ class RegistryError(ValueError):
     """A descriptor that cannot be registered, or a name no descriptor has."""
 
 
-class Ref(NamedTuple):
-    """Code named by "package.module:attribute", imported only when `load` is called."""
+class Ref:
+    """Code named by "package.module:attribute", imported only when `load` is called.
 
-    target: str
+    A plain value class, not a NamedTuple: every command builds its descriptor's Refs at start-up,
+    and making a NamedTuple class costs about eight times a plain one (benchmarks/README.md, #29)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Ref and other.target == self.target
+
+    def __hash__(self) -> int:
+        return hash((Ref, self.target))
+
+    def __repr__(self) -> str:
+        return f"Ref({self.target!r})"
 
     def load(self) -> Any:
         """The attribute, importing its module on first use."""
@@ -54,11 +69,25 @@ class IndependenceUnit(NamedTuple):
     key: Ref
 
 
-class Example(NamedTuple):
-    """A shipped example: a prediction file and the gold file it is scored against (repository paths)."""
+class Example:
+    """A shipped example: a prediction file and the gold file it is scored against (repository paths).
 
-    predictions: str
-    gold: str
+    A plain value class for the reason Ref is one."""
+
+    __slots__ = ("predictions", "gold")
+
+    def __init__(self, predictions: str, gold: str) -> None:
+        self.predictions = predictions
+        self.gold = gold
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Example and (other.predictions, other.gold) == (self.predictions, self.gold)
+
+    def __hash__(self) -> int:
+        return hash((Example, self.predictions, self.gold))
+
+    def __repr__(self) -> str:
+        return f"Example({self.predictions!r}, {self.gold!r})"
 
 
 class Benchmark(NamedTuple):

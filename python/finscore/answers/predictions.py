@@ -79,7 +79,7 @@ def read_prediction_lines(raw: bytes) -> tuple[list[AnswerPrediction], list[Excl
 
 
 #: An answer file names its entries by line: copies are told apart by line number.
-ANSWER_WORDS = ID_WORDS._replace(
+ANSWER_WORDS = ID_WORDS.copies_named(
     repeats=lambda first: f"repeats line {first} (identical, first kept)",
     conflicts=lambda position, copies: f"lines {', '.join(map(str, copies))} differ: none kept",
 )

@@ -9,7 +9,8 @@ same turn `<conversation id>_<turn index>` (`Single_MRO/2007/page_134.pdf-1_0`);
 a prediction may use either form, and is reported under the first.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (Conversation is made at start-up).
 
 import re
 from dataclasses import dataclass

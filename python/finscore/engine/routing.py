@@ -15,7 +15,8 @@ The verdict of every program (its official pair and status) goes into the chunk'
 columns at once; what a program's Execution needs later is kept in the `RoutedChunk`.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (FullReading is made at start-up).
 
 from typing import Any, NamedTuple, Sequence
 

@@ -12,7 +12,8 @@ kept and the others excluded; when the copies differ, none of them is trusted
 and all are excluded.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (Pair is made at start-up).
 
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple

@@ -16,7 +16,9 @@ equivalent prediction's tokens into text (to print it when it differs from the
 gold's), which raises when one of them is not text: `join_error` says what.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made, at start-up; here OfficialStop, OfficialEntry and
+# OfficialWalk.
 
 from typing import Any, Callable, NamedTuple, Sequence
 

@@ -9,9 +9,7 @@ messages word for word: the words are a `JoinWords` they pass, and the error a
 rejected file raises is their own class on the `Rejection` base.
 """
 
-# No `from __future__ import annotations`: JoinWords' annotations given as text would each cost a
-# compile() when the class is made, at the start of every scoring command.
-from typing import Callable, ClassVar, Container, Iterable, NamedTuple, Sequence
+from typing import Callable, ClassVar, Container, Iterable, Sequence
 
 from finscore.inputs.naming import LISTED_IN_MESSAGES as LISTED_IN_MESSAGES
 from finscore.inputs.naming import listing as listing
@@ -19,16 +17,29 @@ from finscore.scoring.exclusions import DUPLICATE_ID, EXCLUSION_KINDS, MALFORMED
 
 
 
-class JoinWords(NamedTuple):
-    """What a benchmark calls things in exclusions and in the message of a rejected file."""
+class JoinWords:
+    """What a benchmark calls things in exclusions and in the message of a rejected file.
 
-    word: str  # the key's name: "id" or "uid"
-    unknown: str  # detail of an entry whose key is not in the gold
-    repeats: Callable[[int], str]  # detail of an identical later copy, given the first copy's position
-    conflicts: Callable[[int, list[int]], str]  # detail of a differing copy, given it and every copy
-    unknown_phrase: str  # the message's line of unknown keys, after the count
-    unknown_once: bool  # list an unknown key once, not once per entry
-    repeated_phrase: str  # the message's line of repeated keys, after the count
+    A plain class with slots, not a NamedTuple: every scoring command makes this class at start-up,
+    and a NamedTuple class costs about eight times as much to make (benchmarks/README.md, #29)."""
+
+    __slots__ = ("word", "unknown", "repeats", "conflicts", "unknown_phrase", "unknown_once", "repeated_phrase")
+
+    def __init__(self, word: str, unknown: str, repeats: Callable[[int], str],
+                 conflicts: Callable[[int, list[int]], str], unknown_phrase: str, unknown_once: bool,
+                 repeated_phrase: str) -> None:
+        self.word = word  # the key's name: "id" or "uid"
+        self.unknown = unknown  # detail of an entry whose key is not in the gold
+        self.repeats = repeats  # detail of an identical later copy, given the first copy's position
+        self.conflicts = conflicts  # detail of a differing copy, given it and every copy
+        self.unknown_phrase = unknown_phrase  # the message's line of unknown keys, after the count
+        self.unknown_once = unknown_once  # list an unknown key once, not once per entry
+        self.repeated_phrase = repeated_phrase  # the message's line of repeated keys, after the count
+
+    def copies_named(self, repeats: Callable[[int], str], conflicts: Callable[[int, list[int]], str]) -> "JoinWords":
+        """The same words, with repeated and conflicting copies told apart another way."""
+        return JoinWords(self.word, self.unknown, repeats, conflicts, self.unknown_phrase, self.unknown_once,
+                         self.repeated_phrase)
 
 
 def numbered_entry_words(word: str, identical: str, different: str, unknown_phrase: str, repeated_phrase: str,

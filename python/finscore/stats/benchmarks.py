@@ -7,7 +7,8 @@ are grouped by the benchmark's independence unit (`Benchmark.unit.key` of finsco
 applied to the decoded gold file).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Outcomes is made at every run's start-up, and a
+# NamedTuple's annotations given as text each cost a compile() when its class is made.
 
 from typing import Any, NamedTuple
 

@@ -18,7 +18,8 @@ G/(G-1) * sum_g (s_g - p n_g)^2 / N^2) to the variance computed as if rows were 
 sample size is N / design effect.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Clusters and DesignEffect are made at every run's
+# start-up, and a NamedTuple's annotations given as text each cost a compile() when its class is made.
 
 import math
 from _random import Random as MersenneTwister  # random.Random's own C base (see bootstrap_draws)

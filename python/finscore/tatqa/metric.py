@@ -8,7 +8,8 @@ for the best of those strings; for arithmetic and count questions F1 is set
 to EM. A prediction the official code would crash on raises OfficialCrash.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: OfficialDecision is made at every run's start-up, and a
+# NamedTuple's annotations given as text each cost a compile() when its class is made.
 
 from functools import lru_cache
 from typing import Any, NamedTuple, Sequence

@@ -19,7 +19,8 @@ program through the official reading and the core unchanged; this module only
 recognises and reads number selections.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (Selection is made at start-up).
 
 from typing import Any, NamedTuple, Sequence
 

@@ -6,7 +6,8 @@ what that procedure makes of it, so every quirk is kept here, in one place,
 shared by execution and by program equivalence.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (StepText is made at start-up).
 
 import re
 from typing import NamedTuple, Sequence

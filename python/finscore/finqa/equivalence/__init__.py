@@ -37,7 +37,8 @@ that an unreadable gold step the prediction never needs is skipped), and
 `divergence` says what the official evaluator would have done.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (EquivalenceDecision is made at start-up).
 
 from typing import NamedTuple, Sequence
 

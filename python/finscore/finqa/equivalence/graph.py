@@ -8,7 +8,8 @@ are always numbered before their parent, so evaluating nodes in number order
 is a valid bottom-up order with no recursion.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made (Node is made at start-up).
 
 from dataclasses import dataclass, field
 from typing import Container, Mapping, NamedTuple, Sequence
