@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -34,7 +35,11 @@ def _tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("replay_published", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    path_before = list(sys.path)
+    try:  # the tool puts the checkout's python/ first on sys.path when run by hand: not in this process
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = path_before
     return module
 
 

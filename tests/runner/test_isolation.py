@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.agents import Writer, environment_reporter, gc_forger, gold_reader, never_returns
+from support.agents import FileReader, Writer, environment_reporter, gc_forger, gold_reader, never_returns
 
 from finscore.integrity import check_seal
 from finscore.runner.episode import default_isolation, run_attempt
@@ -50,6 +50,23 @@ def test_an_agent_cannot_read_the_kits_gold_files(case_by_id: dict[str, Any]) ->
     assert set(found) == {"load_kit_cases", "listdir", "open"}
     assert "refused in the agent's process" in found["listdir"] and "refused in the agent's process" in found["open"]
     assert found["load_kit_cases"].endswith("no cases found")  # pathlib's glob swallows the refusal: nothing found
+
+
+def test_an_agent_cannot_read_the_kit_of_another_finscore_copy_on_its_path(
+    case_by_id: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent gets the runtime's sys.path: when another checkout stands on it (a tool or a test
+    put it there), that copy's kit is refused as well, not only the kit of the package the runtime
+    imported (a clean-clone run once read 24 case files that way)."""
+    cases = tmp_path / "finscore" / "contracts" / "kit" / "cases"
+    cases.mkdir(parents=True)
+    (cases / "t-fv.json").write_text('{"gold": "a copy of a gold contract"}', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    isolation = replace(default_isolation(LIMITS), os_sandbox="off")
+    found = text_of(run_attempt(case_by_id["t-fv"], FileReader(str(cases / "t-fv.json")), LIMITS,
+                                isolation=isolation).prediction)
+    assert found["open"].startswith("PermissionError: refused in the agent's process"), found
+    assert found["listdir"].startswith("PermissionError: refused in the agent's process"), found
 
 
 def test_an_agent_writes_only_in_its_own_folder_which_is_then_removed(

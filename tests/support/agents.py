@@ -246,6 +246,23 @@ class Writer:
         return Finish({"kind": "refusal", "reason": "out_of_scope", "text": json.dumps(report)})
 
 
+class FileReader:
+    """Tries to read one file by its path and to list its folder; reports both."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, view: CaseView, history: Sequence[TurnRecord]) -> Turn:
+        report: dict[str, str] = {}
+        for name, attempt in (("open", lambda: f"read {len(Path(self.path).read_text(encoding='utf-8'))} characters"),
+                              ("listdir", lambda: f"listed {len(os.listdir(Path(self.path).parent))}")):
+            try:
+                report[name] = attempt()
+            except Exception as error:  # each way in is tried, and each outcome reported
+                report[name] = f"{type(error).__name__}: {error}"
+        return Finish({"kind": "refusal", "reason": "out_of_scope", "text": json.dumps(report)})
+
+
 def environment_reporter(view: CaseView, history: Sequence[TurnRecord]) -> Turn:
     """Reports its working folder, environment, resource limits and what the guard refuses."""
     probes: dict[str, str] = {}

@@ -31,6 +31,7 @@ import resource
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any, Mapping
 
 #: How to reach the network through an HTTP proxy (not used inside the OS sandbox: no network there).
@@ -106,6 +107,9 @@ _WRITE_EVENTS = frozenset(
     }
 )
 OS_SANDBOX_CHOICES = ("required", "auto", "off")
+#: The kit's place inside the finscore package: refused (and, in the OS sandbox, hidden) in every copy
+#: of the package on the agent's sys.path, not only in the copy the runtime imported.
+KIT_INSIDE_PACKAGE = PurePath("finscore") / "contracts" / "kit"
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
@@ -240,4 +244,12 @@ def enter(isolation: Isolation, folder: str, sandboxed: bool = False) -> None:
     _set_limit(resource.RLIMIT_CORE, 0)
     if sandboxed:
         _set_limit(resource.RLIMIT_NPROC, isolation.processes)
-    sys.addaudithook(_Guard(folder, isolation.protected_paths))
+    sys.addaudithook(_Guard(folder, isolation.protected_paths + kit_copies(sys.path)))
+
+
+def kit_copies(python_path: list[str]) -> tuple[str, ...]:
+    """The kit of every finscore package the agent could import: a sys.path entry other than the
+    runtime's (a test, a tool or the user may put another checkout first) must not open a way to
+    another copy of the gold contracts."""
+    return tuple(os.path.join(entry, KIT_INSIDE_PACKAGE) for entry in python_path
+                 if os.path.isabs(entry) and os.path.isdir(os.path.join(entry, KIT_INSIDE_PACKAGE)))

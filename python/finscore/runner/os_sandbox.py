@@ -43,6 +43,8 @@ import threading
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from finscore.runner.isolation import KIT_INSIDE_PACKAGE
+
 #: The tool, looked up on PATH.
 BWRAP = "bwrap"
 #: Seconds the availability probe may take (one sandbox started and stopped).
@@ -54,8 +56,6 @@ ETC_FILES = ("/etc/ssl", "/etc/ca-certificates", "/etc/pki", "/etc/ld.so.cache",
 #: Under root, each sandboxed attempt runs as a uid of its own from this range (no file owns one).
 AGENT_UID_BASE = 1_000_000_000
 AGENT_UID_SLOTS = 256
-#: The kit's place inside the finscore package: hidden in every copy of the package on sys.path.
-KIT_INSIDE_PACKAGE = Path("finscore") / "contracts" / "kit"
 
 _uids = itertools.count()
 _uid_lock = threading.Lock()
