@@ -12,6 +12,8 @@ import threading
 import time
 from typing import TextIO
 
+from finscore.streams import is_terminal
+
 MIN_INTERVAL = 0.1  # seconds between redraws
 WIDTH = 30
 LABEL_WIDTH = 16
@@ -24,7 +26,7 @@ class ProgressBar:
         self.stream = stream
         self.total = total
         self.done = 0
-        self.enabled = _is_terminal(stream) if enabled is None else enabled
+        self.enabled = is_terminal(stream) if enabled is None else enabled
         self._lock = threading.Lock()
         self._last_draw = 0.0
         self._drawn = False
@@ -63,15 +65,8 @@ class ProgressBar:
                 self._drawn = False
 
 
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def progress_bar(stream: TextIO, *, quiet: bool) -> ProgressBar | None:
     """A bar on `stream` when it is a terminal and the user did not ask for quiet."""
-    if quiet or not _is_terminal(stream):
+    if quiet or not is_terminal(stream):
         return None
     return ProgressBar(stream, enabled=True)

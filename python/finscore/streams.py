@@ -10,6 +10,15 @@ loads it at start.
 from __future__ import annotations
 
 import sys
+from typing import TextIO
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal (a progress bar is drawn only there); False when it cannot say."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
 
 #: The error handler every text output of finscore is written with.
 ENCODING_ERRORS = "backslashreplace"

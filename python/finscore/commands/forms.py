@@ -13,6 +13,8 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
+from finscore.streams import is_terminal
+
 
 #: What a second form's hook gives the command line: its parser and the arguments after its name.
 SecondForm = tuple[argparse.ArgumentParser, list[str]]
@@ -119,7 +121,7 @@ def run_scoring(command: str, args: argparse.Namespace, score: Callable[[Any], A
     if hasattr(args, "resamples") and not check_interval_options(command, args):
         return EXIT_USAGE
     bar = None
-    if not args.quiet:  # the bar's module (and threading) is loaded only when a bar may be drawn
+    if not args.quiet and is_terminal(sys.stderr):  # the bar's module (and threading) only where one is drawn
         from finscore.finqa.progress import progress_bar
 
         bar = progress_bar(sys.stderr, quiet=False)
