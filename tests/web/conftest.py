@@ -24,6 +24,7 @@ import tempfile
 import threading
 import urllib.parse
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +191,19 @@ def watch(context: Any, server: StaticServer) -> Watched:
     # a worker's requests are the page's requests too
     page.on("worker", lambda worker: watched.requests.append(worker.url))
     return watched
+
+
+@contextmanager
+def opened_until_first_answer(watched: Watched) -> Iterator[Watched]:
+    """The watched page opened on the playground until the core's first step view; closed after."""
+    page = watched.page
+    try:
+        page.set_default_timeout(PYTHON_READY_MS)
+        page.goto(watched.server.base_url)
+        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+        yield watched
+    finally:
+        page.close()
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ from finscore.answers import get_protocol
 
 from support.shared import REPOSITORY
 
-from .conftest import PYTHON_READY_MS, artifact_path, load_playground_module
+from .conftest import PYTHON_READY_MS, artifact_path, load_playground_module, opened_until_first_answer
 
 CALL_MS = 60_000
 #: Pyodide's runtime module, fetched by the worker only once Pyodide starts.
@@ -147,16 +147,9 @@ RECORDER = """() => {
 @pytest.fixture()
 def held(browser_context: Any, server: Any) -> Iterator[Any]:
     """A page whose Python is held back in its worker (Pyodide not started), after the core's first answer."""
-    watched = _held_page(browser_context, server)
-    page = watched.page
-    try:
-        page.set_default_timeout(PYTHON_READY_MS)
-        page.goto(server.base_url)
-        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
-        page.set_default_timeout(CALL_MS)  # each step below is quick: a hang fails sooner
+    with opened_until_first_answer(_held_page(browser_context, server)) as watched:
+        watched.page.set_default_timeout(CALL_MS)  # each step below is quick: a hang fails sooner
         yield watched
-    finally:
-        page.close()
 
 
 def test_a_program_and_answers_get_their_results_from_the_core_without_python(held: Any) -> None:

@@ -23,7 +23,8 @@ import pytest
 
 from finscore import execute
 
-from .conftest import FINQA, PYTHON_READY_MS, artifact_path, python_requests, require, watch
+from .conftest import (FINQA, PYTHON_READY_MS, artifact_path, opened_until_first_answer, python_requests, require,
+                       watch)
 from .test_answers_quick import CORE_CASES, PYTHON_CASES, _cli_decisions, _fill, _gold_mapping, _shown_decision, \
     _wait_decided
 from .test_file_scoring import DROP
@@ -45,15 +46,8 @@ WAITING = re.compile(r"^Waiting for Python \(loading (\d) of 5\) ")
 @pytest.fixture()
 def fresh(browser_context: Any, server: Any) -> Iterator[Any]:
     """A page of its own, opened until the core's first step view; closed after."""
-    watched = watch(browser_context, server)
-    page = watched.page
-    try:
-        page.set_default_timeout(PYTHON_READY_MS)
-        page.goto(server.base_url)
-        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+    with opened_until_first_answer(watch(browser_context, server)) as watched:
         yield watched
-    finally:
-        page.close()
 
 
 def _progress_seen(page: Any) -> list[int]:

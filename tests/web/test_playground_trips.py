@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from finscore import execute
 from finscore.engine.text_input import program_notes, read_program_text
 
-from .conftest import PYTHON_READY_MS, watch
+from .conftest import PYTHON_READY_MS, opened_until_first_answer, watch
 from .test_playground_live import _held_page, _release_python
 
 #: Recorded on the page whenever the outcome or the program changes: (program, outcome shown as
@@ -40,15 +40,8 @@ def _notes(program: str) -> list[str]:
 @contextmanager
 def _ready_held_page(browser_context: Any, server: Any) -> Iterator[Any]:
     """A page whose Python is held back, loaded until the core has given its first answer; closed after."""
-    watched = _held_page(browser_context, server)
-    page = watched.page
-    try:
-        page.set_default_timeout(PYTHON_READY_MS)
-        page.goto(server.base_url)
-        page.wait_for_function("() => window.finscore && window.finscore.firstAnswerMs !== null")
+    with opened_until_first_answer(_held_page(browser_context, server)) as watched:
         yield watched
-    finally:
-        page.close()
 
 
 def test_a_previous_result_is_never_shown_for_a_program_waiting_for_python(browser_context: Any, server: Any) -> None:
