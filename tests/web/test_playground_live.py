@@ -32,12 +32,20 @@ LIVE_DELAY_MS = int(_LIVE_DELAY.group(1))
 
 #: Appended to the real worker.js: the worker holds Python's start until the test releases it
 #: on a BroadcastChannel (same origin, nothing leaves the page), so "Python is still loading"
-#: is a fact of the test, not a race.
+#: is a fact of the test, not a race. The worker acknowledges the release: the page repeats it
+#: until then, since Python now loads on demand and the worker may start after the release.
 HOLD_PYTHON = """
 {
   const real = self.onmessage;
   let held = null, released = false;
-  new BroadcastChannel("finscore-test-release").onmessage = () => { released = true; if (held) real(held); };
+  const channel = new BroadcastChannel("finscore-test-release");
+  channel.onmessage = (message) => {
+    if (message.data !== "go") return;
+    channel.postMessage("released");
+    if (released) return;
+    released = true;
+    if (held) { const event = held; held = null; real(event); }
+  };
   self.onmessage = (event) => { if (event.data.type === "init" && !released) held = event; else real(event); };
 }
 """
@@ -57,7 +65,16 @@ def _held_page(browser_context: Any, server: Any) -> Any:
 
 
 def _release_python(page: Any) -> None:
-    page.evaluate("() => new BroadcastChannel('finscore-test-release').postMessage('go')")
+    """Release the held worker: 'go' every 50 ms until the worker says it is released (it may not
+    have started yet: the page starts it only when something needs Python)."""
+    page.evaluate("""() => {
+      const channel = new BroadcastChannel('finscore-test-release');
+      const again = setInterval(() => channel.postMessage('go'), 50);
+      channel.onmessage = (message) => {
+        if (message.data === 'released') { clearInterval(again); channel.close(); }
+      };
+      channel.postMessage('go');
+    }""")
 
 
 def test_first_step_view_comes_from_the_core_before_python(browser_context: Any, server: Any) -> None:
