@@ -233,6 +233,43 @@ def page(playground: Watched) -> Iterator[Any]:
     assert not playground.foreign_requests(), f"requests beyond the page's own files: {playground.foreign_requests()}"
 
 
+@pytest.fixture()
+def answer_page(page: Any) -> Iterator[Any]:
+    """The session's page in answer mode, put back in program mode afterwards (other tests use it)."""
+    page.check('input[name="mode"][value="answer"]')
+    page.wait_for_selector("#answer-view:not([hidden])")
+    page.wait_for_function("() => document.querySelectorAll('#answer-protocol option').length > 1")
+    yield page
+    page.check('input[name="mode"][value="program"]')
+    page.wait_for_selector("#step-view:not([hidden])")
+
+
+#: What the answer view's gold fields default to when a case leaves them out (in the form's order).
+ANSWER_GOLD_BLANK = {"gold_answer": "", "gold_program": "", "gold_question": "", "gold_scale": "",
+                     "gold_answer_type": "arithmetic"}
+
+
+def fill_answer_form(page: Any, protocol: str, answer_format: str, fields: dict[str, str], completion: str,
+                     *, keystrokes: bool = False) -> None:
+    """Choose the protocol and format, fill the gold fields the protocol reads, then the completion
+    (`keystrokes`: typed one key at a time, as a user types, so the reading follows the typing)."""
+    page.select_option("#answer-protocol", protocol)
+    page.select_option("#answer-format", answer_format)
+    for name, value in {**ANSWER_GOLD_BLANK, **fields}.items():
+        selector = f"#{name.replace('_', '-', 1)}"
+        if page.is_hidden(selector):  # a field the chosen protocol's gold reader does not read
+            continue
+        if name in ("gold_scale", "gold_answer_type"):
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
+    if keystrokes:
+        page.fill("#completion", "")
+        page.type("#completion", completion)
+    else:
+        page.fill("#completion", completion)
+
+
 def artifact_path(name: str) -> Path:
     """Where a test keeps a file for people to look at (test-artifacts/, git-ignored)."""
     ARTIFACTS.mkdir(exist_ok=True)

@@ -11,14 +11,14 @@ fails loudly rather than testing nothing.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from finscore.answers import FORMATS, GoldError, Located, decide, protocol_names
 from finscore.answers.locate import LOCATORS
 
-from .conftest import PYTHON_READY_MS, assert_readable_at_width, watch
+from .conftest import PYTHON_READY_MS, assert_readable_at_width, fill_answer_form, watch
 
 #: a claim rests on these tests: under CI a skip fails the run (tests/conftest.py)
 pytestmark = pytest.mark.essential
@@ -56,9 +56,6 @@ CASES = [
     ("tatqa-answer/1", "answer-line", TATQA_MILLION, "Answer: $1.4965 billion", "exact"),
     ("tatqa-answer/1", "answer-line", TATQA_MILLION, "Answer: 1,496.5 thousand", "scale_off"),
 ]
-GOLD_FIELDS = ("gold_answer", "gold_program", "gold_question", "gold_scale", "gold_answer_type")
-#: What the page's gold fields default to when a case leaves them out.
-BLANK = {"gold_answer": "", "gold_program": "", "gold_question": "", "gold_scale": "", "gold_answer_type": "arithmetic"}
 
 
 def _gold_mapping(protocol: str, fields: dict[str, str]) -> dict[str, Any]:
@@ -71,31 +68,6 @@ def _gold_mapping(protocol: str, fields: dict[str, str]) -> dict[str, Any]:
             "program": fields["gold_program"], "question": fields["gold_question"]}
 
 
-@pytest.fixture()
-def answer_page(page: Any) -> Iterator[Any]:
-    """The session's page in answer mode, put back in program mode afterwards (other tests use it)."""
-    page.check('input[name="mode"][value="answer"]')
-    page.wait_for_selector("#answer-view:not([hidden])")
-    page.wait_for_function("() => document.querySelectorAll('#answer-protocol option').length > 1")
-    yield page
-    page.check('input[name="mode"][value="program"]')
-    page.wait_for_selector("#step-view:not([hidden])")
-
-
-def _fill(page: Any, protocol: str, answer_format: str, fields: dict[str, str], completion: str) -> None:
-    page.select_option("#answer-protocol", protocol)
-    page.select_option("#answer-format", answer_format)
-    for name in GOLD_FIELDS:
-        value = {**BLANK, **fields}[name]
-        selector = f"#{name.replace('_', '-', 1)}"
-        if page.is_hidden(selector):  # a field the chosen protocol's gold reader does not read
-            continue
-        if name in ("gold_scale", "gold_answer_type"):
-            page.select_option(selector, value)
-        else:
-            page.fill(selector, value)
-    page.fill("#completion", "")
-    page.type("#completion", completion)  # keystroke by keystroke: the reading follows the typing
 
 
 def _settled(page: Any) -> None:
@@ -123,7 +95,7 @@ def test_a_typed_completion_is_decided_as_the_package_decides_it(answer_page: An
     page = answer_page
     expected = decide(completion, _gold_mapping(protocol, fields), protocol=protocol, format=answer_format)
     assert expected.reason == reason, f"the case no longer shows {reason}: {expected}"
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion, keystrokes=True)
     _settled(page)
     assert page.is_hidden("#answer-error"), page.text_content("#answer-error")
     shown = _shown_fields(page)
@@ -147,7 +119,8 @@ def test_a_typed_completion_is_decided_as_the_package_decides_it(answer_page: An
 
 def test_a_bad_gold_is_a_readable_message(answer_page: Any) -> None:
     page = answer_page
-    _fill(page, "finqa-answer/1", "answer-line", {**POINTS, "gold_answer": "maybe"}, "Answer: 3")
+    fill_answer_form(page, "finqa-answer/1", "answer-line", {**POINTS, "gold_answer": "maybe"}, "Answer: 3",
+                     keystrokes=True)
     _settled(page)
     with pytest.raises(GoldError) as raised:
         decide("Answer: 3", {"exe_ans": "maybe"}, protocol="finqa-answer/1")
@@ -158,7 +131,7 @@ def test_a_bad_gold_is_a_readable_message(answer_page: Any) -> None:
 def test_the_answer_state_is_shared_by_link(browser_context: Any, server: Any, answer_page: Any) -> None:
     page = answer_page
     protocol, answer_format, fields, completion, reason = CASES[-1]
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion, keystrokes=True)
     _settled(page)
     page.wait_for_function("() => location.hash.startsWith('#1:')")
     page.wait_for_function("want => window.finscore.decodeState(location.hash).then(s => s.completion === want)",
@@ -186,6 +159,6 @@ def test_the_answer_state_is_shared_by_link(browser_context: Any, server: Any, a
 def test_the_answer_mode_is_readable_at_width(answer_page: Any, width: int) -> None:
     page = answer_page
     protocol, answer_format, fields, completion, _ = CASES[1]
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion, keystrokes=True)
     _settled(page)
     assert_readable_at_width(page, width, "#answer-view", f"playground-answer-{width}.png")

@@ -9,7 +9,7 @@ written rule gives it, picked out by hand (no expected value is computed by the 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -88,17 +88,6 @@ def test_no_marker_no_span_when_the_format_finds_nothing() -> None:
 
 
 # -- in the page ------------------------------------------------------------------------------------
-
-
-@pytest.fixture()
-def answer_page(page: Any) -> Iterator[Any]:
-    """The session's page in answer mode, put back in program mode afterwards (other tests use it)."""
-    page.check('input[name="mode"][value="answer"]')
-    page.wait_for_selector("#answer-view:not([hidden])")
-    page.wait_for_function("() => document.querySelectorAll('#answer-protocol option').length > 1")
-    yield page
-    page.check('input[name="mode"][value="program"]')
-    page.wait_for_selector("#step-view:not([hidden])")
 
 
 def _fill(page: Any, answer_format: str, completion: str) -> None:

@@ -27,7 +27,8 @@ from finscore.answers import get_protocol
 
 from support.shared import REPOSITORY
 
-from .conftest import PYTHON_READY_MS, artifact_path, load_playground_module, opened_until_first_answer
+from .conftest import (ANSWER_GOLD_BLANK, PYTHON_READY_MS, artifact_path, fill_answer_form, load_playground_module,
+                       opened_until_first_answer)
 
 CALL_MS = 60_000
 #: Pyodide's runtime module, fetched by the worker only once Pyodide starts.
@@ -51,7 +52,7 @@ RATIO = {"gold_answer": "0.379", "gold_program": "subtract(137.90, const_100), d
 TATQA_MILLION = {"gold_answer": "1496.5", "gold_scale": "million", "gold_answer_type": "arithmetic",
                  "gold_question": "What is the amount of total sales in 2019?"}
 YES = {"gold_answer": "yes", "gold_program": "greater(5829, 5735)", "gold_question": "did it grow?"}
-BLANK = {"gold_answer": "", "gold_program": "", "gold_question": "", "gold_scale": "", "gold_answer_type": "arithmetic"}
+BLANK = ANSWER_GOLD_BLANK
 
 #: (protocol, format, gold fields, completion, the reason the protocol's rules give): each decided by the core
 CORE_CASES = [
@@ -97,18 +98,6 @@ def _cli_decisions(protocol: str, answer_format: str, lines: list[dict[str, Any]
     return [line["decision"] for line in out]
 
 
-def _fill(page: Any, protocol: str, answer_format: str, fields: dict[str, str], completion: str) -> None:
-    page.select_option("#answer-protocol", protocol)
-    page.select_option("#answer-format", answer_format)
-    for name, value in {**BLANK, **fields}.items():
-        selector = f"#{name.replace('_', '-', 1)}"
-        if page.is_hidden(selector):  # a field the chosen protocol's gold reader does not read
-            continue
-        if name in ("gold_scale", "gold_answer_type"):
-            page.select_option(selector, value)
-        else:
-            page.fill(selector, value)
-    page.fill("#completion", completion)
 
 
 def _wait_decided(page: Any) -> None:
@@ -171,7 +160,7 @@ def test_a_program_and_answers_get_their_results_from_the_core_without_python(he
         lines = [{"completion": CORE_CASES[i][3], "gold": _gold_mapping(protocol, CORE_CASES[i][2])} for i in indexes]
         expected.update(zip(indexes, _cli_decisions(protocol, answer_format, lines)))
     for index, (protocol, answer_format, fields, completion, reason) in enumerate(CORE_CASES):
-        _fill(page, protocol, answer_format, fields, completion)
+        fill_answer_form(page, protocol, answer_format, fields, completion)
         _wait_decided(page)
         case = f"{protocol} {answer_format} {completion!r}"
         assert page.get_attribute("#answer-outcome", "data-path") == "core", case
@@ -190,14 +179,14 @@ def test_an_answer_needing_python_waits_with_progress_and_never_shows_another_in
     page.check('input[name="mode"][value="answer"]')
     page.wait_for_selector("#answer-view:not([hidden])")
     protocol, answer_format, fields, completion, _ = CORE_CASES[0]
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion)
     _wait_decided(page)
     assert page.get_attribute("#answer-outcome", "data-path") == "core"
     first = page.text_content("#answer-detail")
     page.evaluate(RECORDER)
     waiting_for: list[str] = []
     for protocol, answer_format, fields, completion, reason in PYTHON_CASES:
-        _fill(page, protocol, answer_format, fields, completion)
+        fill_answer_form(page, protocol, answer_format, fields, completion)
         page.wait_for_function("() => document.querySelector('#answer-view').dataset.request !== "
                                "JSON.stringify(window.finscore.answerRequest()) && "
                                "document.body.dataset.queued === 'answer'")
@@ -225,7 +214,7 @@ def test_an_answer_needing_python_waits_with_progress_and_never_shows_another_in
     assert not any(first in decision for request, decision in shown if request != seen[0][0])
     # the yes / no case, decided by Python now that it is ready, as the command line decides it
     protocol, answer_format, fields, completion, reason = PYTHON_CASES[0]
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion)
     _wait_decided(page)
     assert page.get_attribute("#answer-outcome", "data-path") == "python"
     [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
@@ -341,7 +330,7 @@ def test_an_answer_link_is_decided_by_the_core_while_python_is_held(browser_cont
     protocol, answer_format, fields, completion, reason = CORE_CASES[0]
     page = held.page
     page.check('input[name="mode"][value="answer"]')
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion)
     _wait_decided(page)
     fragment = page.evaluate("async () => window.finscore.encodeState(window.finscore.currentState())")
     opened = _held_page(browser_context, server)
