@@ -23,10 +23,9 @@ import pytest
 
 from finscore import execute
 
-from .conftest import (FINQA, PYTHON_READY_MS, artifact_path, opened_until_first_answer, python_requests, require,
-                       watch)
-from .test_answers_quick import CORE_CASES, PYTHON_CASES, _cli_decisions, _fill, _gold_mapping, _shown_decision, \
-    _wait_decided
+from .conftest import (FINQA, PYTHON_READY_MS, artifact_path, fill_answer_form, opened_until_first_answer,
+                       python_requests, require, watch)
+from .test_answers_quick import CORE_CASES, PYTHON_CASES, _cli_decisions, _gold_mapping, _shown_decision, _wait_decided
 from .test_file_scoring import DROP
 from .test_playground_live import PROGRAM_MODE, QUEUED_PROGRAM
 
@@ -72,7 +71,7 @@ def test_what_the_core_decides_fetches_no_python_file(fresh: Any) -> None:
 
     page.check('input[name="mode"][value="answer"]')
     protocol, answer_format, fields, completion, reason = CORE_CASES[0]
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion)
     _wait_decided(page)
     assert page.get_attribute("#answer-outcome", "data-path") == "core"
     [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
@@ -127,7 +126,7 @@ def test_an_answer_the_core_defers_loads_python_with_progress(fresh: Any) -> Non
     page.check('input[name="mode"][value="answer"]')
     page.evaluate(STATUS_RECORDER, "#answer-status")
     protocol, answer_format, fields, completion, reason = PYTHON_CASES[0]  # a yes / no gold: Python reads it
-    _fill(page, protocol, answer_format, fields, completion)
+    fill_answer_form(page, protocol, answer_format, fields, completion)
     page.wait_for_selector("body[data-queued=answer]")
     assert page.is_hidden("#answer-outcome")
     _wait_decided(page)
