@@ -33,6 +33,7 @@ from .conftest import (ANSWER_GOLD_BLANK, PYTHON_READY_MS, artifact_path, fill_a
 CALL_MS = 60_000
 #: Pyodide's runtime module, fetched by the worker only once Pyodide starts.
 PYODIDE_RUNTIME = "/pyodide/pyodide.asm.wasm"
+from .test_answer_mode import POINTS, RATIO, TATQA_MILLION, YES
 from .test_playground_live import _held_page, _release_python
 
 #: a claim of issue #35 rests on these tests: under CI a skip fails the run (tests/conftest.py)
@@ -41,17 +42,6 @@ pytestmark = pytest.mark.essential
 PLAYGROUND = load_playground_module()
 CONFORMANCE = REPOSITORY / "python" / "finscore" / "answers" / "conformance"
 
-#: Real golds: FinQA test PNC/2012/page_65.pdf-1 (percentage points), CDNS/2015/page_30.pdf-2 (a ratio),
-#: TAT-QA dev 4960801d-277d-4f79-8eca-c4d0200fa9d6 (an amount in millions).
-POINTS = {"gold_answer": "16.93811", "gold_program": "divide(10.4, 61.4), multiply(#0, const_100)",
-          "gold_question": "what percentage of the total carrying amount of investment securities is the "
-                           "securities held to maturity?"}
-RATIO = {"gold_answer": "0.379", "gold_program": "subtract(137.90, const_100), divide(#0, const_100)",
-         "gold_question": "what is the rate of return in cadence design systems inc . of an investment from "
-                          "2010 to 2011?"}
-TATQA_MILLION = {"gold_answer": "1496.5", "gold_scale": "million", "gold_answer_type": "arithmetic",
-                 "gold_question": "What is the amount of total sales in 2019?"}
-YES = {"gold_answer": "yes", "gold_program": "greater(5829, 5735)", "gold_question": "did it grow?"}
 BLANK = ANSWER_GOLD_BLANK
 
 #: (protocol, format, gold fields, completion, the reason the protocol's rules give): each decided by the core
@@ -98,6 +88,14 @@ def _cli_decisions(protocol: str, answer_format: str, lines: list[dict[str, Any]
     return [line["decision"] for line in out]
 
 
+def _assert_shown_as_the_cli_decides(page: Any, case: tuple[str, str, dict[str, str], str, str]) -> dict[str, Any]:
+    """The page shows the decision `finscore answers decide-jsonl` gives the case, with the case's
+    reason; that decision."""
+    protocol, answer_format, fields, completion, reason = case
+    [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
+                                                            "gold": _gold_mapping(protocol, fields)}])
+    assert expected["reason"] == reason and _shown_decision(page) == expected
+    return expected
 
 
 def _wait_decided(page: Any) -> None:
@@ -200,26 +198,20 @@ def test_an_answer_needing_python_waits_with_progress_and_never_shows_another_in
     page.wait_for_selector("#answer-outcome[data-path=python]")
     assert [url for url in held.requests if PYODIDE_RUNTIME in url]  # (the worker's requests are seen)
     _wait_decided(page)
-    protocol, answer_format, fields, completion, reason = PYTHON_CASES[-1]
-    [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
-                                                            "gold": _gold_mapping(protocol, fields)}])
-    assert expected["reason"] == reason
-    assert _shown_decision(page) == expected
+    expected = _assert_shown_as_the_cli_decides(page, PYTHON_CASES[-1])
     assert page.get_attribute("body", "data-queued") is None and not page.is_visible("#answer-status")
     seen = page.evaluate("() => window.__seen")
     shown = [(request, decision) for request, current, decision in seen if current]
     assert all(request not in waiting_for[:-1] for request, _ in shown)  # superseded while it waited: never shown
     shown_for_last = [decision for request, decision in shown if request == waiting_for[-1]]
-    assert shown_for_last and all(decision == f"{reason}: {expected['detail']}" for decision in shown_for_last)
+    assert shown_for_last and all(decision == f"{expected['reason']}: {expected['detail']}" for decision in shown_for_last)
     assert not any(first in decision for request, decision in shown if request != seen[0][0])
     # the yes / no case, decided by Python now that it is ready, as the command line decides it
-    protocol, answer_format, fields, completion, reason = PYTHON_CASES[0]
+    protocol, answer_format, fields, completion, _ = PYTHON_CASES[0]
     fill_answer_form(page, protocol, answer_format, fields, completion)
     _wait_decided(page)
     assert page.get_attribute("#answer-outcome", "data-path") == "python"
-    [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
-                                                            "gold": _gold_mapping(protocol, fields)}])
-    assert expected["reason"] == reason and _shown_decision(page) == expected
+    _assert_shown_as_the_cli_decides(page, PYTHON_CASES[0])
     assert not held.console_errors
 
 

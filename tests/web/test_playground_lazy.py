@@ -25,7 +25,7 @@ from finscore import execute
 
 from .conftest import (FINQA, PYTHON_READY_MS, artifact_path, fill_answer_form, opened_until_first_answer,
                        python_requests, require, watch)
-from .test_answers_quick import CORE_CASES, PYTHON_CASES, _cli_decisions, _gold_mapping, _shown_decision, _wait_decided
+from .test_answers_quick import CORE_CASES, PYTHON_CASES, _assert_shown_as_the_cli_decides, _wait_decided
 from .test_file_scoring import DROP
 from .test_playground_live import PROGRAM_MODE, QUEUED_PROGRAM
 
@@ -70,13 +70,11 @@ def test_what_the_core_decides_fetches_no_python_file(fresh: Any) -> None:
     assert page.get_attribute("body", "data-notes") == "pending"
 
     page.check('input[name="mode"][value="answer"]')
-    protocol, answer_format, fields, completion, reason = CORE_CASES[0]
+    protocol, answer_format, fields, completion, _ = CORE_CASES[0]
     fill_answer_form(page, protocol, answer_format, fields, completion)
     _wait_decided(page)
     assert page.get_attribute("#answer-outcome", "data-path") == "core"
-    [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
-                                                            "gold": _gold_mapping(protocol, fields)}])
-    assert expected["reason"] == reason and _shown_decision(page) == expected
+    _assert_shown_as_the_cli_decides(page, CORE_CASES[0])
 
     page.wait_for_load_state("networkidle")  # anything the page was going to fetch, it has asked for
     assert python_requests(fresh) == []
@@ -125,15 +123,13 @@ def test_an_answer_the_core_defers_loads_python_with_progress(fresh: Any) -> Non
     page = fresh.page
     page.check('input[name="mode"][value="answer"]')
     page.evaluate(STATUS_RECORDER, "#answer-status")
-    protocol, answer_format, fields, completion, reason = PYTHON_CASES[0]  # a yes / no gold: Python reads it
+    protocol, answer_format, fields, completion, _ = PYTHON_CASES[0]  # a yes / no gold: Python reads it
     fill_answer_form(page, protocol, answer_format, fields, completion)
     page.wait_for_selector("body[data-queued=answer]")
     assert page.is_hidden("#answer-outcome")
     _wait_decided(page)
     assert page.get_attribute("#answer-outcome", "data-path") == "python"
-    [expected] = _cli_decisions(protocol, answer_format, [{"completion": completion,
-                                                            "gold": _gold_mapping(protocol, fields)}])
-    assert expected["reason"] == reason and _shown_decision(page) == expected
+    _assert_shown_as_the_cli_decides(page, PYTHON_CASES[0])
     stages = _progress_seen(page)
     assert len(set(stages)) >= 2 and stages == sorted(stages), stages
     assert python_requests(fresh)
