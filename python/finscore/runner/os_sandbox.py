@@ -116,9 +116,20 @@ def interpreter_paths(python_path: Sequence[str], protected: Sequence[str] = ())
     for entry in candidates:
         if entry and os.path.isabs(entry) and os.path.exists(entry):
             path = Path(os.path.realpath(entry))
-            if not any(_inside(secret, path) for secret in withheld):
+            if not any(_inside(secret, path) for secret in withheld) and _agent_may_enter(path):
                 found.append(path)
     return [path for path in _outermost(found) if not _inside(path, Path("/usr")) and path != Path("/")]
+
+
+def _agent_may_enter(path: Path) -> bool:
+    """Whether the agent can use a bound folder (or zip file). As root the agent runs under a uid of
+    its own, so a folder closed to other users (a checkout made in a `mktemp -d` folder, mode 0700)
+    would be bound but unreadable: it is left out whole, and the entries inside it are bound on
+    their own (their parents are made 0755 in the sandbox). Not as root, the agent is the user."""
+    if not running_as_root():
+        return True
+    mode = path.stat().st_mode
+    return bool(mode & 0o001) if path.is_dir() else bool(mode & 0o004)
 
 
 def hidden_paths(bound: Sequence[Path], protected: Sequence[str], python_path: Sequence[str]) -> list[Path]:
