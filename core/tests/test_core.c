@@ -723,7 +723,7 @@ static void test_peer_acc(void) {
     CHECK(outcomes[0] == (FS_PEER_EXACT << 1 | 1));                 /* $1,234 -> 1234 */
     CHECK(outcomes[1] == (FS_PEER_NON_NUMERIC_VALUE << 1));         /* None */
     CHECK(outcomes[2] == (0x80 | 2 << 5 | FS_PEER_PERCENT_SCALE << 1 | 1) && ratios[2] == 100.0); /* 5 / 0.05 */
-    CHECK(outcomes[3] == 0);                                        /* two names, no more: the host's */
+    CHECK(outcomes[3] == (FS_PEER_EVAL_FAILED_ZERO << 1));          /* two names: eval()'s SyntaxError, 0 */
     CHECK(outcomes[4] == 0);                                        /* 01: eval()'s SyntaxError, the host's */
     CHECK(outcomes[5] == (FS_PEER_EXACT << 1 | 1));                 /* 12.5% -> 12.5 */
     CHECK(outcomes[6] == (FS_PEER_EVAL_FAILED_ZERO << 1));          /* a sentence reads 0 */
@@ -735,6 +735,28 @@ static void test_peer_acc(void) {
         CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEREASONING, tuple, (int32_t)sizeof tuple - 1, 2, two, 2, number, 2,
                                  outcomes, 2, ratios, 2) == FS_OK);
         CHECK(outcomes[0] == (FS_PEER_TUPLE_FIRST_ELEMENT << 1 | 1) && outcomes[1] == (FS_PEER_EXACT << 1 | 1));
+    }
+    /* FinanceMath's whole cleaning (UTF-8 currency signs, unit words) and arithmetic of literals: the values
+     * CPython gives the cleaned texts (1/3 is 0.3333333333333333, 0.1 + 0.2 is 0.30000000000000004) */
+    {
+        static const unsigned char cleaned[] = "\xc2\xa3" "1,200,000\0" "1/3\0" "0.1 + 0.2\0" "EUR 18\0" "71.34+27.375-\0"
+                                               "2**3\0" "\xc2\xa5" "178 million\0" "The final answer is $30 million.\0"
+                                               "-(2 - 5) * 4\0" "1 / 0";
+        const double values[10] = {1200000.0, 0.3333333333333333, 0.30000000000000004, 18.0, 0.0, 8.0, 178.0, 30.0,
+                                   12.0, 1.0};
+        unsigned char floats[10] = {0};
+        unsigned char decided[10];
+        double ratio[10];
+        CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, cleaned, (int32_t)sizeof cleaned - 1, 10, values, 10, floats,
+                                 10, decided, 10, ratio, 10) == FS_OK);
+        CHECK(decided[0] == (FS_PEER_EXACT << 1 | 1) && decided[1] == (FS_PEER_EXACT << 1 | 1));
+        CHECK(decided[2] == (FS_PEER_EXACT << 1 | 1) && decided[3] == (FS_PEER_EXACT << 1 | 1));
+        CHECK(decided[4] == (FS_PEER_EVAL_FAILED_ZERO << 1 | 1)); /* a SyntaxError reads 0, and 0 matches 0 */
+        CHECK(decided[5] == 0);                                   /* `**`: the host's */
+        CHECK(decided[6] == (FS_PEER_EXACT << 1 | 1));
+        CHECK(decided[7] == (FS_PEER_EVAL_FAILED_ZERO << 1));     /* `The final answer is 30 `: a SyntaxError */
+        CHECK(decided[8] == (FS_PEER_EXACT << 1 | 1));
+        CHECK(decided[9] == 0);                                   /* ZeroDivisionError: the host's */
     }
     CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, text, length, 6, golds, 7, kinds, 7, outcomes, 7, ratios, 7) ==
           FS_ERR_BAD_PEER_BATCH);                                   /* six rows, six separators */

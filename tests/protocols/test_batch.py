@@ -176,6 +176,128 @@ def test_generated_shapes_decide_as_the_full_reading(peer: str) -> None:
     assert decided.in_core > len(predictions) // 8  # the core read many of them (FinanceReasoning fewer shapes)
 
 
+def _arithmetic(rng: random.Random, depth: int = 0) -> str:
+    """An arithmetic expression of plain decimals with + - * /, brackets and unary signs, spaced as models do."""
+    if depth > 3 or rng.random() < 0.35:
+        literal = rng.choice([str(rng.randrange(10)), str(rng.randrange(10**rng.randrange(1, 11))),
+                              f"{rng.randrange(10**rng.randrange(1, 7))}.{rng.randrange(10**rng.randrange(1, 9))}",
+                              "0", "00", "0.0", "1000", "0.05", "1.1768"])
+        return rng.choice(["", "", "", "-", "+", "- "]) + literal
+    if rng.random() < 0.2:
+        return "(" + _arithmetic(rng, depth + 1) + ")"
+    space = rng.choice(["", " "])
+    return _arithmetic(rng, depth + 1) + space + rng.choice("+-*/") + space + _arithmetic(rng, depth + 1)
+
+
+def _cpython_value(text: str) -> object:
+    """CPython's own value of an arithmetic text (its parser and its operators on its numbers), or the
+    exception's type name."""
+    import operator
+
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.USub: operator.neg, ast.UAdd: operator.pos}
+
+    def value(node: ast.AST) -> object:
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.UnaryOp):
+            return ops[type(node.op)](value(node.operand))
+        assert isinstance(node, ast.BinOp)
+        return ops[type(node.op)](value(node.left), value(node.right))
+
+    try:
+        return value(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ZeroDivisionError, OverflowError) as error:
+        return type(error).__name__
+
+
+@pytest.mark.essential
+def test_arithmetic_is_evaluated_as_cpython_evaluates_it() -> None:
+    """FinanceMath's answers that are arithmetic of numeric literals, against CPython's own value of each
+    (its parser and operators; the text is parsed, never run): the gold the value itself is `exact`, the
+    gold one ulp away is not, so a misrounded operation shows; texts CPython refuses as a SyntaxError
+    read 0 (`eval_failed_zero`)."""
+    rng = random.Random("arithmetic")
+    predictions: list[object] = []
+    golds: list[object] = []
+    expected: list[tuple[int, str] | str] = []
+    for _ in range(3000):
+        text = _arithmetic(rng)
+        if rng.random() < 0.15:  # cut short: mostly a SyntaxError
+            text = text[:rng.randrange(1, len(text) + 1)].rstrip(".")
+        if financemath.clean_text(text) != text:  # `- 5` is cleaned to `5` (_UNIT_BEFORE): not this test's
+            continue
+        value = _cpython_value(text)
+        if value == "SyntaxError":
+            predictions.append(text)
+            golds.append(0.0)
+            expected.append((1, R.EVAL_FAILED_ZERO))
+            continue
+        if isinstance(value, str) or (isinstance(value, int) and abs(value) >= 10**10) \
+                or (isinstance(value, float) and not abs(value) < 1e300) or value == 0:
+            continue  # a zero divisor, a huge int, a zero (no ulp to tell): left to the host; not timed here
+        exact = float(value)  # type: ignore[arg-type]
+        predictions += [text, text]
+        golds += [exact, math.nextafter(exact, math.inf)]
+        expected += [(1, R.EXACT), "not exact"]
+    decided = decide_batch("financemath", predictions, golds)
+    differing = []
+    for prediction, gold, want, acc, reason in zip(predictions, golds, expected, decided.acc, decided.reason):
+        if (reason == R.EXACT) if want == "not exact" else (acc, reason) != want:
+            differing.append((prediction, gold, want, acc, reason))
+    assert differing == []
+    assert decided.in_core > len(predictions) * 9 // 10  # the core read nearly all of them
+
+
+def _cleaned_shapes(rng: random.Random, count: int) -> list[str]:
+    """Answers the cleaning turns into a number or an expression: currency signs (UTF-8), unit words,
+    labels, `=` and `≈`, `x`, `or`, sentences, and the near misses the core must leave alone."""
+    numbers = _plain_literals(rng, count // 4) + ["1,234", "12,345.5", "1,23", "-1,234,567.25", ".5", "5.", "01",
+                                                  "1_000", "1e3", "2+3", "1,000 / 1.1768", "3/16", "(1+2)*3",
+                                                  "1 / 0", "2**3", "7//2", "()", "2(3)", "1 2", "1+", "(2"]
+    around = ["£{}", "€{}", "¥{}", "₤{}", "-£{}", "£ {}", "£{} million", "¥{} million", "€{}.", "${}", "C${}",
+              "CHF{}", "USD {}", "USD{}", "EUR {}", "EUR{}", "RMB {}", "{} USD", "{} EUR", "{} trillion",
+              "{} trillion dollars", "{} million", "{} billion", "{}°", "{} units", "{} shares", "{}x",
+              "{} x {}", "{} or {}", "approximately {}", "Approximately {}", "X = {}", "P ≈ {}", "a = b = {}",
+              "The final answer is {}.", "The final answer is ${} million.", "Total fees collected: ${} million",
+              "Answer: {}", "Answer: -${} million", "The answer is True", "{} (a)", "10^{}", "{}% of {}",
+              "FCFE = ${} + ${} - ${}", "The ₤ is {}", "The final ((answer {}", "lambda x: {}", "Step 4: {}",
+              "The e.g. {}", "The 3-year answer {}", "The answer1 {}", "The answer is 5if", "{} 'a'", "£{} ≈ €{}",
+              "\xa0£{}", "£{}\n", "{} £", "None", "N$d.{}", "US{}D", "milUSlion {}", "{} - - {}", "*{}", "{}**2"]
+    texts = []
+    for _ in range(count):
+        shape = rng.choice(around)
+        texts.append(shape.format(*(rng.choice(numbers) for _ in range(shape.count("{}")))))
+    return texts
+
+
+@pytest.mark.parametrize("peer", ["financemath", "financereasoning"])
+def test_cleaned_answers_decide_as_the_full_reading(peer: str) -> None:
+    """Generated answers around currency signs, units and arithmetic, with golds near their numbers: the
+    batch (the core's whole FinanceMath cleaning and evaluator where it reads the text) and the module's
+    own get_acc one by one give the same acc and reason."""
+    rng = random.Random("cleaned " + peer)
+    predictions: list[object] = list(_cleaned_shapes(rng, 6000))
+    golds = [_golds(rng, str(prediction)) for prediction in predictions]
+    decided = decide_batch(peer, predictions, golds)
+    get_acc = _MODULES[peer].get_acc
+    differing = []
+    for prediction, gold, acc, reason in zip(predictions, golds, decided.acc, decided.reason):
+        try:
+            want_acc, want_reason, _ = get_acc(prediction, gold)
+        except financemath.PeerRaised:
+            want_acc, want_reason = None, R.PEER_STOPS_RUN
+        except financemath.PeerExecutesCode as unread:
+            want_acc = None
+            want_reason = R.EXCEEDED_BOUNDS if isinstance(unread, financemath.arith.BoundExceeded) \
+                else R.PEER_EXECUTES_CODE
+        if (acc, reason) != (want_acc, want_reason):
+            differing.append((prediction, gold, (acc, reason), (want_acc, want_reason)))
+    assert differing == []
+    if peer == "financemath":
+        assert decided.in_core > len(predictions) // 3  # the near misses are the host's
+
+
 def test_power_of_ten_ratios_are_judged_by_math_log10() -> None:
     """FinanceMath's power-of-ten rule on ratios a hair from 10**k: the core hands each to math.log10
     (the peer's own call), so the batch agrees with the rule applied through CPython's math.log10."""
