@@ -497,11 +497,14 @@ static void keep(codes *t, int32_t from, int32_t to) {
     t->n = to - from;
 }
 
-/* str.strip() of a text whose only white space is ' ' */
+/* the white space these texts can hold: ' ', tab, line feed, carriage return */
+static int is_line_space(uint32_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* str.strip() of a text whose only white space is is_line_space's */
 static void strip_spaces(codes *t) {
     int32_t from = 0, to = t->n;
-    while (from < to && t->c[from] == ' ') from++;
-    while (to > from && t->c[to - 1] == ' ') to--;
+    while (from < to && is_line_space(t->c[from])) from++;
+    while (to > from && is_line_space(t->c[to - 1])) to--;
     keep(t, from, to);
 }
 
@@ -583,7 +586,7 @@ static int clean_financemath(const unsigned char *at, int32_t length, codes *t, 
     while (length > 0 && is_python_space(at[length - 1])) length--;
     if (!decode(at, length, t)) return 0;
     for (i = 0; i < t->n; i++)
-        if (t->c[i] < 0x20 || t->c[i] == 0x7F) return 0;
+        if ((t->c[i] < 0x20 && !is_line_space(t->c[i])) || t->c[i] == 0x7F) return 0;
     to = t->n;
     while (to > from && t->c[to - 1] == '.') to--;
     t->n = to;
@@ -624,6 +627,8 @@ static int clean_financemath(const unsigned char *at, int32_t length, codes *t, 
         int32_t or_at = find_word(t, 0, " or ");
         if (or_at >= 0) t->n = or_at;
     }
+    /* `$` also matches before a final line feed, which the rules below do not read */
+    if (t->n > 0 && t->c[t->n - 1] == '\n') return 0;
     unit_rules(t);
     if (find_word(t, 0, "10^") >= 0) return 0; /* math.pow(10, k): the host's */
     if (find_word(t, 0, " x ") >= 0) {
@@ -772,33 +777,61 @@ static int eval_arithmetic(const unsigned char *s, int32_t n, double *value) {
     return EVAL_OK;
 }
 
-/* Two names, neither a keyword, then a space between them: a SyntaxError (see above). */
-static int two_names_fail(const unsigned char *s, int32_t n) {
+/* Whether at[0, length) starts a name that is not a keyword: its end, or -1. */
+static int32_t plain_name(const unsigned char *s, int32_t n, int32_t at) {
+    int32_t i = at;
+    if (at >= n || !(is_letter(s[at]) || s[at] == '_')) return -1;
+    while (i < n && is_name_char(s[i])) i++;
+    if (is_keyword(s + at, i - at)) return -1;
+    /* a string prefix glued to a quote (`f"`, `rb'`) is a string: not read here */
+    if (i < n && (s[i] == '\'' || s[i] == '"') && i - at <= 2) return -1;
+    return i;
+}
+
+/* eval()'s SyntaxError from its first two tokens: a name (not a keyword) or a plain number, then, after
+ * white space, a name, a number, a string or a `:` (not `:=`): `The final answer is 30`, `Step 4: ...`,
+ * `Answer: 25,000 units`, `Investor's ...`, `200 000`. The host's tokenizer reads the whole text first,
+ * so nothing in it may make that tokenizer say other than a SyntaxError: ASCII only (no non-ASCII
+ * name), no form feed, no name glued to a number (`5if`, `1.if`: CPython 3.11 may read a keyword),
+ * fewer brackets than its nesting bound, and none of the keywords it does not read. */
+static int first_tokens_fail(const unsigned char *s, int32_t n) {
     static const char *const unread[] = {"lambda", "yield", "await", "async"};
-    int32_t i, brackets = 0, first_end, second_start;
+    int32_t i, brackets = 0, at = 0, end;
     size_t w;
     for (i = 0; i < n; i++) {
         unsigned char c = s[i];
-        if (is_letter(c) || is_digit(c) || c == ' ' || c == '_') {
-            if ((is_letter(c) || c == '_') && i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.')) return 0;
-            continue;
-        }
-        if (strchr(".,:;?!()+-*/&", c) == NULL) return 0;
-        brackets += c == '(';
+        if (c > 0x7E || (c < 0x20 && !is_line_space(c))) return 0;
+        if ((is_letter(c) || c == '_') && i > 0 &&
+            (is_digit(s[i - 1]) || (s[i - 1] == '.' && i > 1 && is_digit(s[i - 2]))))
+            return 0;
+        brackets += c == '(' || c == '[' || c == '{';
     }
     if (brackets > MAX_SENTENCE_BRACKETS) return 0;
     for (w = 0; w < sizeof unread / sizeof unread[0]; w++)
         if (contains(s, n, unread[w], 0)) return 0;
-    if (n == 0 || !(is_letter(s[0]) || s[0] == '_')) return 0;
-    for (i = 0; i < n && is_name_char(s[i]); i++) {
+    while (at < n && (s[at] == ' ' || s[at] == '\t')) at++; /* eval() drops leading spaces and tabs */
+    if (at < n && is_digit(s[at])) { /* a plain number: digits, maybe a point and digits */
+        end = at;
+        while (end < n && is_digit(s[end])) end++;
+        if (end < n && s[end] == '.') {
+            end++;
+            while (end < n && is_digit(s[end])) end++;
+        }
+        if (end < n && s[end] == '.') return 0;
+    } else {
+        end = plain_name(s, n, at);
+        if (end < 0) return 0;
     }
-    first_end = i;
-    if (i == n || s[i] != ' ') return 0;
-    while (i < n && s[i] == ' ') i++;
-    second_start = i;
-    if (i == n || !(is_letter(s[i]) || s[i] == '_')) return 0;
-    while (i < n && is_name_char(s[i])) i++;
-    return !is_keyword(s, first_end) && !is_keyword(s + second_start, i - second_start);
+    if (end == n || !is_line_space(s[end])) {
+        /* glued: only `Word'...` and `Word:` read here */
+        if (end < n && is_letter(s[at]) && (s[end] == '\'' || s[end] == '"')) return 1;
+        return end < n && s[end] == ':' && !(end + 1 < n && s[end + 1] == '=');
+    }
+    while (end < n && is_line_space(s[end])) end++;
+    if (end == n) return 0;
+    if (s[end] == ':') return !(end + 1 < n && s[end + 1] == '=');
+    if (is_digit(s[end]) || s[end] == '\'' || s[end] == '"') return 1;
+    return plain_name(s, n, end) >= 0;
 }
 
 /* FinanceMath's reading where the shapes above defer: READ_VALUE (*value), READ_TRUE / READ_FALSE,
@@ -822,7 +855,7 @@ static int read_cleaned(const unsigned char *at, int32_t length, double *value) 
         return status == EVAL_OK ? READ_VALUE : status == EVAL_SYNTAX_ERROR ? READ_SYNTAX_ERROR : READ_DEFER;
     }
     if (same(s, t.n, "None")) return READ_NONE;
-    if (two_names_fail(s, t.n)) return READ_SYNTAX_ERROR;
+    if (first_tokens_fail(s, t.n)) return READ_SYNTAX_ERROR;
     return READ_DEFER;
 }
 

@@ -263,7 +263,11 @@ def _cleaned_shapes(rng: random.Random, count: int) -> list[str]:
               "Answer: {}", "Answer: -${} million", "The answer is True", "{} (a)", "10^{}", "{}% of {}",
               "FCFE = ${} + ${} - ${}", "The ₤ is {}", "The final ((answer {}", "lambda x: {}", "Step 4: {}",
               "The e.g. {}", "The 3-year answer {}", "The answer1 {}", "The answer is 5if", "{} 'a'", "£{} ≈ €{}",
-              "\xa0£{}", "£{}\n", "{} £", "None", "N$d.{}", "US{}D", "milUSlion {}", "{} - - {}", "*{}", "{}**2"]
+              "\xa0£{}", "£{}\n", "{} £", "None", "N$d.{}", "US{}D", "milUSlion {}", "{} - - {}", "*{}", "{}**2",
+              "Step 4: {}", "Answer:\n{}", "Investor's {}", "{} 'a' {}", "1. We need {}", "The answer\n{}", "x := {}",
+              "Answer:={}", "f'{}' x", "The f'{}'", "{} # {}", "The {} if", "x if {}", "The \\ {}", "The '''{}'''",
+              'The "{}\\n"', "{}\f x", "\tThe {}", "5.if {}", "The (((((((((((({}", "Solution: {} units",
+              "{} or {} or {}", "The\r\n{}", "print {}", "match {}", "_ {}", "Rb'{}' x", "{}: {}", "1_0 {}"]
     texts = []
     for _ in range(count):
         shape = rng.choice(around)
