@@ -53,7 +53,7 @@
 
 /* What the peer's eval() gives the (cleaned) answer. */
 enum { READ_DEFER, READ_NUMBER, READ_RAW_NUMBER, READ_TUPLE, READ_EMPTY, READ_NONE, READ_TRUE, READ_FALSE,
-       READ_SYNTAX_ERROR, READ_VALUE };
+       READ_SYNTAX_ERROR, READ_VALUE, READ_TEXT };
 
 /* The characters of ASCII str.isspace() holds: what str.strip() removes from ASCII text. */
 static int is_python_space(unsigned char c) {
@@ -788,15 +788,13 @@ static int32_t plain_name(const unsigned char *s, int32_t n, int32_t at) {
     return i;
 }
 
-/* eval()'s SyntaxError from its first two tokens: a name (not a keyword) or a plain number, then, after
- * white space, a name, a number, a string or a `:` (not `:=`): `The final answer is 30`, `Step 4: ...`,
- * `Answer: 25,000 units`, `Investor's ...`, `200 000`. The host's tokenizer reads the whole text first,
- * so nothing in it may make that tokenizer say other than a SyntaxError: ASCII only (no non-ASCII
- * name), no form feed, no name glued to a number (`5if`, `1.if`: CPython 3.11 may read a keyword),
- * fewer brackets than its nesting bound, and none of the keywords it does not read. */
-static int first_tokens_fail(const unsigned char *s, int32_t n) {
+/* Whether the host's tokenizer (arith.tokenize) can say nothing but a SyntaxError or its tokens of
+ * s[0, n): ASCII only (no non-ASCII name), no form feed, no name glued to a number (`5if`, `1.if`:
+ * CPython 3.11 may read a keyword), fewer brackets than its nesting bound, and none of the keywords
+ * its parser does not read. */
+static int host_tokenizer_reads(const unsigned char *s, int32_t n) {
     static const char *const unread[] = {"lambda", "yield", "await", "async"};
-    int32_t i, brackets = 0, at = 0, end;
+    int32_t i, brackets = 0;
     size_t w;
     for (i = 0; i < n; i++) {
         unsigned char c = s[i];
@@ -809,6 +807,50 @@ static int first_tokens_fail(const unsigned char *s, int32_t n) {
     if (brackets > MAX_SENTENCE_BRACKETS) return 0;
     for (w = 0; w < sizeof unread / sizeof unread[0]; w++)
         if (contains(s, n, unread[w], 0)) return 0;
+    return 1;
+}
+
+/* eval()'s SyntaxError from the tokenizer: a string never closed on its line, a closing bracket with
+ * none open, or a bracket never closed (host_tokenizer_reads said nothing else can be raised; strings
+ * and comments are skipped as the tokenizer skips them; no backslash, no triple quote). */
+static int tokenizer_fails(const unsigned char *s, int32_t n) {
+    int32_t i, depth = 0;
+    if (memchr(s, '\\', (size_t)n) != NULL) return 0;
+    for (i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c == '#') {
+            while (i < n && s[i] != '\n' && s[i] != '\r') i++;
+        } else if (c == '\'' || c == '"') {
+            if (i + 2 < n && s[i + 1] == c && s[i + 2] == c) return 0;
+            for (i++; i < n && s[i] != c; i++)
+                if (s[i] == '\n' || s[i] == '\r') return 1;
+            if (i == n) return 1;
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth < 0) return 1;
+        }
+    }
+    return depth != 0;
+}
+
+/* A whole string literal `"..."` or `'...'` (no escape, no line end, not triple, no prefix) */
+static int whole_string(const unsigned char *s, int32_t n) {
+    int32_t i = 0, end = n;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    while (end > i && is_line_space(s[end - 1])) end--;
+    if (end - i < 2 || (s[i] != '"' && s[i] != '\'') || s[end - 1] != s[i]) return 0;
+    if (end - i >= 3 && s[i + 1] == s[i] && s[i + 2] == s[i]) return 0;
+    return memchr(s + i + 1, s[i], (size_t)(end - i - 2)) == NULL && memchr(s + i + 1, '\\', (size_t)(end - i - 2)) == NULL &&
+           memchr(s + i + 1, '\n', (size_t)(end - i - 2)) == NULL && memchr(s + i + 1, '\r', (size_t)(end - i - 2)) == NULL;
+}
+
+/* eval()'s SyntaxError from its first two tokens: a name (not a keyword) or a plain number, then, after
+ * white space, a name, a number, a string or a `:` (not `:=`): `The final answer is 30`, `Step 4: ...`,
+ * `Answer: 25,000 units`, `Investor's ...`, `200 000` (the host's tokenizer reads the whole text
+ * first: host_tokenizer_reads must hold). */
+static int first_tokens_fail(const unsigned char *s, int32_t n) {
+    int32_t at = 0, end;
     while (at < n && (s[at] == ' ' || s[at] == '\t')) at++; /* eval() drops leading spaces and tabs */
     if (at < n && is_digit(s[at])) { /* a plain number: digits, maybe a point and digits */
         end = at;
@@ -834,28 +876,64 @@ static int first_tokens_fail(const unsigned char *s, int32_t n) {
     return plain_name(s, n, end) >= 0;
 }
 
+/* eval() of `A, B, ...` (arithmetic elements, a comma only outside brackets, maybe a final one): a
+ * tuple, which the peer makes a list (READ_TEXT: no number); READ_SYNTAX_ERROR, or READ_DEFER where an
+ * element is the host's. */
+static int eval_tuple(const unsigned char *s, int32_t n) {
+    int32_t i, start = 0, depth = 0;
+    int failed = 0;
+    double element;
+    for (i = 0; i <= n; i++) {
+        if (i < n) {
+            depth += s[i] == '(';
+            depth -= s[i] == ')';
+            if (s[i] != ',') continue;
+            if (depth != 0) return READ_DEFER;
+        } else {
+            int32_t j = start;
+            while (j < n && s[j] == ' ') j++;
+            if (j == n) break; /* `A, B,`: a final comma */
+        }
+        switch (eval_arithmetic(s + start, i - start, &element)) {
+        case EVAL_OK:
+            break;
+        case EVAL_SYNTAX_ERROR:
+            failed = 1;
+            break;
+        default:
+            return READ_DEFER;
+        }
+        start = i + 1;
+    }
+    return failed ? READ_SYNTAX_ERROR : READ_TEXT;
+}
+
 /* FinanceMath's reading where the shapes above defer: READ_VALUE (*value), READ_TRUE / READ_FALSE,
  * READ_NONE, READ_SYNTAX_ERROR or READ_DEFER. */
 static int read_cleaned(const unsigned char *at, int32_t length, double *value) {
     codes t;
     unsigned char s[MAX_RAW_BYTES];
     int32_t i;
-    int boolean, arithmetic = 1, status, is_int;
+    int boolean, arithmetic = 1, status, is_int, commas = 0;
     if (length > MAX_RAW_BYTES || !clean_financemath(at, length, &t, &boolean)) return READ_DEFER;
     if (boolean >= 0) return boolean ? READ_TRUE : READ_FALSE;
     for (i = 0; i < t.n; i++) {
         uint32_t c = t.c[i];
         if (c > 0x7E) return READ_DEFER;
         s[i] = (unsigned char)c;
-        if (!is_digit((unsigned char)c) && strchr(".+-*/() ", (int)c) == NULL) arithmetic = 0;
+        if (!is_digit((unsigned char)c) && strchr(".+-*/() ,", (int)c) == NULL) arithmetic = 0;
+        commas += c == ',';
     }
     if (read_plain(s, t.n, 10, value, &is_int)) return READ_VALUE;
+    if (arithmetic && commas) return eval_tuple(s, t.n);
     if (arithmetic) {
         status = eval_arithmetic(s, t.n, value);
         return status == EVAL_OK ? READ_VALUE : status == EVAL_SYNTAX_ERROR ? READ_SYNTAX_ERROR : READ_DEFER;
     }
     if (same(s, t.n, "None")) return READ_NONE;
-    if (first_tokens_fail(s, t.n)) return READ_SYNTAX_ERROR;
+    if (!host_tokenizer_reads(s, t.n)) return READ_DEFER;
+    if (tokenizer_fails(s, t.n) || first_tokens_fail(s, t.n)) return READ_SYNTAX_ERROR;
+    if (whole_string(s, t.n)) return READ_TEXT;
     return READ_DEFER;
 }
 
@@ -892,6 +970,8 @@ static unsigned char decide_row(int32_t rule, const unsigned char *at, int32_t l
     }
     /* FinanceMath: None is no number; an emptied answer is eval("0"); True / False compare as 1 / 0 */
     if (read == READ_NONE) return outcome(FS_PEER_NON_NUMERIC_VALUE, 0);
+    if (read == READ_TEXT) /* a str or a list: == a bool is False; no number for compare_two_numbers */
+        return outcome(gold_kind == FS_PEER_GOLD_BOOL ? FS_PEER_BOOL_EQUALITY : FS_PEER_NON_NUMERIC_VALUE, 0);
     if (read != READ_NUMBER) p = read == READ_TRUE ? 1.0 : 0.0; /* a SyntaxError reads 0 too */
     if (gold_kind == FS_PEER_GOLD_BOOL) {
         if (read == READ_SYNTAX_ERROR) return outcome(FS_PEER_EVAL_FAILED_ZERO, p == gt);

@@ -758,6 +758,21 @@ static void test_peer_acc(void) {
         CHECK(decided[8] == (FS_PEER_EXACT << 1 | 1));
         CHECK(decided[9] == 0);                                   /* ZeroDivisionError: the host's */
     }
+    /* eval() of the cleaned text: a bracket never closed is a SyntaxError (0); a string, and a tuple (the
+     * peer's list), are no number; == a bool is False */
+    {
+        static const unsigned char texts[] = "sqrt((0.30\0" "\"0.06\"\0" "1,000 / 1.1768\0" "\"0.06\"\0" "Step 4: Add";
+        const double values[5] = {1.0, 0.06, 1000.0, 1.0, 4.0};
+        const unsigned char gold_kind[5] = {FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_FLOAT, FS_PEER_GOLD_BOOL,
+                                            FS_PEER_GOLD_FLOAT};
+        unsigned char decided[5];
+        double ratio[5];
+        CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, texts, (int32_t)sizeof texts - 1, 5, values, 5, gold_kind, 5,
+                                 decided, 5, ratio, 5) == FS_OK);
+        CHECK(decided[0] == (FS_PEER_EVAL_FAILED_ZERO << 1) && decided[1] == (FS_PEER_NON_NUMERIC_VALUE << 1));
+        CHECK(decided[2] == (FS_PEER_NON_NUMERIC_VALUE << 1) && decided[3] == (FS_PEER_BOOL_EQUALITY << 1));
+        CHECK(decided[4] == (FS_PEER_EVAL_FAILED_ZERO << 1));
+    }
     CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, text, length, 6, golds, 7, kinds, 7, outcomes, 7, ratios, 7) ==
           FS_ERR_BAD_PEER_BATCH);                                   /* six rows, six separators */
     CHECK(fs_decide_peer_acc(2, text, length, 7, golds, 7, kinds, 7, outcomes, 7, ratios, 7) == FS_ERR_BAD_PEER_BATCH);

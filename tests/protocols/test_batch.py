@@ -267,7 +267,10 @@ def _cleaned_shapes(rng: random.Random, count: int) -> list[str]:
               "Step 4: {}", "Answer:\n{}", "Investor's {}", "{} 'a' {}", "1. We need {}", "The answer\n{}", "x := {}",
               "Answer:={}", "f'{}' x", "The f'{}'", "{} # {}", "The {} if", "x if {}", "The \\ {}", "The '''{}'''",
               'The "{}\\n"', "{}\f x", "\tThe {}", "5.if {}", "The (((((((((((({}", "Solution: {} units",
-              "{} or {} or {}", "The\r\n{}", "print {}", "match {}", "_ {}", "Rb'{}' x", "{}: {}", "1_0 {}"]
+              "{} or {} or {}", "The\r\n{}", "print {}", "match {}", "_ {}", "Rb'{}' x", "{}: {}", "1_0 {}",
+              "({}", "{})", "[{}", "sqrt(({}", "N(-{}", "'{}'", '"{}"', " '{}' ", "'{}", '"""{}"""', "{} # (",
+              "f'({}'", "{}, {}", "{},", ",{}", "{},,{}", "({}, {})", "{}, {} / 0", "{}, 2**3", "'a\\'{}'",
+              '"{}\n"', "'(' {}", "({}]", "x = ({}", "{} '''", "(({})", "{} )(", "{} # )"]
     texts = []
     for _ in range(count):
         shape = rng.choice(around)
