@@ -88,5 +88,13 @@ def walk_predictions(data: Sequence[Any], gold_of: Callable[[Any], GoldExample |
             predicted = entry["predicted"]
         except (TypeError, KeyError) as error:
             return OfficialWalk(tuple(entries), OfficialStop(position, f"{type(error).__name__}: {error}"))
+        if type(predicted) is list:
+            try:  # the common entry, a list of text tokens, read in one C pass: it joins
+                "".join(predicted)
+            except TypeError:
+                pass
+            else:
+                entries.append(OfficialEntry(position, gold, tuple(predicted)))
+                continue
         entries.append(OfficialEntry(position, gold, official_tokens(predicted), _join_error(predicted)))
     return OfficialWalk(tuple(entries), None)
