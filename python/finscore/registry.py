@@ -159,7 +159,9 @@ class Benchmark(_Record):
       tokens)` of an instance), for program rewards with `match="program"`, or None.
     """
 
-    __slots__ = ('name', 'title', 'official_scorer', 'data_source', 'gold_reader', 'prediction_reader', 'official_protocol', 'honest_protocol', 'reasons', 'unit', 'answer_protocols', 'program_profile', 'command', 'decide', 'prediction_reward', 'examples', 'question_problem', 'program_comparer')
+    __slots__ = ("name", "title", "official_scorer", "data_source", "gold_reader", "prediction_reader",
+                 "official_protocol", "honest_protocol", "reasons", "unit", "answer_protocols", "program_profile",
+                 "command", "decide", "prediction_reward", "examples", "question_problem", "program_comparer")
     name: str
     title: str
     official_scorer: str
