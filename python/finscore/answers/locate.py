@@ -128,8 +128,9 @@ _CONTENT_BACKWARDS = re.compile(_balanced(1, "}", "{"))
 
 #: A longer completion is located by the core's one pass (fs_locate_boxed, core/fs_answer.c): its
 #: regular expression costs a pass of the engine's group loop per brace, over 10 ms on a megabyte of
-#: braces, the core's counter about 1 ms. Loading the core costs a process about 25 ms once, so a
-#: shorter completion stays here. Both read the same rule (tests/answers/test_boxed_in_core.py).
+#: braces, the core's counter about 3 ms. Loading the core costs a process about 25 ms once, so a
+#: shorter completion stays here, and so does one without '}' (no box closes: one count decides).
+#: Both read the same rule (tests/answers/test_boxed_in_core.py).
 CORE_BOXED_CHARS = 64 * 1024
 _TOO_DEEP = AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
 _NO_BOX = AnswerRefusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
@@ -137,8 +138,8 @@ _NO_BOX = AnswerRefusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
 
 def boxed(completion: str) -> Located | AnswerRefusal:
     """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
-    return boxed_from(completion, boxed_span_in_core(completion) if len(completion) > CORE_BOXED_CHARS
-                      else boxed_span(completion))
+    long = len(completion) > CORE_BOXED_CHARS and "}" in completion  # (without one, one count decides here)
+    return boxed_from(completion, boxed_span_in_core(completion) if long else boxed_span(completion))
 
 
 def boxed_from(completion: str, found: tuple[int, int] | AnswerRefusal) -> Located | AnswerRefusal:
