@@ -869,3 +869,101 @@ int32_t fs_decide_answers(const unsigned char *rules, int32_t rules_len, int32_t
     }
     return FS_OK;
 }
+
+/* ---- the boxed format: where the answer is ------------------------------------------------- */
+
+/* The boxed rule (the protocols' format_rules.boxed, as finscore.answers.locate.boxed reads it): the
+ * boxes are read in order, each from its \boxed{ with a depth counter; a box is complete at the '}'
+ * that brings the counter back to 0 (the text up to the next \boxed{ is then skipped), too deep at
+ * a '{' that would open level MAX_BOX_DEPTH + 1 (the text after that brace up to the next \boxed{ is
+ * skipped), and never closed when the text ends inside it. Every character is read once. */
+#define BOX_MARK "\\boxed{"
+#define BOX_MARK_LENGTH 7
+#define MAX_BOX_DEPTH 8
+
+enum { BOX_NONE, BOX_COMPLETE, BOX_TOO_DEEP, BOX_OPEN };
+
+/* Where the next \boxed{ at or after `from` starts, or -1. */
+static int32_t next_box(const unsigned char *text, int32_t length, int32_t from) {
+    while (from >= 0 && from <= length - BOX_MARK_LENGTH) {
+        const unsigned char *slash = memchr(text + from, '\\', (size_t)(length - BOX_MARK_LENGTH + 1 - from));
+        if (slash == NULL) return -1;
+        from = (int32_t)(slash - text);
+        if (memcmp(text + from, BOX_MARK, BOX_MARK_LENGTH) == 0) return from;
+        from++;
+    }
+    return -1;
+}
+
+/* Whether the '{' at i ends a \boxed{ inside the box whose content starts at `start` (a \boxed{
+ * cannot reach back over that box's own '{'). Compared byte by byte, last first: most braces are not. */
+static int box_brace(const unsigned char *text, int32_t start, int32_t i) {
+    return i - start >= BOX_MARK_LENGTH - 1 && text[i - 1] == 'd' && text[i - 2] == 'e' && text[i - 3] == 'x' &&
+           text[i - 4] == 'o' && text[i - 5] == 'b' && text[i - 6] == '\\';
+}
+
+int32_t fs_locate_boxed(const unsigned char *text, int32_t text_len, int32_t *out, int32_t out_len) {
+    /* per box: its kind and content start; the last complete box's content; in the box being
+     * read, the content start of each open group that is a \boxed{ (-1: a plain group), and the
+     * content of the inner box that closed last */
+    int last = BOX_NONE, before = BOX_NONE;
+    int32_t last_start = 0, complete_start = 0, complete_end = 0, inner_start = -1, inner_end = -1;
+    int32_t opened[MAX_BOX_DEPTH - 1];
+    int32_t at;
+    if (text_len < 0 || out_len < 0) return FS_ERR_NEGATIVE_LENGTH;
+    if ((text == NULL && text_len) || (out == NULL && out_len)) return FS_ERR_NULL_BUFFER;
+    if (out_len < 3) return FS_ERR_BUFFER_TOO_SHORT;
+    if (!fs_fits_memory(text, text_len, 1) || !fs_fits_memory(out, out_len, 4)) return FS_ERR_BUFFER_OUTSIDE_MEMORY;
+    at = text_len ? next_box(text, text_len, 0) : -1;
+    while (at >= 0) {
+        int32_t start = at + BOX_MARK_LENGTH, i;
+        int depth = 1, kind = BOX_OPEN;
+        inner_start = inner_end = -1;
+        at = -1;
+        for (i = start; i < text_len; i++) {
+            if (text[i] == '{') {
+                if (depth == MAX_BOX_DEPTH) {
+                    kind = BOX_TOO_DEEP;
+                    at = next_box(text, text_len, i + 1);
+                    break;
+                }
+                opened[depth - 1] = box_brace(text, start, i) ? i + 1 : -1;
+                depth++;
+            } else if (text[i] == '}') {
+                depth--;
+                if (depth == 0) {
+                    kind = BOX_COMPLETE;
+                    complete_start = start;
+                    complete_end = i;
+                    at = next_box(text, text_len, i + 1);
+                    break;
+                }
+                if (opened[depth - 1] >= 0) {
+                    inner_start = opened[depth - 1];
+                    inner_end = i;
+                }
+            }
+        }
+        before = last;
+        last = kind;
+        last_start = start;
+    }
+    out[0] = FS_BOXED_NO_BOX;
+    out[1] = out[2] = 0;
+    if (last == BOX_TOO_DEEP || (last == BOX_OPEN && before == BOX_TOO_DEEP)) {
+        out[0] = FS_BOXED_TOO_DEEP;
+    } else if (last == BOX_COMPLETE) {
+        out[0] = FS_BOXED_FOUND;
+        out[1] = last_start;
+        out[2] = complete_end;
+    } else if (last == BOX_OPEN && inner_start >= 0) { /* the complete box inside it that closed last */
+        out[0] = FS_BOXED_FOUND;
+        out[1] = inner_start;
+        out[2] = inner_end;
+    } else if (last == BOX_OPEN && before == BOX_COMPLETE) { /* none inside it: the complete box before it */
+        out[0] = FS_BOXED_FOUND;
+        out[1] = complete_start;
+        out[2] = complete_end;
+    }
+    return FS_OK;
+}

@@ -783,6 +783,47 @@ static void test_peer_acc(void) {
     CHECK(fs_decide_peer_acc(FS_PEER_RULE_FINANCEMATH, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0) == FS_OK);
 }
 
+/* fs_locate_boxed: each case worked out by hand from the boxed rule of the protocol files (the content
+ * of the last complete \boxed{...}; a complete box inside a never-closed last one; braces nested
+ * deeper than 8: too deep), and its refusals. */
+static int32_t boxed_at(const char *text, int32_t *start, int32_t *end) {
+    int32_t out[3] = {-1, -1, -1};
+    CHECK(fs_locate_boxed((const unsigned char *)text, (int32_t)strlen(text), out, 3) == FS_OK);
+    *start = out[1];
+    *end = out[2];
+    return out[0];
+}
+
+static void test_locate_boxed(void) {
+    int32_t start, end, out[3];
+    char deep[64];
+    CHECK(boxed_at("no box", &start, &end) == FS_BOXED_NO_BOX && start == 0 && end == 0);
+    CHECK(boxed_at("", &start, &end) == FS_BOXED_NO_BOX);
+    CHECK(boxed_at("\\boxed{1} then \\boxed{22}", &start, &end) == FS_BOXED_FOUND && start == 22 && end == 24);
+    CHECK(boxed_at("\\boxed{{1}}", &start, &end) == FS_BOXED_FOUND && start == 7 && end == 10);
+    CHECK(boxed_at("\\boxed{", &start, &end) == FS_BOXED_NO_BOX);
+    CHECK(boxed_at("\\boxed{The answer is \\boxed{5}", &start, &end) == FS_BOXED_FOUND && start == 28 && end == 29);
+    CHECK(boxed_at("\\boxed{a \\boxed{1} \\boxed{2} {x}", &start, &end) == FS_BOXED_FOUND && start == 26 && end == 27);
+    CHECK(boxed_at("\\boxed{\\boxed{\\boxed{3}}", &start, &end) == FS_BOXED_FOUND && start == 14 && end == 24 - 1);
+    CHECK(boxed_at("\\boxed{4}\\boxed{x", &start, &end) == FS_BOXED_FOUND && start == 7 && end == 8);
+    CHECK(boxed_at("\\boxed{4}\\boxed{{}", &start, &end) == FS_BOXED_FOUND && start == 7 && end == 8);
+    CHECK(boxed_at("}}\\boxed{5}}}", &start, &end) == FS_BOXED_FOUND && start == 9 && end == 10);
+    /* level 8 is allowed, level 9 is too deep */
+    strcpy(deep, "\\boxed{{{{{{{{8}}}}}}}}");
+    CHECK(boxed_at(deep, &start, &end) == FS_BOXED_FOUND && start == 7 && end == 22);
+    strcpy(deep, "\\boxed{{{{{{{{{9}}}}}}}}}");
+    CHECK(boxed_at(deep, &start, &end) == FS_BOXED_TOO_DEEP);
+    /* after a too-deep brace the text up to the next \boxed{ is skipped; a complete box there is read */
+    CHECK(boxed_at("\\boxed{{{{{{{{{ \\boxed{7}", &start, &end) == FS_BOXED_FOUND && start == 23 && end == 24);
+    /* a never-closed last box after a too-deep one: too deep, even with a complete box inside it */
+    CHECK(boxed_at("\\boxed{{{{{{{{{}\\boxed{\\boxed{5}", &start, &end) == FS_BOXED_TOO_DEEP);
+    /* the refusals of the call */
+    CHECK(fs_locate_boxed((const unsigned char *)"x", 1, out, 2) == FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_locate_boxed((const unsigned char *)"x", -1, out, 3) == FS_ERR_NEGATIVE_LENGTH);
+    CHECK(fs_locate_boxed(NULL, 1, out, 3) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_locate_boxed(NULL, 0, out, 3) == FS_OK && out[0] == FS_BOXED_NO_BOX);
+}
+
 int main(void) {
     test_worked_programs();
     test_rounding();
@@ -798,6 +839,7 @@ int main(void) {
     test_status_names();
     test_answers();
     test_peer_acc();
+    test_locate_boxed();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Any, Sequence
 
@@ -73,8 +74,47 @@ def _register(name: str, subparsers: Any) -> None:
         _command_module(name).register(subparsers)
 
 
+def terminal_columns() -> int:
+    """`shutil.get_terminal_size().columns`, without importing shutil: the width argparse lays help out in.
+
+    argparse's formatter asks shutil for it, and `add_argument` makes a formatter to check every
+    metavar, so every command paid shutil's import (with zlib, bz2 and lzma: about 8 M instructions,
+    a twentieth of a `finscore tatqa` run; benchmarks/README.md, #29) to lay out help it never
+    prints. The same rule: $COLUMNS if it is a positive number, else the width of the terminal
+    standard output was opened on, else 80 (tests/test_cli_parser.py checks it against shutil)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return columns or 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, its width from `terminal_columns` (argparse's default: the terminal's, less 2)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None, **options: Any) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         terminal_columns() - 2 if width is None else width, **options)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of every `finscore` form: argparse's, with `HelpFormatter` unless told otherwise.
+    A command's subparsers are made of the parser's own class, so they share it."""
+
+    def __init__(self, *arguments: Any, **options: Any) -> None:
+        options.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*arguments, **options)
+
+
 def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="finscore",
         description=(
             "Exact, fast, honest scoring for financial question answering and "

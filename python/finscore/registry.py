@@ -15,7 +15,7 @@ and pass it to `register_benchmark` (docs/architecture.md, "Where a change goes"
 # No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
 # compile() when its class is made, and every command makes these classes at start-up.
 import importlib
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, TypeVar
 
 #: The modules whose `BENCHMARK` descriptor finscore ships, in the order the CLI lists them.
 BUILTIN_DESCRIPTORS: tuple[str, ...] = (
@@ -58,15 +58,59 @@ class Ref:
         return getattr(importlib.import_module(module), attribute)
 
 
-class IndependenceUnit(NamedTuple):
+class _Record:
+    """An immutable record with named fields, compared, hashed and replaced by them, as a NamedTuple is.
+
+    A NamedTuple is not used: making its class compiles its constructor and checks each field's type,
+    about 0.65 M instructions for IndependenceUnit and 2 M for Benchmark's 18 fields at every start-up
+    (benchmarks/README.md, #29). A subclass names its fields in `__slots__`, in order, and stores them
+    with `_set` from a typed `__init__`."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _set(self, **values: Any) -> None:
+        for field, value in values.items():
+            object.__setattr__(self, field, value)
+
+    def _asdict(self) -> dict[str, Any]:
+        return {field: getattr(self, field) for field in self.__slots__}
+
+    def _replace(self: "_R", **changes: Any) -> "_R":
+        """A copy with the given fields changed (a NamedTuple's `_replace`)."""
+        return type(self)(**{**self._asdict(), **changes})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a {type(self).__name__} cannot be changed; make another with _replace")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, _Record) and other._asdict() == self._asdict()
+
+    def __hash__(self) -> int:
+        return hash((type(self), *self._asdict().values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{field}={value!r}" for field, value in self._asdict().items())
+        return f"{type(self).__name__}({fields})"
+
+
+#: A record's own type, for `_replace`. Made after the class, not with bound="_Record": a bound given as
+#: text is compiled, and a process's first compile() costs about 10 M instructions.
+_R = TypeVar("_R", bound=_Record)
+
+
+class IndependenceUnit(_Record):
     """The key that groups correlated examples (for intervals that do not pretend rows are independent).
 
     `key` names a function from the decoded gold file (as the gold reader gives it) to a mapping of
     each example's id to its unit's key."""
 
+    __slots__ = ("name", "description", "key")
     name: str
     description: str
     key: Ref
+
+    def __init__(self, name: str, description: str, key: Ref) -> None:
+        self._set(name=name, description=description, key=key)
 
 
 class Example:
@@ -90,7 +134,7 @@ class Example:
         return f"Example({self.predictions!r}, {self.gold!r})"
 
 
-class Benchmark(NamedTuple):
+class Benchmark(_Record):
     """What finscore knows about one benchmark, written once.
 
     - `name`: the CLI command and the data-source id of reward rows ("finqa").
@@ -115,6 +159,9 @@ class Benchmark(NamedTuple):
       tokens)` of an instance), for program rewards with `match="program"`, or None.
     """
 
+    __slots__ = ("name", "title", "official_scorer", "data_source", "gold_reader", "prediction_reader",
+                 "official_protocol", "honest_protocol", "reasons", "unit", "answer_protocols", "program_profile",
+                 "command", "decide", "prediction_reward", "examples", "question_problem", "program_comparer")
     name: str
     title: str
     official_scorer: str
@@ -125,14 +172,39 @@ class Benchmark(NamedTuple):
     honest_protocol: str
     reasons: Ref
     unit: IndependenceUnit
-    answer_protocols: tuple[str, ...] = ()
-    program_profile: str | None = None
-    command: str | None = None
-    decide: Ref | None = None
-    prediction_reward: Ref | None = None
-    examples: tuple[Example, ...] = ()
-    question_problem: Ref | None = None
-    program_comparer: Ref | None = None
+    answer_protocols: tuple[str, ...]
+    program_profile: str | None
+    command: str | None
+    decide: Ref | None
+    prediction_reward: Ref | None
+    examples: tuple[Example, ...]
+    question_problem: Ref | None
+    program_comparer: Ref | None
+
+    def __init__(self, name: str,
+                 title: str,
+                 official_scorer: str,
+                 data_source: str,
+                 gold_reader: Ref,
+                 prediction_reader: Ref,
+                 official_protocol: str,
+                 honest_protocol: str,
+                 reasons: Ref,
+                 unit: IndependenceUnit,
+                 answer_protocols: tuple[str, ...] = (),
+                 program_profile: str | None = None,
+                 command: str | None = None,
+                 decide: Ref | None = None,
+                 prediction_reward: Ref | None = None,
+                 examples: tuple[Example, ...] = (),
+                 question_problem: Ref | None = None,
+                 program_comparer: Ref | None = None) -> None:
+        self._set(name=name, title=title, official_scorer=official_scorer, data_source=data_source,
+                  gold_reader=gold_reader, prediction_reader=prediction_reader,
+                  official_protocol=official_protocol, honest_protocol=honest_protocol, reasons=reasons,
+                  unit=unit, answer_protocols=answer_protocols, program_profile=program_profile,
+                  command=command, decide=decide, prediction_reward=prediction_reward, examples=examples,
+                  question_problem=question_problem, program_comparer=program_comparer)
 
 
 #: The shipped descriptors loaded so far, by name, and the others in the order they were registered.

@@ -1,10 +1,11 @@
 """The boxed format on hostile megabytes: each shape's decision, worked out by hand from the rule the
 protocols declare (the last complete \\boxed{...}; a complete box inside a never-closed last one;
-braces nested deeper than 8: unparseable). Speed is measured in benchmarks/, never here."""
+braces nested deeper than 8: unparseable), by each reader: the regular expressions and the core's
+one pass (which boxed uses on a completion this long). Speed is measured in benchmarks/, never here."""
 
 from __future__ import annotations
 
-from finscore.answers.locate import Located, boxed
+from finscore.answers.locate import Located, boxed, boxed_from, boxed_span, boxed_span_in_core
 from finscore.answers.numbers import AnswerRefusal
 from finscore.answers.reasons import NO_FINAL_ANSWER, UNPARSEABLE
 
@@ -12,18 +13,31 @@ MB = 1 << 20
 DEEP = "{" * 8  # after \boxed{, the eighth '{' opens level 9
 
 
+def _readings(completion: str) -> list[Located | AnswerRefusal]:
+    """What boxed reads (on a megabyte: the core's scan), what the regular expressions read and what
+    the core reads: each is checked against the hand-worked decision."""
+    return [boxed(completion), boxed_from(completion, boxed_span(completion)),
+            boxed_from(completion, boxed_span_in_core(completion))]
+
+
 def _read(completion: str) -> tuple[str, int, int]:
     """The text and span boxed reads (the test fails, naming the refusal, when it refuses)."""
-    located = boxed(completion)
-    assert isinstance(located, Located), located
-    assert located.marker == (located.start - len("\\boxed{"), located.start)
-    return located.text, located.start, located.end
+    found = set()
+    for located in _readings(completion):
+        assert isinstance(located, Located), located
+        assert located.marker == (located.start - len("\\boxed{"), located.start)
+        found.add((located.text, located.start, located.end))
+    assert len(found) == 1, found
+    return found.pop()
 
 
 def _refusal(completion: str) -> str:
-    refused = boxed(completion)
-    assert isinstance(refused, AnswerRefusal), refused
-    return refused.reason
+    found = set()
+    for refused in _readings(completion):
+        assert isinstance(refused, AnswerRefusal), refused
+        found.add(refused.reason)
+    assert len(found) == 1, found
+    return found.pop()
 
 
 def test_complete_boxes_repeated_the_last_is_read() -> None:

@@ -21,7 +21,7 @@ _LAST_ANSWER_LINE = re.compile(r"(?:.*\n)?[ \t*_#>]{0,8}(?:final[ \t]{1,4})?answ
 _LINE_LEAD = re.compile(r"[ \t*_#>]{0,8}")  # what may come before the word Answer on its line (as above)
 _BOXED = "\\boxed{"
 MAX_BRACE_DEPTH = 8
-_LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")
+_LATEX_DROPPED = ("\\textbf", "\\text", "\\mathrm", "\\,", "\\!", "{", "}")  # (the braces last: see boxed_from)
 _BRACES = re.compile(r"[{}]")
 _EMPHASIS = " \t\r*_"
 _EMPHASIS_RUN = re.compile(r"[ \t\r*_]*")  # the same characters
@@ -126,8 +126,59 @@ _LAST_CLOSED_BOX = re.compile(r"\}(" + _balanced(1, "}", "{") + r")\{dexob\\")
 _CONTENT_BACKWARDS = re.compile(_balanced(1, "}", "{"))
 
 
+#: A longer completion is located by the core's one pass (fs_locate_boxed, core/fs_answer.c): its
+#: regular expression costs a pass of the engine's group loop per brace, over 10 ms on a megabyte of
+#: braces, the core's counter about 3 ms. Loading the core costs a process about 25 ms once, so a
+#: shorter completion stays here, and so does one without '}' (no box closes: one count decides).
+#: Both read the same rule (tests/answers/test_boxed_in_core.py).
+CORE_BOXED_CHARS = 64 * 1024
+_TOO_DEEP = AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
+_NO_BOX = AnswerRefusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
+
+
 def boxed(completion: str) -> Located | AnswerRefusal:
     """The content of the last complete \\boxed{...}, LaTeX dropped as the protocol declares."""
+    long = len(completion) > CORE_BOXED_CHARS and "}" in completion  # (without one, one count decides here)
+    return boxed_from(completion, boxed_span_in_core(completion) if long else boxed_span(completion))
+
+
+def boxed_from(completion: str, found: tuple[int, int] | AnswerRefusal) -> Located | AnswerRefusal:
+    """The answer of the box whose content is completion[found[0]:found[1]], or the refusal."""
+    if isinstance(found, AnswerRefusal):
+        return found
+    text = completion[found[0]:found[1]]
+    if len(text) <= _LONG_TEXT or not text.isascii():
+        text = text.replace("\\%", "%").replace("\\$", "$")
+        for dropped in _LATEX_DROPPED:
+            text = text.replace(dropped, "")
+    else:  # the same on a long text: each step that starts with a backslash only if it holds one, and the
+        # braces (the last two dropped) in one pass (str.replace of a megabyte of them costs milliseconds)
+        if "\\" in text:
+            text = text.replace("\\%", "%").replace("\\$", "$")
+            for dropped in _LATEX_DROPPED[:-2]:
+                text = text.replace(dropped, "")
+        text = text.encode("ascii").translate(None, b"{}").decode("ascii")
+    return Located(text.strip(), found[0], found[1], verbatim=False, marker=(found[0] - len(_BOXED), found[0]))
+
+
+def boxed_span_in_core(completion: str) -> tuple[int, int] | AnswerRefusal:
+    """boxed_span read by the core (fs_locate_boxed), in one pass with a depth counter."""
+    from finscore.engine.core._abi_generated import BoxedOutcome
+    from finscore.engine.core.binding import get_core  # wasmtime: loaded when first used
+
+    data = completion.encode("utf-8", "surrogatepass")  # (\boxed{, { and } are one byte a character)
+    outcome, start, end = get_core().locate_boxed(data)
+    if outcome == BoxedOutcome.TOO_DEEP:
+        return _TOO_DEEP
+    if outcome != BoxedOutcome.FOUND:
+        return _NO_BOX
+    if len(data) != len(completion):  # byte offsets to character offsets
+        start, end = (len(data[:at].decode("utf-8", "surrogatepass")) for at in (start, end))
+    return start, end
+
+
+def boxed_span(completion: str) -> tuple[int, int] | AnswerRefusal:
+    """The content span of the box the boxed format reads, or its refusal (the regular expressions)."""
     found: tuple[int, int] | None = None
     too_deep = False
     at = completion.find(_BOXED)
@@ -150,13 +201,10 @@ def boxed(completion: str) -> Located | AnswerRefusal:
                 content = _CONTENT_BACKWARDS.match(completion[close - 1::-1])  # (it matches the empty text too)
                 found = None if content is None else (close - content.end(), close)
     if too_deep:
-        return AnswerRefusal(UNPARSEABLE, f"braces nested deeper than {MAX_BRACE_DEPTH} in the last \\boxed{{")
+        return _TOO_DEEP
     if found is None:
-        return AnswerRefusal(NO_FINAL_ANSWER, "no complete \\boxed{...}")
-    text = completion[found[0]:found[1]].replace("\\%", "%").replace("\\$", "$")
-    for dropped in _LATEX_DROPPED:
-        text = text.replace(dropped, "")
-    return Located(text.strip(), found[0], found[1], verbatim=False, marker=(found[0] - len(_BOXED), found[0]))
+        return _NO_BOX
+    return found
 
 
 def _no_box_group(depth: int) -> str:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from finscore.cli import CommandParser
 from finscore.commands._support import EXIT_OK, add_statistics_options, check_replicates, emit, guarded
 from finscore.contracts import compare_reports, load_report, render_comparison_html
 
@@ -88,7 +89,7 @@ def second_form(arguments: Sequence[str]) -> tuple[argparse.ArgumentParser, list
 def _benchmark_parser(benchmark: str) -> argparse.ArgumentParser:
     from finscore.commands.forms import DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES
 
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog=f"finscore compare {benchmark}",
         description=(
             f"Compare {benchmark} prediction files scored against one gold file, paired row by row: every gold "

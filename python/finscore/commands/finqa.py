@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any, Sequence
 
+from finscore.cli import CommandParser
 from finscore.commands.execute import add_profile_options
 from finscore.commands.forms import add_interval_options, add_report_options, add_scored_files, named_form, \
     run_scoring, SecondForm, with_intervals
@@ -52,7 +53,7 @@ def second_form(arguments: Sequence[str]) -> SecondForm | None:
 
 
 def _equal_jsonl_parser() -> argparse.ArgumentParser:
-    equal = argparse.ArgumentParser(
+    equal = CommandParser(
         prog="finscore finqa equal-jsonl",
         description='Read JSON lines {"gold": [tokens], "pred": [tokens]} on standard input and write each '
                     'back, in order, with "equal" added (the official equal_program decision) and '

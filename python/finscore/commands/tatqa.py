@@ -12,6 +12,7 @@ import gc
 import sys
 from typing import Any, Sequence
 
+from finscore.cli import CommandParser
 from finscore.commands.forms import add_interval_options, add_report_options, add_scored_files, named_form, \
     run_scoring, SecondForm, with_intervals
 
@@ -63,7 +64,7 @@ def second_form(arguments: Sequence[str]) -> SecondForm | None:
 
 
 def _decide_jsonl_parser() -> argparse.ArgumentParser:
-    decide = argparse.ArgumentParser(
+    decide = CommandParser(
         prog="finscore tatqa decide-jsonl",
         description='Read JSON lines {"gold": {answer, answer_type, scale}, "pred": [answer, scale]} on standard '
                     'input and write each back, in order, with "em", "f1" (Python repr strings), "scale_match", '

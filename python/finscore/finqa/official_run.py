@@ -63,15 +63,17 @@ def official_tokens(predicted: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _join_error(predicted: Any) -> str | None:
-    """What `"".join(predicted)` raises for a list holding a token that is not text (Python's own words)."""
-    if not isinstance(predicted, list) or all(isinstance(token, str) for token in predicted):
-        return None
+def _official_reading(predicted: Any) -> tuple[tuple[str, ...] | None, str | None]:
+    """(`official_tokens`, join error) of one "predicted". evaluate.py joins an equivalent prediction's
+    tokens into text, which raises when one is not text (Python's own words, or None). A list of text,
+    the common entry, joins in one C pass and is its own tokens."""
+    if not isinstance(predicted, list):
+        return official_tokens(predicted), None
     try:
         "".join(predicted)
     except TypeError as error:
-        return f"TypeError: {error}"
-    return None  # pragma: no cover - a list with a non-text item never joins
+        return official_tokens(predicted), f"TypeError: {error}"
+    return tuple(predicted), None
 
 
 def walk_predictions(data: Sequence[Any], gold_of: Callable[[Any], GoldExample | None]) -> OfficialWalk:
@@ -88,5 +90,5 @@ def walk_predictions(data: Sequence[Any], gold_of: Callable[[Any], GoldExample |
             predicted = entry["predicted"]
         except (TypeError, KeyError) as error:
             return OfficialWalk(tuple(entries), OfficialStop(position, f"{type(error).__name__}: {error}"))
-        entries.append(OfficialEntry(position, gold, official_tokens(predicted), _join_error(predicted)))
+        entries.append(OfficialEntry(position, gold, *_official_reading(predicted)))
     return OfficialWalk(tuple(entries), None)

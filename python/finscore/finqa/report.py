@@ -5,7 +5,8 @@ Every figure keeps its numerator and denominator, so a reader can see what was
 counted, and every gold example has exactly one row.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple's annotations given as text each cost a
+# compile() when its class is made, at start-up (Equivalence, ExampleResult: 15; benchmarks/README.md, #29).
 
 import math
 from dataclasses import dataclass
@@ -192,7 +193,7 @@ class FinqaReport:
     #: the official scorer's own figures on the file as given (exclusions included), or its stop
     official: OfficialFigures | None = None
     #: the honest headline's intervals (finscore.stats), when the command or caller asked for them
-    uncertainty: tuple[HeadlineInterval, ...] = ()
+    uncertainty: "tuple[HeadlineInterval, ...]" = ()
 
     @property
     def headline(self) -> Figures:

@@ -10,12 +10,15 @@ kept on numbers) and follows `normalize_answer` of `tatqa_utils.py`.
 from __future__ import annotations
 
 import re
-import string
 from functools import lru_cache
 
 from finscore.tatqa.numbers import NOT_A_NUMBER, number_reading
 
-_PUNCTUATION = str.maketrans("", "", string.punctuation)
+#: `string.punctuation`, written out: importing `string` compiles its Template pattern, about 2.8 M
+#: instructions of every `finscore tatqa` run (benchmarks/README.md, #29); tests/tatqa/test_normalize.py
+#: checks it against the module.
+ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_PUNCTUATION = str.maketrans("", "", ASCII_PUNCTUATION)
 #: Tokens repeat across answers; normalizing one is a pure function of its text.
 _CACHED_TOKENS = 1 << 16
 _ARTICLE = re.compile(r"\b(?:a|an|the)\b")
@@ -23,7 +26,7 @@ _ARTICLES = frozenset({"a", "an", "the"})
 #: The words of ASCII letters that float() reads (as an infinity), so that is_number takes them.
 _LETTER_NUMBERS = frozenset({"inf", "infinity"})
 #: What the official ws_tokenize strips from both ends of each token.
-_TOKEN_EDGES = string.punctuation + "‘’´`_"
+_TOKEN_EDGES = ASCII_PUNCTUATION + "‘’´`_"
 
 
 @lru_cache(maxsize=_CACHED_TOKENS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 
 class Op(IntEnum):
@@ -81,6 +81,14 @@ class AnswerSize(IntEnum):
     """Sizes of fs_decide_answers' buffers."""
 
     VALUE_BYTES = 64
+
+
+class BoxedOutcome(IntEnum):
+    """What fs_locate_boxed found: out[0]."""
+
+    FOUND = 0
+    NO_BOX = 1
+    TOO_DEEP = 2
 
 
 class PeerRule(IntEnum):
@@ -558,6 +566,12 @@ EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("values", "ptr"),
         ("values_len", "i32"),
     ),
+    "fs_locate_boxed": (
+        ("text", "ptr"),
+        ("text_len", "i32"),
+        ("out", "ptr"),
+        ("out_len", "i32"),
+    ),
     "fs_decide_peer_acc": (
         ("rule", "i32"),
         ("text", "ptr"),
@@ -626,6 +640,7 @@ EXPORTS: tuple[str, ...] = (
     "fs_read_execute_batch_packed",
     "fs_decide_answers",
     "fs_decide_answers_packed",
+    "fs_locate_boxed",
     "fs_decide_peer_acc",
     "fs_decide_peer_acc_packed",
     "fs_round_half_even_scaled",

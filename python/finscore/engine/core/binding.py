@@ -259,6 +259,21 @@ class Core:
                                                        (base + at_values, value_bytes * count)))
         return outcomes, values
 
+    def locate_boxed(self, text: bytes) -> tuple[int, int, int]:
+        """fs_locate_boxed: (an `fs_boxed_outcome`, the content's start, its end), in bytes of `text`."""
+        (at_text, at_out), total = regions(len(text), 12)
+        with self._lock:
+            base = self._reserve(total)
+            self._backend.write(base + at_text, text)
+            status = self._backend.call("fs_locate_boxed", base + at_text, len(text), base + at_out, 3)
+            if status != self.OK:
+                raise CoreError(status, self._name_unlocked(status), "fs_locate_boxed refused the text")
+            found = array("i")
+            found.frombytes(self._backend.read(base + at_out, 12))
+        if sys.byteorder != "little":
+            found.byteswap()
+        return found[0], found[1], found[2]
+
     def decide_peer_acc(self, rule: int, text: bytes, count: int, golds: bytes,
                         gold_kinds: bytes) -> tuple[bytes, bytes]:
         """fs_decide_peer_acc: one outcome byte per row (see core/finscore_core.h) and each row's
