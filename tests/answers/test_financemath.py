@@ -108,3 +108,18 @@ def test_the_conformance_rows_are_decided_as_labelled() -> None:
 
 def test_the_conformance_file_is_what_its_generator_builds() -> None:
     assert tool("make_financemath_conformance").build() == CONFORMANCE.read_bytes()
+
+
+def test_a_question_is_read_by_each_protocols_own_words() -> None:
+    """The question readings kept between calls are kept per protocol's words: the same question
+    decided in turn under the shipped protocol and one whose places table is empty gets each its own
+    reading (the two outcomes are the hand-worked cases above: places asked, and no places asked)."""
+    from finscore.answers import protocol_from_data
+
+    data = json.loads((REPOSITORY / "python/finscore/answers/protocols/financemath-answer-1.json").read_text())
+    data["gold"]["question_words"]["places"] = {}
+    without_places = protocol_from_data(data)
+    gold = {"ground_truth": 0.1234, "question": "What is the ratio, to two decimal places?"}
+    for _ in range(2):
+        assert decide("the answer is 0.12.", gold, PROTOCOL, "phrase").reason == R.WITHIN_TOLERANCE
+        assert decide("the answer is 0.12.", gold, without_places, "phrase").reason == R.ROUNDING

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Mapping, NamedTuple
 
 from finscore.answers.numbers import NumberReader, Reading
@@ -109,12 +110,27 @@ def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader:
                         percentage=points or read.percent, scale=SCALES[scale], question=question)
 
 
-def _first_phrase(question: str, table: Mapping[str, int]) -> int | None:
-    """The value of the declared phrase found in the question (the longest first), or None."""
-    for phrase in sorted(table, key=len, reverse=True):
+def _first_phrase(question: str, phrases: tuple[tuple[str, int], ...]) -> int | None:
+    """The value of the first declared phrase (they come longest first) found in the question, or None."""
+    for phrase, value in phrases:
         if phrase in question:
-            return table[phrase]
+            return value
     return None
+
+
+#: How many questions' readings are kept (a question of a few kilobytes each: a few megabytes at most).
+QUESTION_READINGS_KEPT = 1024
+
+
+@lru_cache(maxsize=QUESTION_READINGS_KEPT)
+def _question_reading(question: str, words: QuestionWords) -> tuple[bool, bool, int | None, int]:
+    """What a question's own words say of its gold: in percentage points, a percentage at all, the
+    decimal places named (or None), the unit's power of ten. Kept for the last questions read: every
+    model's completions of one question (a benchmark's outputs, a trainer's group) share it."""
+    asked = " ".join(question.lower().split())
+    points = any(phrase in asked for phrase in words.percent)
+    percentage = points or bool(_ASKS_PERCENT.search(question))
+    return points, percentage, _first_phrase(asked, words.places), _first_phrase(asked, words.scales) or 0
 
 
 def financemath_gold(ground_truth: Any, question: str, words: QuestionWords) -> Gold:
@@ -124,11 +140,7 @@ def financemath_gold(ground_truth: Any, question: str, words: QuestionWords) -> 
     if isinstance(ground_truth, bool):
         return _yes_no_gold("yes" if ground_truth else "no", question)
     number = _float_decimal(ground_truth, "ground_truth")
-    asked = " ".join(question.lower().split())
-    points = any(phrase in asked for phrase in words.percent)
-    percentage = points or bool(_ASKS_PERCENT.search(question))
-    places = _first_phrase(asked, words.places)
-    scale = _first_phrase(asked, words.scales) or 0
+    points, percentage, places, scale = _question_reading(question, words)
     shown = format(number, "f") if abs(number.adjusted()) < 20 else str(number)
     unit = {3: " thousand", 6: " million", 9: " billion"}.get(scale, f" x 10^{scale}" if scale else "")
     half_places = words.stored_places if places is None else places

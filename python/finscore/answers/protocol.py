@@ -65,8 +65,10 @@ class QuestionWords(NamedTuple):
 
     stored_places: int  # the decimal places the gold is stored with (its half unit when the question names none)
     percent: tuple[str, ...]  # phrases asking for a percentage: the gold is then in percentage points
-    places: Mapping[str, int]  # phrases naming decimal places ("to two decimal places": 2)
-    scales: Mapping[str, int]  # phrases naming the answer's unit ("in millions": 6)
+    # the phrases naming decimal places ("to two decimal places", 2) and the answer's unit ("in millions", 6),
+    # each with its value, the longest phrase first (the order they are tried in)
+    places: tuple[tuple[str, int], ...]
+    scales: tuple[tuple[str, int], ...]
 
 
 class ProtocolError(ValueError):
@@ -303,7 +305,8 @@ def _question_words(data: Mapping[str, Any], reader: str) -> QuestionWords | Non
         if not all(isinstance(k, str) and k and isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 24
                    for k, v in table.items()):
             raise ProtocolError(f"the protocol's 'gold.question_words.{key}' maps phrases to small integers")
-        maps.append({k.lower(): v for k, v in table.items()})
+        lowered = {k.lower(): v for k, v in table.items()}
+        maps.append(tuple(sorted(lowered.items(), key=lambda item: len(item[0]), reverse=True)))
     return QuestionWords(places, tuple(p.lower() for p in percent), maps[0], maps[1])
 
 
