@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -151,13 +152,9 @@ def _golds(rng: random.Random, prediction: str) -> object:
     return gold
 
 
-@pytest.mark.parametrize("peer", ["financemath", "financereasoning"])
-def test_generated_shapes_decide_as_the_full_reading(peer: str) -> None:
-    """Thousands of generated answers and golds: the batch (the core where it reads the shape) and the
-    module's own get_acc one by one give the same acc and reason."""
-    rng = random.Random(peer)
-    predictions: list[object] = list(_shaped(rng, 6000))
-    golds = [_golds(rng, str(prediction)) for prediction in predictions]
+def _decided_as_the_full_reading(peer: str, predictions: list[object], golds: list[Any]) -> Any:
+    """The batch's decisions, after checking that each (acc, reason) is what the module's own get_acc
+    gives the pair one by one (a raise of the peer's run, or its code executed, as their reasons)."""
     decided = decide_batch(peer, predictions, golds)
     get_acc = _MODULES[peer].get_acc
     differing = []
@@ -173,6 +170,17 @@ def test_generated_shapes_decide_as_the_full_reading(peer: str) -> None:
         if (acc, reason) != (want_acc, want_reason):
             differing.append((prediction, gold, (acc, reason), (want_acc, want_reason)))
     assert differing == []
+    return decided
+
+
+@pytest.mark.parametrize("peer", ["financemath", "financereasoning"])
+def test_generated_shapes_decide_as_the_full_reading(peer: str) -> None:
+    """Thousands of generated answers and golds: the batch (the core where it reads the shape) and the
+    module's own get_acc one by one give the same acc and reason."""
+    rng = random.Random(peer)
+    predictions: list[object] = list(_shaped(rng, 6000))
+    golds = [_golds(rng, str(prediction)) for prediction in predictions]
+    decided = _decided_as_the_full_reading(peer, predictions, golds)
     assert decided.in_core > len(predictions) // 8  # the core read many of them (FinanceReasoning fewer shapes)
 
 
@@ -286,21 +294,7 @@ def test_cleaned_answers_decide_as_the_full_reading(peer: str) -> None:
     rng = random.Random("cleaned " + peer)
     predictions: list[object] = list(_cleaned_shapes(rng, 6000))
     golds = [_golds(rng, str(prediction)) for prediction in predictions]
-    decided = decide_batch(peer, predictions, golds)
-    get_acc = _MODULES[peer].get_acc
-    differing = []
-    for prediction, gold, acc, reason in zip(predictions, golds, decided.acc, decided.reason):
-        try:
-            want_acc, want_reason, _ = get_acc(prediction, gold)
-        except financemath.PeerRaised:
-            want_acc, want_reason = None, R.PEER_STOPS_RUN
-        except financemath.PeerExecutesCode as unread:
-            want_acc = None
-            want_reason = R.EXCEEDED_BOUNDS if isinstance(unread, financemath.arith.BoundExceeded) \
-                else R.PEER_EXECUTES_CODE
-        if (acc, reason) != (want_acc, want_reason):
-            differing.append((prediction, gold, (acc, reason), (want_acc, want_reason)))
-    assert differing == []
+    decided = _decided_as_the_full_reading(peer, predictions, golds)
     if peer == "financemath":
         assert decided.in_core > len(predictions) // 3  # the near misses are the host's
 
