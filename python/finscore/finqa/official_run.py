@@ -63,19 +63,6 @@ def official_tokens(predicted: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _official_reading(predicted: Any) -> tuple[tuple[str, ...] | None, str | None]:
-    """(`official_tokens`, join error) of one "predicted". evaluate.py joins an equivalent prediction's
-    tokens into text, which raises when one is not text (Python's own words, or None). A list of text,
-    the common entry, joins in one C pass and is its own tokens."""
-    if not isinstance(predicted, list):
-        return official_tokens(predicted), None
-    try:
-        "".join(predicted)
-    except TypeError as error:
-        return official_tokens(predicted), f"TypeError: {error}"
-    return tuple(predicted), None
-
-
 def walk_predictions(data: Sequence[Any], gold_of: Callable[[Any], GoldExample | None]) -> OfficialWalk:
     """The official walk over decoded prediction entries; `gold_of` finds the gold example an id
     names (None: the official dict lookup raises KeyError)."""
@@ -90,5 +77,13 @@ def walk_predictions(data: Sequence[Any], gold_of: Callable[[Any], GoldExample |
             predicted = entry["predicted"]
         except (TypeError, KeyError) as error:
             return OfficialWalk(tuple(entries), OfficialStop(position, f"{type(error).__name__}: {error}"))
-        entries.append(OfficialEntry(position, gold, *_official_reading(predicted)))
+        if not isinstance(predicted, list):
+            entries.append(OfficialEntry(position, gold, official_tokens(predicted)))
+            continue
+        try:  # evaluate.py joins an equivalent prediction's tokens into text: a token that is not text raises
+            "".join(predicted)
+        except TypeError as error:
+            entries.append(OfficialEntry(position, gold, official_tokens(predicted), f"TypeError: {error}"))
+        else:  # a list of text, the common entry, joined in one C pass: it is its own tokens
+            entries.append(OfficialEntry(position, gold, tuple(predicted)))
     return OfficialWalk(tuple(entries), None)
