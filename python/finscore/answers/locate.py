@@ -427,16 +427,23 @@ class PhraseLocator:
         opening = self._opening(folded, 0)
         located: Located | None = None
         empty = 0
+        # where the search for the occurrence before the one just taken goes on: searched only when
+        # that occurrence is needed (most completions are decided by their last marker)
+        plain_from = opening_from = -1
         for _ in range(self.tried):
+            if plain_from >= 0:
+                plain, plain_from = self._plain(completion, folded, plain_from, ascii), -1
+            if opening_from >= 0:
+                opening, opening_from = self._opening(folded, opening_from), -1
             if plain is None and opening is None:
                 break
             if opening is None or (plain is not None and plain.start >= opening.start):
                 assert plain is not None
                 marker_start, marker_end = plain.start, plain.end
-                plain = self._plain(completion, folded, plain.resume, ascii)
+                plain_from = plain.resume
             else:
                 marker_start, closed = opening.start, self._closing_end(lowered, folded, opening.end)
-                opening = self._opening(folded, opening.resume)
+                opening_from = opening.resume
                 if closed < 0:  # an opening without its closing is no marker
                     continue
                 marker_end = closed
