@@ -111,7 +111,7 @@ def test_the_conformance_file_is_what_its_generator_builds() -> None:
 
 
 def test_a_question_is_read_by_each_protocols_own_words() -> None:
-    """The question readings kept between calls are kept per protocol's words: the same question
+    """The golds kept between calls are kept per protocol's words: the same question
     decided in turn under the shipped protocol and one whose places table is empty gets each its own
     reading (the two outcomes are the hand-worked cases above: places asked, and no places asked)."""
     from finscore.answers import protocol_from_data

@@ -58,16 +58,19 @@ def _yes_no_gold(word: str, question: str) -> Gold:
     return Gold(None, word, word, False, False, Decimal(0), 0, question)
 
 
-def _float_decimal(number: Any, what: str) -> Decimal:
-    """The decimal a JSON number shows: its shortest text (94.0 shows 94)."""
+def _float_text(number: Any, what: str) -> str:
+    """The decimal text a JSON number shows: its shortest text (94.0 shows 94)."""
     if isinstance(number, bool) or not isinstance(number, (int, float)):
         raise GoldError(f"{what} is a {type(number).__name__}, not a number")
     if isinstance(number, float) and not math.isfinite(number):
         raise GoldError(f"{what} is {number!r}, not a finite number")
     text = repr(number)
-    if text.endswith(".0"):
-        text = text[:-2]
-    return Decimal(text)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _float_decimal(number: Any, what: str) -> Decimal:
+    """The decimal a JSON number shows (`_float_text`)."""
+    return Decimal(_float_text(number, what))
 
 
 def finqa_gold(exe_ans: Any, program: str = "", question: str = "", answer: str = "") -> Gold:
@@ -118,19 +121,9 @@ def _first_phrase(question: str, phrases: tuple[tuple[str, int], ...]) -> int | 
     return None
 
 
-#: How many questions' readings are kept (a question of a few kilobytes each: a few megabytes at most).
-QUESTION_READINGS_KEPT = 1024
-
-
-@lru_cache(maxsize=QUESTION_READINGS_KEPT)
-def _question_reading(question: str, words: QuestionWords) -> tuple[bool, bool, int | None, int]:
-    """What a question's own words say of its gold: in percentage points, a percentage at all, the
-    decimal places named (or None), the unit's power of ten. Kept for the last questions read: every
-    model's completions of one question (a benchmark's outputs, a trainer's group) share it."""
-    asked = " ".join(question.lower().split())
-    points = any(phrase in asked for phrase in words.percent)
-    percentage = points or bool(_ASKS_PERCENT.search(question))
-    return points, percentage, _first_phrase(asked, words.places), _first_phrase(asked, words.scales) or 0
+#: How many FinanceMath golds are kept, each a question and its number (a question of a few kilobytes
+#: each: a few megabytes at most).
+GOLDS_KEPT = 1024
 
 
 def financemath_gold(ground_truth: Any, question: str, words: QuestionWords) -> Gold:
@@ -139,8 +132,20 @@ def financemath_gold(ground_truth: Any, question: str, words: QuestionWords) -> 
     a percentage asked for (the gold is then in percentage points), decimal places, the unit."""
     if isinstance(ground_truth, bool):
         return _yes_no_gold("yes" if ground_truth else "no", question)
-    number = _float_decimal(ground_truth, "ground_truth")
-    points, percentage, places, scale = _question_reading(question, words)
+    return _financemath_number_gold(_float_text(ground_truth, "ground_truth"), question, words)
+
+
+@lru_cache(maxsize=GOLDS_KEPT)
+def _financemath_number_gold(text: str, question: str, words: QuestionWords) -> Gold:
+    """financemath_gold of the number whose shortest text is `text` (the key keeps 0 and -0, 1e+16
+    and 10000000000000000 apart). Kept for the last golds read: every model's completions of one
+    question (a benchmark's outputs, a trainer's group) share it, and a Gold is immutable."""
+    number = Decimal(text)
+    asked = " ".join(question.lower().split())
+    points = any(phrase in asked for phrase in words.percent)
+    percentage = points or bool(_ASKS_PERCENT.search(question))
+    places = _first_phrase(asked, words.places)
+    scale = _first_phrase(asked, words.scales) or 0
     shown = format(number, "f") if abs(number.adjusted()) < 20 else str(number)
     unit = {3: " thousand", 6: " million", 9: " billion"}.get(scale, f" x 10^{scale}" if scale else "")
     half_places = words.stored_places if places is None else places
