@@ -123,3 +123,30 @@ def test_a_question_is_read_by_each_protocols_own_words() -> None:
     for _ in range(2):
         assert decide("the answer is 0.12.", gold, PROTOCOL, "phrase").reason == R.WITHIN_TOLERANCE
         assert decide("the answer is 0.12.", gold, without_places, "phrase").reason == R.ROUNDING
+
+
+def test_asking_for_a_percentage_is_read_as_the_pattern_reads_it() -> None:
+    """The gold reader tests `"percent" in` the lower-cased question where the written rule is the
+    pattern `percent|%` under IGNORECASE: CPython's `re` matches a letter of "percent" with exactly the
+    characters whose `str.lower()` is that letter (every code point checked), and U+0130, the one
+    character whose lower case is two, lowers to no letter of it."""
+    import re
+    import sys
+
+    for letter in "percnt":
+        pattern = re.compile(letter, re.IGNORECASE)
+        differing = [hex(code) for code in range(sys.maxunicode + 1)
+                     if bool(pattern.fullmatch(chr(code))) != (chr(code).lower() == letter)]
+        assert differing == [], letter
+    assert not set("\u0130".lower()) & set("percent")
+
+
+def test_every_phrase_holds_an_anchor_word() -> None:
+    """A question is searched for the places and unit phrases only when it holds an anchor word: each
+    shipped phrase holds one, so no phrase can be missed."""
+    for name in ("financemath-answer/1", "financemath-answer/2"):
+        words = get_protocol(name).question_words
+        assert words is not None
+        for phrases, anchors in ((words.places, words.places_anchors), (words.scales, words.scales_anchors)):
+            assert phrases and anchors
+            assert all(any(anchor in phrase for anchor in anchors) for phrase, _ in phrases)

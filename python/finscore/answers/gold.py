@@ -113,8 +113,11 @@ def tatqa_gold(answer: Any, scale: Any, answer_type: Any, question: str, reader:
                         percentage=points or read.percent, scale=SCALES[scale], question=question)
 
 
-def _first_phrase(question: str, phrases: tuple[tuple[str, int], ...]) -> int | None:
-    """The value of the first declared phrase (they come longest first) found in the question, or None."""
+def _first_phrase(question: str, phrases: tuple[tuple[str, int], ...], anchors: tuple[str, ...]) -> int | None:
+    """The value of the first declared phrase (they come longest first) found in the question, or None.
+    Each phrase holds one of the anchor words: a question without any holds no phrase."""
+    if not any(anchor in question for anchor in anchors):
+        return None
     for phrase, value in phrases:
         if phrase in question:
             return value
@@ -143,9 +146,11 @@ def _financemath_number_gold(text: str, question: str, words: QuestionWords) -> 
     number = Decimal(text)
     asked = " ".join(question.lower().split())
     points = any(phrase in asked for phrase in words.percent)
-    percentage = points or bool(_ASKS_PERCENT.search(question))
-    places = _first_phrase(asked, words.places)
-    scale = _first_phrase(asked, words.scales) or 0
+    # _ASKS_PERCENT's test without the pattern: under IGNORECASE a character matches a letter of
+    # "percent" exactly when its lower() is that letter (tests/answers/test_financemath.py)
+    percentage = points or "%" in asked or "percent" in asked
+    places = _first_phrase(asked, words.places, words.places_anchors)
+    scale = _first_phrase(asked, words.scales, words.scales_anchors) or 0
     shown = format(number, "f") if abs(number.adjusted()) < 20 else str(number)
     unit = {3: " thousand", 6: " million", 9: " billion"}.get(scale, f" x 10^{scale}" if scale else "")
     half_places = words.stored_places if places is None else places

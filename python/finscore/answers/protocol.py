@@ -69,6 +69,17 @@ class QuestionWords(NamedTuple):
     # each with its value, the longest phrase first (the order they are tried in)
     places: tuple[tuple[str, int], ...]
     scales: tuple[tuple[str, int], ...]
+    # words of which every phrase of places (of scales) holds one: a question holding none of them names
+    # none of the phrases, and is not searched for each (made once, from the tables: `anchor_words`)
+    places_anchors: tuple[str, ...]
+    scales_anchors: tuple[str, ...]
+
+
+def anchor_words(phrases: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """Words of which every phrase holds one: each phrase's longest word, less any that holds another
+    (a phrase holding the longer word holds the shorter one too)."""
+    longest = {max(phrase.split(), key=len) for phrase, _ in phrases}
+    return tuple(sorted(word for word in longest if not any(other != word and other in word for other in longest)))
 
 
 class ProtocolError(ValueError):
@@ -307,7 +318,8 @@ def _question_words(data: Mapping[str, Any], reader: str) -> QuestionWords | Non
             raise ProtocolError(f"the protocol's 'gold.question_words.{key}' maps phrases to small integers")
         lowered = {k.lower(): v for k, v in table.items()}
         maps.append(tuple(sorted(lowered.items(), key=lambda item: len(item[0]), reverse=True)))
-    return QuestionWords(places, tuple(p.lower() for p in percent), maps[0], maps[1])
+    return QuestionWords(places, tuple(p.lower() for p in percent), maps[0], maps[1], anchor_words(maps[0]),
+                         anchor_words(maps[1]))
 
 
 def protocol_from_data(data: Mapping[str, Any]) -> Protocol:
