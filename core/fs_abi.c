@@ -70,6 +70,7 @@ const char *fs_status_name(int32_t status) {
     case 1470: return "bad_answer_rules";
     case 1471: return "bad_answer_row";
     case 1472: return "bad_peer_batch";
+    case 1473: return "bad_phrase_markers";
     default: return "unknown_status";
     }
 }

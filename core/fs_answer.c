@@ -967,3 +967,203 @@ int32_t fs_locate_boxed(const unsigned char *text, int32_t text_len, int32_t *ou
     }
     return FS_OK;
 }
+
+/* ---- the phrase format: where the marker is ------------------------------------------------ */
+
+/* The phrase rule without conclusions (see the header): PhraseLocator searches the reversed,
+ * lower-cased text with one alternative per marker, its words reversed and joined by
+ * [ \t*_]{1,8}; the first alternative that matches at a position is that position's match, and a
+ * match joined to a letter is passed over (the search goes on one position further). Read forwards,
+ * a match ending at `end` is the marker's last word just before `end`, then, going back, a run of
+ * separators and the word before, and so on. No word holds a separator, so each run between two
+ * words is the whole run of separators there, and it must hold 1 to 8 of them. */
+static int phrase_separator(unsigned char c) { return c == ' ' || c == '\t' || c == '*' || c == '_'; }
+
+static int phrase_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static unsigned char phrase_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+
+typedef struct {
+    int32_t begin, length; /* the marker's bytes in the markers text: its words, one ' ' between two */
+    /* the earlier marker (-1: none) whose bytes end with the most bytes this one ends with, and how
+     * many: where that one fails within them, this one fails in the same way */
+    int32_t leader, shared;
+} phrase_marker;
+
+/* What a byte is to the phrase rule: its lower case (fold), whether it is a separator (' ', '\t',
+ * '*', '_') or a letter (A-Z, a-z; isalpha on ASCII). Tables: the backward pass reads them per byte. */
+typedef struct {
+    unsigned char fold[256];
+    unsigned char separator[256];
+    unsigned char letter[256];
+} phrase_bytes;
+
+/* Where the occurrence of the marker `pattern` (`length` bytes) that ends at `end` starts (>= 0), or,
+ * when none ends there, -1 - how many of its bytes (from its last) were read before the one that failed.
+ * The pattern is read from its end: a word's byte matches the text's byte in lower case, a ' ' matches
+ * the whole run of separators before the text's position, which must hold 1 to 8. */
+static int32_t phrase_start(const phrase_bytes *bytes, const unsigned char *text, int32_t end,
+                            const unsigned char *pattern, int32_t length) {
+    int32_t at = end, k;
+    for (k = length - 1; k >= 0; k--) {
+        unsigned char c = pattern[k];
+        if (c != ' ') {
+            if (at == 0 || bytes->fold[text[at - 1]] != c) break;
+            at--;
+        } else {
+            int32_t stop = at > 9 ? at - 9 : 0, from = at;
+            while (at > stop && bytes->separator[text[at - 1]]) at--;
+            if (at == from || from - at > 8) break;
+        }
+    }
+    return k < 0 ? at : -1 - (length - 1 - k);
+}
+
+/* A call's markers, read: each marker, the byte tables, and which bytes and pairs of bytes a marker can end with. */
+typedef struct {
+    phrase_marker marker[FS_PHRASE_MOST_MARKERS];
+    int32_t count;
+    const unsigned char *markers;
+    phrase_bytes bytes;
+    unsigned char last[256]; /* whether some marker ends with this byte */
+    unsigned char pairs[256 * 256 / 8]; /* whether some marker can end with these two bytes (a bit each) */
+} phrase_rule;
+
+/* Where the marker that decides the end `end` starts, or -1: the first marker in the order that
+ * occurs there decides it, and it is taken when no letter touches it. */
+static int32_t phrase_at(const phrase_rule *rule, const unsigned char *text, int32_t text_len, int32_t end) {
+    int32_t failed[FS_PHRASE_MOST_MARKERS]; /* how far each marker tried here was read */
+    int32_t m;
+    for (m = 0; m < rule->count; m++) {
+        const phrase_marker *marker = &rule->marker[m];
+        int32_t start;
+        if (marker->leader >= 0 && failed[marker->leader] < marker->shared) {
+            failed[m] = failed[marker->leader]; /* it fails where its leader failed, in the bytes they share */
+            continue;
+        }
+        start = phrase_start(&rule->bytes, text, end, rule->markers + marker->begin, marker->length);
+        if (start < 0) {
+            failed[m] = -1 - start;
+            continue;
+        }
+        if ((start > 0 && rule->bytes.letter[text[start - 1]]) || (end < text_len && rule->bytes.letter[text[end]]))
+            return -1; /* joined to a letter: this end is passed over */
+        return start;
+    }
+    return -1;
+}
+
+int32_t fs_locate_phrase(const unsigned char *text, int32_t text_len, const unsigned char *markers,
+                         int32_t markers_len, int32_t *out, int32_t out_len) {
+    phrase_rule rule;
+    phrase_marker *parsed = rule.marker;
+    uint64_t final_words[4];
+    int finals = 0;
+    int32_t plain_to; /* the next eight bytes are looked at together when the pass is at or before this */
+    int32_t count = 0, words = 0, i, end, m;
+    if (text_len < 0 || markers_len < 0 || out_len < 0) return FS_ERR_NEGATIVE_LENGTH;
+    if ((text == NULL && text_len) || markers == NULL || (out == NULL && out_len)) return FS_ERR_NULL_BUFFER;
+    if (out_len < 3) return FS_ERR_BUFFER_TOO_SHORT;
+    if (!fs_fits_memory(text, text_len, 1) || !fs_fits_memory(markers, markers_len, 1) ||
+        !fs_fits_memory(out, out_len, 4))
+        return FS_ERR_BUFFER_OUTSIDE_MEMORY;
+    if (markers_len < 1 || markers_len > FS_PHRASE_MOST_BYTES) return FS_ERR_BAD_PHRASE_MARKERS;
+    /* the markers: words between one ' ' (in a marker) or one '\n' (between two markers), none empty,
+     * none holding an upper-case letter or a separator */
+    parsed[0].begin = 0;
+    for (i = 0; i <= markers_len; i++) {
+        unsigned char c = i < markers_len ? markers[i] : '\n';
+        if (c == ' ' || c == '\n') {
+            if (i == 0 || markers[i - 1] == ' ' || markers[i - 1] == '\n') return FS_ERR_BAD_PHRASE_MARKERS;
+            if (++words > FS_PHRASE_MOST_WORDS) return FS_ERR_BAD_PHRASE_MARKERS;
+            if (c == '\n') {
+                if (count == FS_PHRASE_MOST_MARKERS) return FS_ERR_BAD_PHRASE_MARKERS;
+                parsed[count].length = i - parsed[count].begin;
+                count++;
+                words = 0;
+                if (count < FS_PHRASE_MOST_MARKERS) parsed[count].begin = i + 1;
+            }
+        } else if (phrase_separator(c) || (c >= 'A' && c <= 'Z')) {
+            return FS_ERR_BAD_PHRASE_MARKERS;
+        }
+    }
+    rule.count = count;
+    rule.markers = markers;
+    for (i = 0; i < 256; i++) {
+        rule.bytes.fold[i] = phrase_lower((unsigned char)i);
+        rule.bytes.separator[i] = (unsigned char)phrase_separator((unsigned char)i);
+        rule.bytes.letter[i] = (unsigned char)phrase_letter((unsigned char)i);
+    }
+    memset(rule.last, 0, sizeof rule.last);
+    memset(rule.pairs, 0, sizeof rule.pairs);
+    for (m = 0; m < count; m++) {
+        phrase_marker *marker = &parsed[m];
+        const unsigned char *bytes = markers + marker->begin;
+        int32_t j, final = bytes[marker->length - 1];
+        rule.last[final] = 1;
+        for (j = 0; j < 256; j++) { /* the byte before the final one: the marker's, a separator, or any */
+            int before = marker->length == 1              ? 1
+                         : bytes[marker->length - 2] == ' ' ? phrase_separator((unsigned char)j)
+                                                            : j == bytes[marker->length - 2];
+            if (before) rule.pairs[(j * 256 + final) >> 3] |= (unsigned char)(1u << ((j * 256 + final) & 7));
+        }
+        marker->leader = -1;
+        marker->shared = 0;
+        for (j = 0; j < m; j++) { /* the longest common ending */
+            const phrase_marker *other = &parsed[j];
+            int32_t n = 0;
+            while (n < marker->length && n < other->length &&
+                   bytes[marker->length - 1 - n] == markers[other->begin + other->length - 1 - n])
+                n++;
+            if (n > marker->shared) {
+                marker->leader = j;
+                marker->shared = n;
+            }
+        }
+    }
+    /* the bytes a marker can end with, in either case: when they are at most 4, eight text bytes that
+     * hold none of them are passed over at once (a byte that is one leaves a zero byte in the xor) */
+    for (i = 0; i < 256; i++) {
+        if (rule.last[rule.bytes.fold[i]]) {
+            if (finals < 4) final_words[finals] = (uint64_t)i * UINT64_C(0x0101010101010101);
+            finals++;
+        }
+    }
+    out[0] = FS_PHRASE_NONE;
+    out[1] = out[2] = 0;
+    plain_to = finals <= 4 ? text_len : -1;
+    for (end = text_len; end > 0; end--) {
+        unsigned char final;
+        if (end <= plain_to) {
+            while (end >= 8) {
+                uint64_t eight, found = 0;
+                int f;
+                memcpy(&eight, text + end - 8, 8);
+                for (f = 0; f < finals; f++) {
+                    uint64_t x = eight ^ final_words[f];
+                    found |= (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);
+                }
+                if (found) break;
+                end -= 8;
+            }
+            if (end == 0) break;
+            plain_to = end - 64; /* these bytes and the next ones one by one (candidates come close together) */
+        }
+        final = rule.bytes.fold[text[end - 1]];
+        if (!rule.last[final]) continue; /* no marker ends here */
+        if (end > 1) {
+            int32_t pair = rule.bytes.fold[text[end - 2]] * 256 + final;
+            if (!(rule.pairs[pair >> 3] & (1u << (pair & 7)))) continue; /* nor with these two bytes */
+        }
+        {
+            int32_t start = phrase_at(&rule, text, text_len, end);
+            if (start >= 0) {
+                out[0] = FS_PHRASE_FOUND;
+                out[1] = start;
+                out[2] = end;
+                return FS_OK;
+            }
+        }
+    }
+    return FS_OK;
+}

@@ -824,6 +824,98 @@ static void test_locate_boxed(void) {
     CHECK(fs_locate_boxed(NULL, 0, out, 3) == FS_OK && out[0] == FS_BOXED_NO_BOX);
 }
 
+/* fs_locate_phrase: each case worked out by hand from the phrase rule (the last marker, its words
+ * separated by runs of 1 to 8 of ' ', '\t', '*', '_', any case, not joined to a letter; at each end
+ * the first marker in the order that occurs there decides it), and its refusals. */
+static const char V1_MARKERS[] = "final answer is\nthe answer is"; /* longest first, as finscore sends them */
+
+static int32_t phrase_at(const char *text, const char *markers, int32_t *start, int32_t *end) {
+    int32_t out[3] = {-1, -1, -1};
+    CHECK(fs_locate_phrase((const unsigned char *)text, (int32_t)strlen(text), (const unsigned char *)markers,
+                           (int32_t)strlen(markers), out, 3) == FS_OK);
+    *start = out[1];
+    *end = out[2];
+    return out[0];
+}
+
+static int32_t phrase_status(const char *markers) {
+    int32_t out[3];
+    return fs_locate_phrase((const unsigned char *)"x", 1, (const unsigned char *)markers, (int32_t)strlen(markers),
+                            out, 3);
+}
+
+static void test_locate_phrase(void) {
+    int32_t start, end, out[3];
+    char many[2048];
+    int i;
+    CHECK(phrase_at("no marker", V1_MARKERS, &start, &end) == FS_PHRASE_NONE && start == 0 && end == 0);
+    CHECK(phrase_at("", V1_MARKERS, &start, &end) == FS_PHRASE_NONE);
+    CHECK(phrase_at("So the answer is 5.", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND && start == 3 && end == 16);
+    /* the last one; any case; separators 1 to 8 of ' ' '\t' '*' '_' */
+    CHECK(phrase_at("the answer is 1, THE **Answer**\t_is_ 2", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND &&
+          start == 17 && end == 35);
+    CHECK(phrase_at("the answer is 1; the answer        is 2", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND &&
+          start == 17 && end == 37);
+    CHECK(phrase_at("the answer is 1; the answer         is 2", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND &&
+          start == 0 && end == 13); /* nine spaces: not a separator */
+    CHECK(phrase_at("theanswer is 1", V1_MARKERS, &start, &end) == FS_PHRASE_NONE);
+    CHECK(phrase_at("the\nanswer is 1", V1_MARKERS, &start, &end) == FS_PHRASE_NONE);
+    /* joined to a letter on either side: passed over, the one before is found */
+    CHECK(phrase_at("the answer is 1, the answer isx 2", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND && start == 0 &&
+          end == 13);
+    CHECK(phrase_at("the answer is 1, xthe answer is 2", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND && start == 0 &&
+          end == 13);
+    CHECK(phrase_at("3the answer is_4", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND && start == 1 && end == 14);
+    CHECK(phrase_at("the final answer is 7", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND && start == 4 && end == 19);
+    /* the first marker in the order that occurs at an end decides it: a longer one joined to a letter
+     * hides the shorter one ending there */
+    CHECK(phrase_at("xthe answer is 5", "the answer is\nanswer is", &start, &end) == FS_PHRASE_NONE);
+    CHECK(phrase_at("xthe answer is 5", "answer is\nthe answer is", &start, &end) == FS_PHRASE_FOUND && start == 5 &&
+          end == 14);
+    CHECK(phrase_at("the answer is 5", "the answer is\nanswer is", &start, &end) == FS_PHRASE_FOUND && start == 0 &&
+          end == 13);
+    /* a byte that is no letter (>= 0x80) does not join */
+    CHECK(phrase_at("\xc3\xa9the answer is\xc3\xa9", V1_MARKERS, &start, &end) == FS_PHRASE_FOUND && start == 2 &&
+          end == 15);
+    /* the refusals of the call */
+    CHECK(phrase_status("") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("the  answer") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status(" the") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("the ") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("the\n") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("the\n\nanswer") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("The") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("a*b") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("a_b") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("a\tb") == FS_ERR_BAD_PHRASE_MARKERS);
+    CHECK(phrase_status("a b c d e f g h i j k l m n o p") == FS_OK); /* 16 words */
+    CHECK(phrase_status("a b c d e f g h i j k l m n o p q") == FS_ERR_BAD_PHRASE_MARKERS);
+    for (i = 0; i < 32; i++) {
+        many[2 * i] = 'a';
+        many[2 * i + 1] = '\n';
+    }
+    many[63] = '\0'; /* 32 markers */
+    CHECK(phrase_status(many) == FS_OK);
+    many[63] = '\n';
+    many[64] = 'a';
+    many[65] = '\0'; /* 33 */
+    CHECK(phrase_status(many) == FS_ERR_BAD_PHRASE_MARKERS);
+    memset(many, 'a', 1025);
+    many[1025] = '\0';
+    CHECK(phrase_status(many) == FS_ERR_BAD_PHRASE_MARKERS);
+    many[1024] = '\0';
+    CHECK(phrase_status(many) == FS_OK);
+    CHECK(fs_locate_phrase((const unsigned char *)"x", 1, (const unsigned char *)"is", 2, out, 2) ==
+          FS_ERR_BUFFER_TOO_SHORT);
+    CHECK(fs_locate_phrase((const unsigned char *)"x", -1, (const unsigned char *)"is", 2, out, 3) ==
+          FS_ERR_NEGATIVE_LENGTH);
+    CHECK(fs_locate_phrase((const unsigned char *)"x", 1, (const unsigned char *)"is", -2, out, 3) ==
+          FS_ERR_NEGATIVE_LENGTH);
+    CHECK(fs_locate_phrase(NULL, 1, (const unsigned char *)"is", 2, out, 3) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_locate_phrase((const unsigned char *)"x", 1, NULL, 0, out, 3) == FS_ERR_NULL_BUFFER);
+    CHECK(fs_locate_phrase(NULL, 0, (const unsigned char *)"is", 2, out, 3) == FS_OK && out[0] == FS_PHRASE_NONE);
+}
+
 int main(void) {
     test_worked_programs();
     test_rounding();
@@ -840,6 +932,7 @@ int main(void) {
     test_answers();
     test_peer_acc();
     test_locate_boxed();
+    test_locate_phrase();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

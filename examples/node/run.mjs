@@ -16,7 +16,7 @@ const wasmPath = process.argv[2] ?? path.join(here, "..", "..", "python", "finsc
 const OP = { add: 0, subtract: 1, multiply: 2, divide: 3 };
 const LITERAL = 0, REFERENCE = 1;
 const STEP_SIZE = 56, RESULT_SIZE = 40; // fs_step and fs_result, as docs/abi.md documents
-const ABI_VERSION = 7, STATUS_OK = 1400;
+const ABI_VERSION = 8, STATUS_OK = 1400;
 
 const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {});
 const core = instance.exports;

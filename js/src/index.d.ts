@@ -2,7 +2,7 @@
 // against a usage file in the tests.
 
 /** The ABI version this binding follows (docs/abi.md). */
-export const ABI_VERSION: 7;
+export const ABI_VERSION: 8;
 export const OP: Readonly<Record<"ADD" | "SUBTRACT" | "MULTIPLY" | "DIVIDE" | "EXP" | "GREATER" | "TABLE_MAX" |
   "TABLE_MIN" | "TABLE_SUM" | "TABLE_AVERAGE", number>>;
 export const ARG_KIND: Readonly<Record<"LITERAL" | "REFERENCE" | "TABLE_ROW", number>>;

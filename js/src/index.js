@@ -136,7 +136,7 @@ export class Core {
       throw new FinscoreError(`the module's ABI (version ${found[0]}, record sizes ${found.slice(1).join("/")}) ` +
         `is not the one this binding was written for (version ${wanted[0]}, ${wanted.slice(1).join("/")})`);
     }
-    /** The ABI version of the loaded module (5). */
+    /** The ABI version of the loaded module (ABI_VERSION: the version this package was written for, checked when the module is loaded). */
     this.abiVersion = found[0];
   }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from finscore.answers.numbers import AnswerRefusal
@@ -353,6 +354,34 @@ def _bounded(phrases: tuple[str, ...], before: str, after: str) -> str:
     return "|".join(alternatives)
 
 
+#: A longer ASCII completion has its last marker found by the core's one backward pass
+#: (fs_locate_phrase, core/fs_answer.c) when the locator tries one occurrence, has no conclusions and no
+#: window shorter than the completion (financemath-answer/1): the regular expression makes an attempt
+#: per occurrence of a marker's last word, 12 to 20 ms on a megabyte of "is ". Loading the core costs a
+#: process about 25 ms once, so a shorter completion stays here. Both read the same rule
+#: (tests/answers/test_phrase_in_core.py).
+CORE_PHRASE_CHARS = 64 * 1024
+_CORE_PHRASE_MOST_CHARS = 1 << 28  # (a longer one stays here: the core's lengths are int32, its calls bounded)
+_CORE_SEPARATORS = frozenset(" \t*_")
+
+
+def _core_markers(markers: tuple[str, ...]) -> bytes | None:
+    """The markers as fs_locate_phrase takes them (docs/abi.md): in the order the patterns try them
+    (longest first), each its lower-cased words with one space between, one newline between two; None
+    when the core cannot read them (a word holding a separator, or beyond the core's bounds)."""
+    from finscore.engine.core._abi_generated import PhraseLimit  # (no module loaded: constants)
+
+    words = [marker.lower().split() for marker in sorted(markers, key=len, reverse=True)]
+    if not words or len(words) > PhraseLimit.MARKERS or any(not w or len(w) > PhraseLimit.WORDS for w in words):
+        return None
+    if any(_CORE_SEPARATORS.intersection(word) for marker in words for word in marker):
+        return None
+    text = "\n".join(" ".join(marker) for marker in words).encode("utf-8", "surrogatepass")
+    if len(text) > PhraseLimit.BYTES or any(65 <= byte <= 90 for byte in text):  # (lower case: no A-Z)
+        return None
+    return text
+
+
 class _Candidate(NamedTuple):
     """A marker occurrence: where it starts and ends in the completion, where the search for the
     one before it goes on (in the reversed completion), and whether it is a conclusion's opening."""
@@ -385,6 +414,14 @@ class PhraseLocator:
         self.window = window
         self.skip_unreadable = skip_unreadable
         self.tried = tried if (skip_unreadable or openings) else 1
+        self._markers = tuple(markers)
+        self._one_marker_decides = not openings and self.tried == 1  # (the rule fs_locate_phrase reads)
+
+    @cached_property
+    def core_markers(self) -> bytes | None:
+        """The markers as fs_locate_phrase takes them, or None when the core cannot read this
+        locator's rule (conclusions, more than one occurrence tried, markers it does not take)."""
+        return _core_markers(self._markers) if self._one_marker_decides else None
 
     def _plain(self, completion: str, folded: str, at: int, ascii: bool) -> _Candidate | None:
         """The last marker phrase not joined to a letter that ends before len(completion) - at (and
@@ -419,12 +456,41 @@ class PhraseLocator:
             found = self.openings.search(folded, found.start() + 1, window)  # joined to a word outside
         return None if found is None else _Candidate(size - found.end(), size - found.start(), found.end(), True)
 
+    def plain_span(self, completion: str) -> tuple[int, int] | None:
+        """Where the last marker phrase not joined to a letter is (the regular expressions), or None."""
+        folded = _folded(completion)[::-1]
+        found = self._plain(completion, folded, 0, completion.isascii())
+        return None if found is None else (found.start, found.end)
+
+    def plain_span_in_core(self, completion: str) -> tuple[int, int] | None:
+        """plain_span read by the core (fs_locate_phrase), in one backward pass: an ASCII completion,
+        a locator whose markers the core takes (core_markers), no window shorter than the completion."""
+        from finscore.engine.core._abi_generated import PhraseOutcome
+        from finscore.engine.core.binding import get_core  # wasmtime: loaded when first used
+
+        if self.core_markers is None or not completion.isascii() or (0 < self.window < len(completion)):
+            raise ValueError("the core reads an ASCII completion with markers it takes and no shorter window")
+        outcome, start, end = get_core().locate_phrase(completion.encode("ascii"), self.core_markers)
+        return (start, end) if outcome == PhraseOutcome.FOUND else None  # (ASCII: bytes are characters)
+
     def __call__(self, completion: str) -> Located | AnswerRefusal:
+        if (self.core_markers is not None and CORE_PHRASE_CHARS < len(completion) <= _CORE_PHRASE_MOST_CHARS
+                and not 0 < self.window < len(completion) and completion.isascii()):
+            # one occurrence tried, no conclusions (core_markers says so): the last marker decides
+            span = self.plain_span_in_core(completion)
+            last = None if span is None else _Candidate(span[0], span[1], -1, False)
+            return self._answer(completion, "", "", True, last, None)  # (the folds are read for no other turn)
         lowered = _folded(completion)
         folded = lowered[::-1]
         ascii = completion.isascii()
-        plain = self._plain(completion, folded, 0, ascii)
-        opening = self._opening(folded, 0)
+        return self._answer(completion, lowered, folded, ascii, self._plain(completion, folded, 0, ascii),
+                            self._opening(folded, 0))
+
+    def _answer(self, completion: str, lowered: str, folded: str, ascii: bool, plain: _Candidate | None,
+                opening: _Candidate | None) -> Located | AnswerRefusal:
+        """The answer after the last marker occurrence (`plain`: the last marker phrase, `opening`: the
+        last conclusion opening), or after an earlier one, at most `tried` of them (the occurrences
+        before them are looked for only when another turn reads one)."""
         located: Located | None = None
         empty = 0
         # where the search for the occurrence before the one just taken goes on: searched only when

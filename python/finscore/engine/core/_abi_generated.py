@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 
 
 class Op(IntEnum):
@@ -89,6 +89,21 @@ class BoxedOutcome(IntEnum):
     FOUND = 0
     NO_BOX = 1
     TOO_DEEP = 2
+
+
+class PhraseOutcome(IntEnum):
+    """What fs_locate_phrase found: out[0]."""
+
+    FOUND = 0
+    NONE = 1
+
+
+class PhraseLimit(IntEnum):
+    """The bounds of fs_locate_phrase's markers."""
+
+    MARKERS = 32
+    WORDS = 16
+    BYTES = 1024
 
 
 class PeerRule(IntEnum):
@@ -186,6 +201,7 @@ class Status(IntEnum):
     BAD_ANSWER_RULES = 1470
     BAD_ANSWER_ROW = 1471
     BAD_PEER_BATCH = 1472
+    BAD_PHRASE_MARKERS = 1473
 
     @property
     def label(self) -> str:
@@ -259,6 +275,7 @@ STATUS_LAYERS: dict[Status, str] = {
     Status.BAD_ANSWER_RULES: "call",
     Status.BAD_ANSWER_ROW: "call",
     Status.BAD_PEER_BATCH: "call",
+    Status.BAD_PHRASE_MARKERS: "call",
 }
 
 STATUS_DESCRIPTIONS: dict[Status, str] = {
@@ -441,6 +458,10 @@ STATUS_DESCRIPTIONS: dict[Status, str] = {
         "fs_decide_peer_acc: the rule is not an `fs_peer_rule`, or the text does not hold row_count rows "
         "separated by one NUL each"
     ),
+    Status.BAD_PHRASE_MARKERS: (
+        "fs_locate_phrase: the markers text is not laid out as docs/abi.md says (empty, a word empty or "
+        "holding an upper-case letter, a space, a tab, * or _, or beyond an `fs_phrase_limit`)"
+    ),
 }
 
 #: Python struct formats of the records, little-endian.
@@ -572,6 +593,14 @@ EXPORT_PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("out", "ptr"),
         ("out_len", "i32"),
     ),
+    "fs_locate_phrase": (
+        ("text", "ptr"),
+        ("text_len", "i32"),
+        ("markers", "ptr"),
+        ("markers_len", "i32"),
+        ("out", "ptr"),
+        ("out_len", "i32"),
+    ),
     "fs_decide_peer_acc": (
         ("rule", "i32"),
         ("text", "ptr"),
@@ -641,6 +670,7 @@ EXPORTS: tuple[str, ...] = (
     "fs_decide_answers",
     "fs_decide_answers_packed",
     "fs_locate_boxed",
+    "fs_locate_phrase",
     "fs_decide_peer_acc",
     "fs_decide_peer_acc_packed",
     "fs_round_half_even_scaled",

@@ -274,6 +274,24 @@ class Core:
             found.byteswap()
         return found[0], found[1], found[2]
 
+    def locate_phrase(self, text: bytes, markers: bytes) -> tuple[int, int, int]:
+        """fs_locate_phrase: (an `fs_phrase_outcome`, the marker's start, its end), in bytes of `text`;
+        `markers` as docs/abi.md lays them out (the words of each marker, in the order tried)."""
+        (at_text, at_markers, at_out), total = regions(len(text), len(markers), 12)
+        with self._lock:
+            base = self._reserve(total)
+            self._backend.write(base + at_text, text)
+            self._backend.write(base + at_markers, markers)
+            status = self._backend.call("fs_locate_phrase", base + at_text, len(text), base + at_markers,
+                                        len(markers), base + at_out, 3)
+            if status != self.OK:
+                raise CoreError(status, self._name_unlocked(status), "fs_locate_phrase refused the call")
+            found = array("i")
+            found.frombytes(self._backend.read(base + at_out, 12))
+        if sys.byteorder != "little":
+            found.byteswap()
+        return found[0], found[1], found[2]
+
     def decide_peer_acc(self, rule: int, text: bytes, count: int, golds: bytes,
                         gold_kinds: bytes) -> tuple[bytes, bytes]:
         """fs_decide_peer_acc: one outcome byte per row (see core/finscore_core.h) and each row's
